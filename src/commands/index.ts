@@ -1,0 +1,9 @@
+import type { Command } from 'commander';
+
+/**
+ * Each command module exports `register(program)`; add new commands here,
+ * one line each.
+ */
+export function registerCommands(program: Command): void {
+  void program;
+}

@@ -1,0 +1,125 @@
+/**
+ * Every error Rampart raises on purpose: a small base class and subclasses with
+ * a literal, stable `code`. Callers decide what to do (retry, stop, exit code)
+ * by code, never by message. See docs/errors.md for the list.
+ */
+
+export abstract class RampartError extends Error {
+  abstract readonly code: string;
+  /** True where trying the same thing again later may succeed. */
+  readonly retryable: boolean = false;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad command-line usage or configuration. */
+export class UsageError extends RampartError {
+  readonly code = 'usage';
+}
+
+/** One or more policy files are invalid; the diagnostics say where. */
+export class PolicyInvalidError extends RampartError {
+  readonly code = 'policy_invalid';
+}
+
+/** The plan deletes more than the safety guard allows without --force. */
+export class UnsafePlanError extends RampartError {
+  readonly code = 'unsafe_plan';
+}
+
+/** A saved plan no longer matches the policies or the live state. */
+export class StalePlanError extends RampartError {
+  readonly code = 'stale_plan';
+}
+
+/** Some changes of an apply failed; the report lists which. */
+export class ApplyFailedError extends RampartError {
+  readonly code = 'apply_failed';
+}
+
+/** Details every API error carries: what was called and what the API said. */
+export interface ApiErrorDetails {
+  readonly method?: string;
+  readonly route?: string;
+  readonly httpStatus?: number;
+  /** The envelope's `body`, as the API sent it. */
+  readonly body?: unknown;
+  readonly cause?: unknown;
+}
+
+export abstract class ApiError extends RampartError {
+  readonly method?: string;
+  readonly route?: string;
+  readonly httpStatus?: number;
+  readonly body?: unknown;
+
+  constructor(message: string, details: ApiErrorDetails = {}) {
+    super(message, { cause: details.cause });
+    this.method = details.method;
+    this.route = details.route;
+    this.httpStatus = details.httpStatus;
+    this.body = details.body;
+  }
+}
+
+/** 401/403: the token is wrong or lacks rights. Never retried. */
+export class ApiAuthError extends ApiError {
+  readonly code = 'api_auth';
+}
+
+/** 400: the API rejected the request's content. */
+export class ApiValidationError extends ApiError {
+  readonly code = 'api_validation';
+}
+
+export class ApiNotFoundError extends ApiError {
+  readonly code = 'api_not_found';
+}
+
+/** 409: the object already exists. */
+export class ApiConflictError extends ApiError {
+  readonly code = 'api_conflict';
+}
+
+/** 423: rule writes are locked for a while (backup or restore). */
+export class ApiLockedError extends ApiError {
+  readonly code = 'api_locked';
+  override readonly retryable = true;
+}
+
+/** 429: too many requests; `retryAfterMs` from the Retry-After header. */
+export class ApiRateLimitedError extends ApiError {
+  readonly code = 'api_rate_limited';
+  override readonly retryable = true;
+  retryAfterMs?: number;
+}
+
+/** 5xx. */
+export class ApiServerError extends ApiError {
+  readonly code = 'api_server';
+  override readonly retryable = true;
+}
+
+/** Connection refused or reset, DNS failure, socket closed. */
+export class ApiNetworkError extends ApiError {
+  readonly code = 'api_network';
+  override readonly retryable = true;
+}
+
+/** Connect or request timeout. */
+export class ApiTimeoutError extends ApiError {
+  readonly code = 'api_timeout';
+  override readonly retryable = true;
+}
+
+/** A response that is not the documented envelope or shape. */
+export class ApiProtocolError extends ApiError {
+  readonly code = 'api_protocol';
+}
+
+export function isRampartError(error: unknown): error is RampartError {
+  return error instanceof RampartError;
+}

@@ -1,0 +1,47 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/** Paths pino replaces with "[redacted]" wherever they appear in a log line. */
+export const REDACT_PATHS = [
+  'token', 'secret', 'apiToken', 'apiSecret',
+  '*.token', '*.secret', '*.apiToken', '*.apiSecret',
+  'headers["x-serviceapi-token"]', 'headers["x-serviceapi-secret"]',
+  '*.headers["x-serviceapi-token"]', '*.headers["x-serviceapi-secret"]',
+];
+
+export interface LogOptions {
+  level?: string;
+  /** `json` for machines; `pretty` for a person at a terminal. Default: pretty on a TTY. */
+  format?: 'json' | 'pretty';
+  /** Where lines go; standard error by default so stdout holds only plans and reports. */
+  destination?: NodeJS.WritableStream;
+}
+
+/** The process logger. Logs go to stderr; stdout is for plans and reports. */
+export function createLogger(options: LogOptions = {}): Logger {
+  const level = options.level ?? process.env.RAMPART_LOG_LEVEL ?? 'info';
+  const format = options.format ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  const base: LoggerOptions = {
+    level,
+    base: undefined,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  if (options.destination) return pino(base, options.destination as pino.DestinationStream);
+  if (format === 'pretty') {
+    return pino({
+      ...base,
+      transport: {
+        target: 'pino-pretty',
+        options: { destination: 2, colorize: !process.env.NO_COLOR, ignore: 'pid,hostname' },
+      },
+    });
+  }
+  return pino(base, pino.destination(2));
+}
+
+/** A logger that drops everything: for library callers and unit tests. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

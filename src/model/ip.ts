@@ -1,0 +1,77 @@
+import type { Source } from './rule.js';
+
+/**
+ * IP-list entries in canonical form: one entry per value (an address or subnet,
+ * a country, a proxy type, a datacenter), which is how the plan counts objects.
+ * The live reader splits grouped objects into entries that remember their object.
+ */
+
+export const IP_LISTS = ['black', 'white', 'gray'] as const;
+export type IpListName = (typeof IP_LISTS)[number];
+
+/** Policy-file names of the lists. */
+export const POLICY_LIST_NAMES: Readonly<Record<'deny' | 'allow' | 'gray', IpListName>> = {
+  deny: 'black',
+  allow: 'white',
+  gray: 'gray',
+};
+
+export const IP_RULE_TYPES = ['ip_range', 'country', 'proxy_type', 'datacenter'] as const;
+export type IpRuleType = (typeof IP_RULE_TYPES)[number];
+
+export const PROXY_TYPES = ['VPN', 'SES', 'PUB', 'WEB', 'TOR'] as const;
+export const DATACENTERS = [
+  'rackspace', 'tencent', 'plusserver', 'ovh', 'oracle', 'linode', 'ibm',
+  'huawei', 'hetzner', 'gce', 'azure', 'aws', 'alibaba',
+] as const;
+
+/** `expired_at` meaning "never" (the API's maximum). */
+export const NEVER_EXPIRES = 33223139044;
+
+/** All applications of the account. */
+export const ALL_APPLICATIONS_POOL = 0;
+
+export interface IpEntry {
+  readonly client: number;
+  readonly list: IpListName;
+  readonly ruleType: IpRuleType;
+  /**
+   * Normalized value: a CIDR with its mask (`1.2.3.4/32`, `2001:db8::/32`,
+   * host bits cleared), an upper-case country code, an upper-case proxy type,
+   * or a lower-case datacenter name.
+   */
+  readonly value: string;
+  /** Sorted application ids; `[0]` for all applications. */
+  readonly pools: readonly number[];
+  /** Unix seconds; NEVER_EXPIRES for never. */
+  readonly expiresAt: number;
+  /** The user's reason, without Rampart's owner mark. */
+  readonly reason?: string;
+}
+
+export interface DesiredIpEntry extends IpEntry {
+  readonly source: Source;
+}
+
+export interface LiveIpEntry extends IpEntry {
+  /** The id of the API object holding this value. */
+  readonly id: number;
+  /** Number of values the object holds (1 where the listing has one object per value). */
+  readonly objectSize: number;
+  readonly owner?: string;
+}
+
+/** The identity of an IP entry: what makes two entries the same object. */
+export function ipKey(entry: IpEntry): string {
+  return JSON.stringify([entry.client, entry.list, entry.ruleType, entry.value, entry.pools]);
+}
+
+/**
+ * Entries that one create request can carry together: non-`ip_range` entries
+ * sharing client, list, type, pools, expiry and reason.
+ */
+export function ipGroupKey(entry: IpEntry): string {
+  return JSON.stringify([
+    entry.client, entry.list, entry.ruleType, entry.pools, entry.expiresAt, entry.reason ?? null,
+  ]);
+}
