@@ -1,0 +1,136 @@
+/**
+ * The HTTP client of the service API: one keep-alive pool per base URL, the
+ * auth headers, timeouts, gzip, the `{status, body}` envelope, typed errors and
+ * the retry policy. Knows routes and shapes, not what Rampart does with them.
+ */
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { Pool } from 'undici';
+import { ApiProtocolError, type ApiError } from '../errors.js';
+import type { Credentials } from './credentials.js';
+import { errorFromStatus, errorFromTransport } from './errors-from-response.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from './retry.js';
+
+const gunzipAsync = promisify(gunzip);
+
+export interface ApiClientOptions {
+  readonly baseUrl: string;
+  readonly credentials: Credentials;
+  readonly connectTimeoutMs?: number;
+  /** Time to the response headers and between body chunks. */
+  readonly requestTimeoutMs?: number;
+  /** Open connections to the API; bounds the concurrency of listings and writes. */
+  readonly connections?: number;
+  readonly retry?: RetryPolicy;
+  readonly onRetry?: (info: { route: string; attempt: number; delayMs: number; error: ApiError }) => void;
+  readonly userAgent?: string;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  /** Writes that must not be repeated blindly pass false. Default true. */
+  readonly idempotent?: boolean;
+}
+
+export interface Envelope<T = unknown> {
+  readonly status: number;
+  readonly body: T;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  /** Calls actually sent, per route (`POST /v1/objects/hint`), retries included. */
+  readonly callCounts = new Map<string, number>();
+  private readonly pool: Pool;
+  private readonly pathPrefix: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(private readonly options: ApiClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.baseUrl = url.toString().replace(/\/$/, '');
+    this.pathPrefix = url.pathname.replace(/\/$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: options.connections ?? 8,
+      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      keepAliveTimeout: 30_000,
+      pipelining: 1,
+    });
+    this.headers = {
+      'accept': 'application/json',
+      'accept-encoding': 'gzip',
+      'user-agent': options.userAgent ?? 'rampart',
+      'x-serviceapi-token': options.credentials.token,
+      ...(options.credentials.secret ? { 'x-serviceapi-secret': options.credentials.secret } : {}),
+    };
+  }
+
+  /** Total calls sent, over all routes. */
+  get totalCalls(): number {
+    let total = 0;
+    for (const count of this.callCounts.values()) total += count;
+    return total;
+  }
+
+  async call<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+    const route = `${method} ${path.split('?')[0]}`;
+    return withRetry(() => this.once<T>(method, path, route, body, options.signal), {
+      idempotent: options.idempotent ?? true,
+      signal: options.signal,
+      policy: this.options.retry ?? DEFAULT_RETRY_POLICY,
+      onRetry: (info) => this.options.onRetry?.({ route, ...info }),
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private async once<T>(method: string, path: string, route: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    this.callCounts.set(route, (this.callCounts.get(route) ?? 0) + 1);
+    const timeout = this.options.requestTimeoutMs ?? 30_000;
+    let response;
+    try {
+      response = await this.pool.request({
+        method,
+        path: this.pathPrefix + path,
+        headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    } catch (cause) {
+      signal?.throwIfAborted();
+      throw errorFromTransport(cause, { method, route });
+    }
+    let raw: Buffer;
+    try {
+      raw = Buffer.from(await response.body.arrayBuffer());
+      if (String(response.headers['content-encoding'] ?? '').includes('gzip')) raw = await gunzipAsync(raw);
+    } catch (cause) {
+      signal?.throwIfAborted();
+      throw errorFromTransport(cause, { method, route });
+    }
+    return this.unwrap<T>(response.statusCode, response.headers['retry-after'], raw, method, route);
+  }
+
+  /** An HTTP 200 whose inner status is 400 or more is that error. */
+  private unwrap<T>(httpStatus: number, retryAfter: string | string[] | undefined, raw: Buffer, method: string, route: string): T {
+    let envelope: Envelope<T> | undefined;
+    try {
+      const parsed: unknown = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+      if (parsed && typeof parsed === 'object' && 'status' in parsed) envelope = parsed as Envelope<T>;
+    } catch {
+      envelope = undefined;
+    }
+    const status = envelope && typeof envelope.status === 'number' && envelope.status >= 400 ? envelope.status : httpStatus;
+    const details = { method, route, httpStatus, body: envelope?.body ?? raw.toString('utf8').slice(0, 300) };
+    if (status >= 400) {
+      throw errorFromStatus(status, { ...details, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter });
+    }
+    if (!envelope) {
+      throw new ApiProtocolError(`${route} answered ${httpStatus} without the {status, body} envelope`, details);
+    }
+    return envelope.body;
+  }
+}

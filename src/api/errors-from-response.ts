@@ -1,0 +1,76 @@
+/**
+ * Turns an API answer (HTTP status, envelope body) or a transport failure into
+ * one of the error classes of src/errors.ts, carrying the API's own message.
+ */
+import {
+  ApiAuthError, ApiConflictError, type ApiError, type ApiErrorDetails, ApiLockedError, ApiNetworkError,
+  ApiNotFoundError, ApiProtocolError, ApiRateLimitedError, ApiServerError, ApiTimeoutError, ApiValidationError,
+} from '../errors.js';
+
+export function errorFromStatus(status: number, details: ApiErrorDetails & { retryAfter?: string }): ApiError {
+  const where = `${details.method ?? ''} ${details.route ?? ''}`.trim();
+  const said = describeBody(details.body);
+  const message = (what: string) => `${what} (${where} answered ${status}${said ? `: ${said}` : ''})`;
+  switch (true) {
+    case status === 401 || status === 403:
+      return new ApiAuthError(message('the API token is wrong or lacks rights for this account'), details);
+    case status === 404:
+      return new ApiNotFoundError(message('not found'), details);
+    case status === 409:
+      return new ApiConflictError(message('the object already exists'), details);
+    case status === 423:
+      return new ApiLockedError(message('rule updates are locked for now'), details);
+    case status === 429: {
+      const error = new ApiRateLimitedError(message('rate limited'), details);
+      error.retryAfterMs = parseRetryAfter(details.retryAfter);
+      return error;
+    }
+    case status >= 500:
+      return new ApiServerError(message('the service failed'), details);
+    case status >= 400:
+      return new ApiValidationError(message('the API rejected the request'), details);
+    default:
+      return new ApiProtocolError(message('unexpected answer'), details);
+  }
+}
+
+/** undici and system errors → network or timeout errors; `requestSent` says whether a write may have landed. */
+export function errorFromTransport(cause: unknown, details: ApiErrorDetails): ApiError {
+  const code = (cause as { code?: string }).code ?? '';
+  const where = `${details.method ?? ''} ${details.route ?? ''}`.trim();
+  const text = cause instanceof Error ? cause.message : String(cause);
+  const neverSent = code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  const timeout = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+  const error = timeout
+    ? new ApiTimeoutError(`${where} timed out (${code})`, { ...details, cause })
+    : new ApiNetworkError(`${where} failed: ${text}${code ? ` (${code})` : ''}`, { ...details, cause });
+  Object.assign(error, { requestSent: !neverSent });
+  return error;
+}
+
+/** Retry-After is either seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** `{"field":{"error":"can't be blank"}}` → `field: can't be blank`; strings as they are. */
+export function describeBody(body: unknown, depth = 0): string {
+  if (body === null || body === undefined || depth > 3) return '';
+  if (typeof body === 'string') return body.slice(0, 300);
+  if (typeof body !== 'object') return String(body);
+  if (Array.isArray(body)) return body.map((item) => describeBody(item, depth + 1)).filter(Boolean).join('; ');
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'error' || key === 'message' || key === 'reason') {
+      parts.push(describeBody(value, depth + 1));
+    } else {
+      const inner = describeBody(value, depth + 1);
+      parts.push(inner ? `${key}: ${inner}` : key);
+    }
+  }
+  return parts.filter(Boolean).join(', ').slice(0, 300);
+}

@@ -1,0 +1,67 @@
+/**
+ * The service's endpoints Rampart uses, one method each, on top of ApiClient.
+ * Page sizes are the largest each listing allows.
+ */
+import { ApiProtocolError } from '../errors.js';
+import type { ApiClient, CallOptions } from './client.js';
+import type { ApiHint, ApiHintCreate, ApiIpRule, ApiIpRuleCreate } from './records.js';
+
+export const HINT_PAGE_LIMIT = 1000;
+export const IP_RULE_PAGE_LIMIT = 300;
+
+export class ServiceApi {
+  constructor(readonly http: ApiClient) {}
+
+  async listHints(clientId: number, offset: number, limit = HINT_PAGE_LIMIT, options?: CallOptions): Promise<ApiHint[]> {
+    const body = await this.http.call('POST', '/v1/objects/hint', {
+      filter: { clientid: [clientId] },
+      order_by: 'updated_at',
+      order_desc: false,
+      limit,
+      offset,
+    }, options);
+    return expectArray<ApiHint>(body, 'POST /v1/objects/hint');
+  }
+
+  async createHint(hint: ApiHintCreate, options?: CallOptions): Promise<ApiHint> {
+    const body = await this.http.call('POST', '/v1/objects/hint/create', hint, { idempotent: false, ...options });
+    if (!body || typeof body !== 'object' || typeof (body as ApiHint).id !== 'number') {
+      throw new ApiProtocolError('POST /v1/objects/hint/create answered without the new rule id', { body });
+    }
+    return body as ApiHint;
+  }
+
+  /** Returns what was deleted; `[]` means it was already gone, which is success. */
+  async deleteHint(clientId: number, id: number, options?: CallOptions): Promise<ApiHint[]> {
+    const body = await this.http.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [clientId], id } }, options);
+    return Array.isArray(body) ? (body as ApiHint[]) : [];
+  }
+
+  async listIpRules(clientId: number, list: string, offset: number, limit = IP_RULE_PAGE_LIMIT, options?: CallOptions): Promise<ApiIpRule[]> {
+    const query = new URLSearchParams({
+      'filter[clientid]': String(clientId),
+      'filter[list]': list,
+      offset: String(offset),
+      limit: String(limit),
+    });
+    const body = await this.http.call('GET', `/v4/ip_rules?${query.toString()}`, undefined, options);
+    const objects = body && typeof body === 'object' ? (body as { objects?: unknown }).objects : undefined;
+    return expectArray<ApiIpRule>(objects, 'GET /v4/ip_rules');
+  }
+
+  async createIpRule(request: ApiIpRuleCreate, options?: CallOptions): Promise<unknown> {
+    return this.http.call('POST', '/v4/ip_rules', request, { idempotent: false, ...options });
+  }
+
+  /** Deleting ids that are already gone is not an error: the goal is reached. */
+  async deleteIpRules(clientId: number, ids: readonly number[], options?: CallOptions): Promise<unknown> {
+    return this.http.call('DELETE', '/v4/ip_rules', { filter: { clientid: clientId, id: ids } }, options);
+  }
+}
+
+function expectArray<T>(value: unknown, route: string): T[] {
+  if (!Array.isArray(value)) {
+    throw new ApiProtocolError(`${route} answered with a body that is not a list`, { route, body: value });
+  }
+  return value as T[];
+}

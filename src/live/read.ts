@@ -1,0 +1,58 @@
+/**
+ * Reads the live state of every client the policies name: the managed rule
+ * types and the three IP lists, in full. One failed page fails the whole read
+ * (the other listings are aborted): Rampart never plans from a partial view.
+ */
+import { runBounded } from '../concurrency.js';
+import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
+import { IP_LISTS, type LiveIpEntry } from '../model/ip.js';
+import type { LiveRule } from '../model/rule.js';
+import type { LiveState } from '../model/state.js';
+import { liveRuleFromHint } from './normalize-hint.js';
+import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
+import { fetchAllPages } from './paging.js';
+
+export interface ReadLiveOptions {
+  readonly signal?: AbortSignal;
+  /** Listings read at the same time. */
+  readonly concurrency?: number;
+}
+
+export async function readLiveState(api: ServiceApi, clients: readonly number[], options: ReadLiveOptions = {}): Promise<LiveState> {
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const signal = abort.signal;
+  const rules: LiveRule[][] = [];
+  const ipEntries: LiveIpEntry[][] = [];
+
+  const listings: (() => Promise<void>)[] = [];
+  for (const client of clients) {
+    listings.push(async () => {
+      const hints = await fetchAllPages((offset, limit) => api.listHints(client, offset, limit, { signal }), HINT_PAGE_LIMIT, signal);
+      // The filter is by client, but trust nothing: keep only what was asked for.
+      rules.push(hints.filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
+    });
+    for (const list of IP_LISTS) {
+      listings.push(async () => {
+        const objects = await fetchAllPages(
+          (offset, limit) => api.listIpRules(client, list, offset, limit, { signal }),
+          IP_RULE_PAGE_LIMIT,
+          signal,
+        );
+        ipEntries.push(objects.filter((object) => object.clientid === client && object.list === list).flatMap(liveEntriesFromIpRule));
+      });
+    }
+  }
+
+  try {
+    await runBounded(listings, options.concurrency ?? 8, abort);
+  } finally {
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+  return {
+    clients: [...clients].sort((a, b) => a - b),
+    rules: rules.flat().sort((a, b) => a.id - b.id),
+    ipEntries: ipEntries.flat().sort((a, b) => a.id - b.id || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The canonical form of points and conditions, applied to both sides so that
+ * the server's own normalization (api-notes.md) never shows up as a change:
+ * header names upper-cased, `iequal` values lower-cased, instance ids as
+ * strings, path indexes as integers, `absent` with a null value.
+ */
+import { type Condition, type ConditionType, CONDITION_TYPES, type Point } from './rule.js';
+
+/** Point elements that take the next element as their argument. */
+export const POINT_ELEMENTS_WITH_ARGUMENT: ReadonlySet<string> = new Set([
+  'header', 'get', 'path', 'hash', 'array', 'cookie', 'form_urlencoded', 'json', 'multipart', 'xml_tag', 'xml_attr',
+]);
+
+/** Elements whose argument is a numeric index. */
+const INDEXED_ELEMENTS: ReadonlySet<string> = new Set(['path', 'array']);
+
+export function canonicalPoint(point: readonly (string | number)[]): Point {
+  const [name, argument, ...rest] = point;
+  if (typeof name !== 'string') return point;
+  const element = name.toLowerCase();
+  if (argument === undefined) return [element];
+  if (element === 'header') return [element, String(argument).toUpperCase(), ...rest];
+  if (INDEXED_ELEMENTS.has(element) && /^\d+$/.test(String(argument))) return [element, Number(argument), ...rest];
+  return [element, argument, ...rest];
+}
+
+export function canonicalCondition(condition: {
+  point: readonly (string | number)[];
+  type: string;
+  value?: string | number | null;
+}): Condition {
+  const point = canonicalPoint(condition.point);
+  const type = (CONDITION_TYPES as readonly string[]).includes(condition.type)
+    ? (condition.type as ConditionType)
+    : (condition.type as ConditionType);
+  if (point[0] === 'instance') return { point, type: 'equal', value: String(condition.value ?? '') };
+  if (type === 'absent') return { point, type, value: null };
+  const value = condition.value === null || condition.value === undefined ? null : String(condition.value);
+  return { point, type, value: type === 'iequal' && value !== null ? value.toLowerCase() : value };
+}
+
+/**
+ * Listings return a rule's points flattened (`["header","HOST","get","q"]`);
+ * regroup them: elements that take an argument pair with the next one.
+ * Already nested input is accepted as it is.
+ */
+export function regroupPoints(flat: readonly unknown[]): Point[] {
+  if (flat.every((element) => Array.isArray(element))) {
+    return (flat as (string | number)[][]).map(canonicalPoint);
+  }
+  const points: Point[] = [];
+  for (let index = 0; index < flat.length; index++) {
+    const element = flat[index];
+    if (Array.isArray(element)) {
+      points.push(canonicalPoint(element as (string | number)[]));
+      continue;
+    }
+    const name = String(element);
+    if (POINT_ELEMENTS_WITH_ARGUMENT.has(name.toLowerCase()) && index + 1 < flat.length) {
+      points.push(canonicalPoint([name, flat[index + 1] as string | number]));
+      index++;
+    } else {
+      points.push(canonicalPoint([name]));
+    }
+  }
+  return points;
+}

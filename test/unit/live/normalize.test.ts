@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
+import { liveEntriesFromIpRule } from '../../../src/live/normalize-ip-rule.js';
+import { fetchAllPages, minimumListingCalls } from '../../../src/live/paging.js';
+import { regroupPoints } from '../../../src/model/canonical.js';
+import { parseCidr, cidrsOverlap } from '../../../src/model/cidr.js';
+
+describe('regroupPoints', () => {
+  it.each([
+    [['header', 'HOST'], [['header', 'HOST']]],
+    [['post', 'json_doc', 'hash', 'user'], [['post'], ['json_doc'], ['hash', 'user']]],
+    [['path', '0', 'get', 'q'], [['path', 0], ['get', 'q']]],
+    [[['header', 'host']], [['header', 'HOST']]],
+    [['uri'], [['uri']]],
+  ])('%j → %j', (flat, grouped) => {
+    expect(regroupPoints(flat)).toEqual(grouped);
+  });
+});
+
+describe('liveRuleFromHint', () => {
+  it('normalizes what the server returns into the canonical model', () => {
+    const rule = liveRuleFromHint({
+      id: 5, clientid: 10042, type: 'vpatch', attack_type: 'any', point: ['header', 'host'],
+      comment: 'legacy admin [managed-by:rampart]',
+      action: [
+        { point: ['path', 0], type: 'equal', value: 'admin' },
+        { point: ['instance'], type: 'equal', value: 7 },
+        { point: ['header', 'x-debug'], type: 'absent', value: null },
+        { point: ['header', 'user-agent'], type: 'iequal', value: 'CurlTool' },
+      ],
+    });
+    expect(rule).toEqual({
+      id: 5, client: 10042, type: 'vpatch', attackType: 'any', point: [['header', 'HOST']],
+      comment: 'legacy admin', owner: 'rampart',
+      conditions: [
+        { point: ['header', 'USER-AGENT'], type: 'iequal', value: 'curltool' },
+        { point: ['header', 'X-DEBUG'], type: 'absent', value: null },
+        { point: ['instance'], type: 'equal', value: '7' },
+        { point: ['path', 0], type: 'equal', value: 'admin' },
+      ],
+    });
+  });
+
+  it('drops rule types Rampart does not manage', () => {
+    expect(liveRuleFromHint({ id: 1, clientid: 1, type: 'disable_stamp', action: [] })).toBeUndefined();
+  });
+
+  it('keeps foreign rules without an owner', () => {
+    const rule = liveRuleFromHint({ id: 2, clientid: 1, type: 'service_mode', mode: 'block', action: [], comment: 'by hand' });
+    expect(rule).toMatchObject({ type: 'service_mode', mode: 'block', comment: 'by hand', point: [] });
+    expect(rule?.owner).toBeUndefined();
+  });
+});
+
+describe('liveEntriesFromIpRule', () => {
+  it('adds the mask to bare addresses', () => {
+    const [entry] = liveEntriesFromIpRule({
+      id: 9, clientid: 1, list: 'black', rule_type: 'ip_range', subnet: '198.51.100.7', pools: [7],
+      expired_at: '33223139044', reason: 'scanner [managed-by:rampart]',
+    });
+    expect(entry).toEqual({
+      id: 9, client: 1, list: 'black', ruleType: 'ip_range', value: '198.51.100.7/32', pools: [7],
+      expiresAt: 33223139044, reason: 'scanner', owner: 'rampart', objectSize: 1,
+    });
+  });
+
+  it('splits a grouped object into one entry per value', () => {
+    const entries = liveEntriesFromIpRule({
+      id: 3, clientid: 1, list: 'gray', rule_type: 'proxy_type', source_values: ['vpn', 'PUB'], pools: [8, 7],
+      expired_at: 2_000_000_000,
+    });
+    expect(entries.map((entry) => [entry.value, entry.objectSize, entry.pools])).toEqual([
+      ['VPN', 2, [7, 8]], ['PUB', 2, [7, 8]],
+    ]);
+  });
+
+  it('reads the singular field when source_values is absent', () => {
+    const entries = liveEntriesFromIpRule({ id: 4, clientid: 1, list: 'black', rule_type: 'country', country: 'kp', pools: [0] });
+    expect(entries.map((entry) => entry.value)).toEqual(['KP']);
+  });
+});
+
+describe('cidr', () => {
+  it('normalizes addresses and subnets', () => {
+    expect(parseCidr('10.1.2.3/8')).toEqual({ cidr: '10.0.0.0/8', family: 'ipv4', prefix: 8, hostBitsSet: true });
+    expect(parseCidr('2001:DB8::1')?.cidr).toBe('2001:db8::1/128');
+    expect(parseCidr('1.2.3')).toBeUndefined();
+    expect(parseCidr('1.2.3.4/33')).toBeUndefined();
+    expect(parseCidr('nonsense')).toBeUndefined();
+  });
+
+  it('detects overlaps within a family', () => {
+    expect(cidrsOverlap('10.0.0.0/8', '10.1.0.0/16')).toBe(true);
+    expect(cidrsOverlap('10.0.0.0/16', '10.1.0.0/16')).toBe(false);
+    expect(cidrsOverlap('10.0.0.0/8', '::/0')).toBe(false);
+  });
+});
+
+describe('fetchAllPages', () => {
+  it('stops at the first short page, so a read costs the minimum calls', async () => {
+    for (const total of [0, 1, 999, 1000, 1001, 3000]) {
+      const calls: number[] = [];
+      const items = await fetchAllPages(async (offset, limit) => {
+        calls.push(offset);
+        return Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, index) => offset + index);
+      }, 1000);
+      expect(items).toHaveLength(total);
+      expect(calls).toHaveLength(minimumListingCalls(total, 1000));
+    }
+  });
+});
