@@ -2,10 +2,19 @@ import type { DesiredIpEntry, IpListName, IpRuleType, LiveIpEntry } from './ip.j
 import type { DesiredRule, LiveRule } from './rule.js';
 
 /**
- * One API call's worth of change. A plan is an ordered list of these;
- * `summary` counts objects (entries), so a grouped create counts each value.
+ * One API call's worth of change, as the diff produces it (model objects in,
+ * model objects out). `src/plan/plan.ts` sorts these once and turns them into
+ * the plan's JSON changes. `summary` counts objects (values), not calls.
  */
 export type Change = CreateRule | DeleteRule | CreateIp | DeleteIp;
+
+/**
+ * Why an owned live object goes:
+ * - `not-declared`: no policy declares it any more (the safety guard counts these);
+ * - `duplicate`: another live object already provides it;
+ * - `replaced`: a create earlier in the plan replaces it (a rule's comment changed).
+ */
+export type DeleteReason = 'not-declared' | 'duplicate' | 'replaced';
 
 export interface CreateRule {
   readonly action: 'create';
@@ -19,26 +28,53 @@ export interface DeleteRule {
   readonly action: 'delete';
   readonly kind: 'rule';
   readonly rule: LiveRule;
-  readonly reason: 'not-declared' | 'duplicate' | 'replaced';
+  readonly reason: DeleteReason;
 }
 
+/**
+ * One `POST /v4/ip_rules`: one value for `ip_range`, one or more values sharing
+ * `ipGroupKey` for the other types.
+ */
 export interface CreateIp {
   readonly action: 'create';
   readonly kind: 'ip';
   readonly client: number;
   readonly list: IpListName;
   readonly ruleType: IpRuleType;
-  /** One value for ip_range; one or more for the other types. */
+  readonly pools: readonly number[];
+  readonly expiresAt: number;
+  readonly reason?: string;
+  /** Sorted by value. */
   readonly entries: readonly DesiredIpEntry[];
-  /** Overwrite: only to replace objects we own (`force: true`). */
+  /**
+   * `true` moves each value out of the objects that hold it (same client, list,
+   * type and pools) before creating: used only where we own every holder, to
+   * change an entry's expiry/reason or to rescue values from an object about to
+   * be deleted. `false` for new values.
+   */
   readonly force: boolean;
+  /** Ids of owned live objects the forced values move out of (sorted). */
+  readonly replaces?: readonly number[];
 }
 
+/** One owned IP object a batched delete removes. */
+export interface DeletedIpObject {
+  readonly id: number;
+  /** `not-declared` if any of its values is undeclared, else `duplicate`. */
+  readonly reason: Exclude<DeleteReason, 'replaced'>;
+  /** The values the object still holds when the delete runs (sorted by value). */
+  readonly entries: readonly LiveIpEntry[];
+  /** Values an earlier forced create of this plan moved out of it (sorted). */
+  readonly moved: readonly LiveIpEntry[];
+  /** Values the object holds before the plan runs (the listing's objectSize). */
+  readonly size: number;
+}
+
+/** One `DELETE /v4/ip_rules` per client, holding every object id to remove. */
 export interface DeleteIp {
   readonly action: 'delete';
   readonly kind: 'ip';
   readonly client: number;
-  /** Every entry of every object the call deletes, grouped under their ids. */
-  readonly entries: readonly LiveIpEntry[];
-  readonly reason: 'not-declared' | 'duplicate' | 'replaced';
+  /** Sorted by id, ids unique. */
+  readonly objects: readonly DeletedIpObject[];
 }

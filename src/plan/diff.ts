@@ -1,0 +1,39 @@
+import type { Change } from '../model/change.js';
+import { DEFAULT_OWNER } from '../model/ownership.js';
+import type { DesiredState, LiveState } from '../model/state.js';
+import { diffIp } from './diff-ip.js';
+import { diffRules } from './diff-rules.js';
+import type { Note } from './notes.js';
+
+export interface DiffOptions {
+  /** Owner name of the objects we may delete (default `rampart`). */
+  readonly owner?: string;
+}
+
+export interface DiffResult {
+  /** Unordered; `buildPlan` sorts them. */
+  readonly changes: readonly Change[];
+  /** Desired objects (values) already in place. */
+  readonly unchanged: number;
+  readonly notes: readonly Note[];
+  /** Live objects (rules and IP values) carrying our owner mark. */
+  readonly owned: number;
+}
+
+/**
+ * Desired versus live: the calls that bring the account in step. Only clients
+ * the policies name are reconciled; live objects of any other client are
+ * ignored (a client whose files were removed is left alone, never emptied).
+ */
+export function diff(desired: DesiredState, live: LiveState, options: DiffOptions = {}): DiffResult {
+  const owner = options.owner ?? DEFAULT_OWNER;
+  const clients = new Set(desired.clients);
+  const rules = diffRules(desired.rules, live.rules.filter((r) => clients.has(r.client)), owner);
+  const ip = diffIp(desired.ipEntries, live.ipEntries.filter((e) => clients.has(e.client)), owner);
+  return {
+    changes: [...rules.changes, ...ip.changes],
+    unchanged: rules.unchanged + ip.unchanged,
+    notes: [...rules.notes, ...ip.notes],
+    owned: rules.owned + ip.owned,
+  };
+}

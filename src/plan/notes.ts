@@ -1,0 +1,29 @@
+import type { Source } from '../model/rule.js';
+
+/**
+ * Something the plan does not change but a person should know: a desired
+ * object already provided by an object Rampart does not own (`info`), or one
+ * that an unmanaged object blocks with different attributes (`warning`).
+ */
+export interface Note {
+  readonly level: 'info' | 'warning';
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  /** The policy line declaring the object. */
+  readonly source: Source;
+  /** The live object the note is about. */
+  readonly id: number;
+  readonly message: string;
+}
+
+/** ` (owner team-a)` for an object another Rampart owner manages, else empty. */
+export function ownerSuffix(owner: string | undefined): string {
+  return owner === undefined ? '' : ` (owner ${owner})`;
+}
+
+export function compareSources(a: Source, b: Source): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  if (a.line !== b.line) return a.line - b.line;
+  if (a.col !== b.col) return a.col - b.col;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

@@ -1,0 +1,96 @@
+import { ALL_APPLICATIONS_POOL, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { sortConditions, type Rule } from '../model/rule.js';
+import type { Application, PlanIpObject, PlanRule } from './types.js';
+
+/** Model objects to their plan JSON form, and back for the applier. */
+
+export function toPlanRule(rule: Rule): PlanRule {
+  return {
+    type: rule.type,
+    conditions: sortConditions(rule.conditions).map((c) => ({ point: c.point, type: c.type, value: c.value })),
+    point: rule.point,
+    ...(rule.attackType !== undefined ? { attack_type: rule.attackType } : {}),
+    ...(rule.regex !== undefined ? { regex: rule.regex } : {}),
+    ...(rule.mode !== undefined ? { mode: rule.mode } : {}),
+    ...(rule.comment !== undefined && rule.comment !== '' ? { comment: rule.comment } : {}),
+  };
+}
+
+/** The rule a plan's rule change describes (for `apply --plan`). */
+export function ruleFromPlan(client: number, rule: PlanRule): Rule {
+  return {
+    client,
+    type: rule.type,
+    conditions: sortConditions(rule.conditions),
+    point: rule.point,
+    ...(rule.attack_type !== undefined ? { attackType: rule.attack_type } : {}),
+    ...(rule.regex !== undefined ? { regex: rule.regex } : {}),
+    ...(rule.mode !== undefined ? { mode: rule.mode } : {}),
+    ...(rule.comment !== undefined ? { comment: rule.comment } : {}),
+  };
+}
+
+/** The object several entries sharing one object's attributes make up. */
+export function toPlanIpObject(
+  first: Pick<IpEntry, 'list' | 'ruleType' | 'pools' | 'expiresAt' | 'reason'>,
+  values: readonly string[]): PlanIpObject {
+  return {
+    list: first.list,
+    rule_type: first.ruleType,
+    pools: first.pools,
+    expires_at: first.expiresAt,
+    ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
+    values,
+  };
+}
+
+/** The entries a plan's IP object stands for (for `apply --plan`). */
+export function ipEntriesFromPlan(client: number, object: PlanIpObject): IpEntry[] {
+  return object.values.map((value) => ({
+    client,
+    list: object.list,
+    ruleType: object.rule_type,
+    value,
+    pools: object.pools,
+    expiresAt: object.expires_at,
+    ...(object.reason !== undefined ? { reason: object.reason } : {}),
+  }));
+}
+
+function applicationOfIds(ids: readonly number[]): Application {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  if (unique.length === 0 || (unique.length === 1 && unique[0] === ALL_APPLICATIONS_POOL)) return 'all';
+  if (unique.length === 1) return unique[0] as number;
+  return unique;
+}
+
+/** From the rule's `[instance] equal "N"` conditions; none means account-wide. */
+export function ruleApplication(rule: Rule): Application {
+  const ids = rule.conditions
+    .filter((c) => c.point.length === 1 && c.point[0] === 'instance' && c.value !== null)
+    .map((c) => Number(c.value))
+    .filter((n) => Number.isInteger(n));
+  return applicationOfIds(ids);
+}
+
+export function poolsApplication(pools: readonly number[]): Application {
+  return applicationOfIds(pools);
+}
+
+/** The applications of several objects together (a batched delete). */
+export function unionApplication(entries: readonly LiveIpEntry[]): Application {
+  return applicationOfIds(entries.flatMap((e) => e.pools));
+}
+
+/** A stable sort key for an application: account-wide first, then by id. */
+export function applicationSortKey(app: Application): string {
+  if (app === 'all') return '0';
+  const ids = typeof app === 'number' ? [app] : app;
+  return `1:${ids.map((n) => String(n).padStart(10, '0')).join(',')}`;
+}
+
+export function applicationLabel(app: Application): string {
+  if (app === 'all') return 'all applications';
+  if (typeof app === 'number') return `application ${app}`;
+  return `applications ${app.map((n) => (n === ALL_APPLICATIONS_POOL ? 'all' : String(n))).join(', ')}`;
+}

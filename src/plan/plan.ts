@@ -1,0 +1,179 @@
+import type { Change, CreateIp, CreateRule, DeleteIp } from '../model/change.js';
+import { DEFAULT_OWNER } from '../model/ownership.js';
+import { compareStrings } from '../model/rule.js';
+import type { DesiredState, LiveState } from '../model/state.js';
+import { canonicalJson, sha256 } from './canonical.js';
+import { diff } from './diff.js';
+import { digestDesired, digestLive } from './digest.js';
+import { compareSources, type Note } from './notes.js';
+import {
+  poolsApplication, ruleApplication, toPlanIpObject, toPlanRule, unionApplication,
+} from './objects.js';
+import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
+import {
+  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanNote, type PlanSource, type PlanSummary,
+} from './types.js';
+
+export interface PlanOptions extends Partial<SafetyLimits> {
+  /** Owner name of the objects we may delete (default `rampart`). */
+  readonly owner?: string;
+}
+
+/**
+ * Diff, then order: every create first (by client, rules before IP, list, then
+ * source file and line), then every delete (by client, rules by id, then the
+ * client's one batched IP delete). Creates first means a replacement or a value
+ * moved out of a doomed object is in place before the old one goes.
+ */
+export function buildPlan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
+  const owner = options.owner ?? DEFAULT_OWNER;
+  const result = diff(desired, live, { owner });
+  const changes = sortChanges(result.changes).map(toPlanChange);
+  const summary = summarize(changes, result.unchanged);
+  const limits: SafetyLimits = {
+    maxDeleteShare: options.maxDeleteShare ?? DEFAULT_SAFETY.maxDeleteShare,
+    minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
+  };
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    owner,
+    summary,
+    api_calls: changes.length,
+    safety: safetyOf(changes, result.owned, limits),
+    checksum: planChecksum(changes),
+    desired_digest: digestDesired(desired),
+    live_digest: digestLive(live),
+    changes,
+    notes: sortNotes(result.notes).map(toPlanNote),
+  };
+}
+
+/** sha256 of the canonical JSON of the changes; `apply --plan` recomputes it. */
+export function planChecksum(changes: readonly PlanChange[]): string {
+  return sha256(canonicalJson(changes));
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.length > 0;
+}
+
+const KIND_ORDER = { rule: 0, ip: 1 } as const;
+
+function clientOf(change: Change): number {
+  return change.kind === 'rule' ? change.rule.client : change.client;
+}
+
+function sortKey(change: Change): string {
+  const client = String(clientOf(change)).padStart(12, '0');
+  if (change.action === 'delete') {
+    const id = change.kind === 'rule' ? change.rule.id : 0;
+    return `1|${client}|${KIND_ORDER[change.kind]}|${String(id).padStart(16, '0')}`;
+  }
+  return `0|${client}|${KIND_ORDER[change.kind]}|${change.kind === 'ip' ? change.list : ''}`;
+}
+
+function firstSource(change: CreateRule | CreateIp) {
+  if (change.kind === 'rule') return change.rule.source;
+  return change.entries.map((e) => e.source).sort(compareSources)[0] ?? { file: '', line: 0, col: 0, name: '' };
+}
+
+function sortChanges(changes: readonly Change[]): Change[] {
+  const keyed = changes.map((change) => ({ change, key: sortKey(change), tie: '' }));
+  keyed.sort((a, b) => {
+    const byKey = compareStrings(a.key, b.key);
+    if (byKey !== 0) return byKey;
+    if (a.change.action === 'create' && b.change.action === 'create') {
+      const bySource = compareSources(firstSource(a.change), firstSource(b.change));
+      if (bySource !== 0) return bySource;
+    }
+    // Last resort, computed only on ties: the change's own content.
+    a.tie ||= canonicalJson(a.change);
+    b.tie ||= canonicalJson(b.change);
+    return compareStrings(a.tie, b.tie);
+  });
+  return keyed.map((k) => k.change);
+}
+
+function toPlanChange(change: Change): PlanChange {
+  if (change.kind === 'ip') return change.action === 'create' ? createIpChange(change) : deleteIpChange(change);
+  const base = { kind: 'rule', client: change.rule.client, application: ruleApplication(change.rule) } as const;
+  if (change.action === 'delete') {
+    return { action: 'delete', ...base, id: change.rule.id, reason: change.reason, rule: toPlanRule(change.rule) };
+  }
+  const rule = change.rule;
+  return {
+    action: 'create', ...base, file: rule.source.file, line: rule.source.line, name: rule.source.name,
+    ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
+    rule: toPlanRule(rule),
+  };
+}
+
+function createIpChange(c: CreateIp): PlanChange {
+  const bySource = new Map<string, { source: CreateIp['entries'][number]['source']; values: string[] }>();
+  for (const e of c.entries) {
+    const key = JSON.stringify([e.source.file, e.source.line, e.source.col, e.source.name]);
+    const s = bySource.get(key);
+    if (s) s.values.push(e.value);
+    else bySource.set(key, { source: e.source, values: [e.value] });
+  }
+  const sources: PlanSource[] = [...bySource.values()]
+    .sort((a, b) => compareSources(a.source, b.source))
+    .map(({ source, values }) => ({ file: source.file, line: source.line, col: source.col, name: source.name, values }));
+  const first = sources[0] ?? { file: '', line: 0, name: '' };
+  return {
+    action: 'create', kind: 'ip', client: c.client, application: poolsApplication(c.pools),
+    file: first.file, line: first.line, name: first.name, force: c.force,
+    ...(c.replaces && c.replaces.length > 0 ? { replaces: [...c.replaces] } : {}),
+    object: toPlanIpObject(c, c.entries.map((e) => e.value)),
+    sources,
+  };
+}
+
+function deleteIpChange(c: DeleteIp): PlanChange {
+  const all = c.objects.flatMap((o) => [...o.entries, ...o.moved]);
+  return {
+    action: 'delete', kind: 'ip', client: c.client, application: unionApplication(all),
+    ids: c.objects.map((o) => o.id),
+    objects: c.objects.map((o) => {
+      const first = o.entries[0] ?? o.moved[0];
+      if (!first) throw new Error(`internal: IP object ${o.id} to delete holds no value`);
+      return {
+        id: o.id, reason: o.reason, application: poolsApplication(first.pools), size: o.size,
+        object: toPlanIpObject(first, o.entries.map((e) => e.value)),
+        ...(o.moved.length > 0 ? { moved: o.moved.map((e) => e.value) } : {}),
+      };
+    }),
+  };
+}
+
+/** Values each change adds or removes; see PlanSummary for what counts where. */
+function summarize(changes: readonly PlanChange[], unchanged: number): PlanSummary {
+  let create = 0;
+  let replace = 0;
+  let del = 0;
+  for (const c of changes) {
+    if (c.action === 'create') {
+      const n = c.kind === 'rule' ? 1 : c.object.values.length;
+      const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
+      if (replacing) replace += n;
+      else create += n;
+    } else if (c.kind === 'rule') {
+      if (c.reason !== 'replaced') del++;
+    } else {
+      for (const o of c.objects) del += o.size - (o.moved?.length ?? 0);
+    }
+  }
+  return { create, delete: del, unchanged, replace };
+}
+
+function sortNotes(notes: readonly Note[]): Note[] {
+  return [...notes].sort((a, b) =>
+    a.client - b.client || compareSources(a.source, b.source) || a.id - b.id || compareStrings(a.message, b.message));
+}
+
+function toPlanNote(n: Note): PlanNote {
+  return {
+    level: n.level, kind: n.kind, client: n.client, file: n.source.file, line: n.source.line,
+    name: n.source.name, id: n.id, message: n.message,
+  };
+}

@@ -1,0 +1,96 @@
+import type { Plan, PlanChange, PlanSafety } from './types.js';
+
+/**
+ * The guard against a plan that empties the account: a policy directory
+ * mounted wrong, a wrong `--owner`, a deleted file. Only deletes of objects no
+ * policy declares count (replacements and duplicates do not take protection
+ * away); below `minOwned` owned objects the guard does not apply.
+ */
+
+export interface SafetyLimits {
+  /** Largest share (0..1) of owned objects a plan may delete. */
+  readonly maxDeleteShare: number;
+  /** The guard applies only once Rampart owns at least this many objects. */
+  readonly minOwned: number;
+}
+
+export const DEFAULT_SAFETY: SafetyLimits = { maxDeleteShare: 0.3, minOwned: 10 };
+
+export interface SafetyOptions extends Partial<SafetyLimits> {
+  /** `--force`: apply anyway (the verdict says so). */
+  readonly force?: boolean;
+}
+
+export interface SafetyVerdict {
+  readonly ok: boolean;
+  readonly deleteCount: number;
+  readonly ownedCount: number;
+  /** deleteCount / ownedCount (0 when nothing is owned). */
+  readonly share: number;
+  readonly threshold: number;
+  /** True when the plan exceeds the limit and only `force` let it through. */
+  readonly forced: boolean;
+  readonly message: string;
+}
+
+/** Owned objects the plan deletes because no policy declares them any more. */
+export function undeclaredDeletes(changes: readonly PlanChange[]): number {
+  let count = 0;
+  for (const c of changes) {
+    if (c.action !== 'delete') continue;
+    if (c.kind === 'rule') {
+      if (c.reason === 'not-declared') count++;
+    } else {
+      for (const o of c.objects) if (o.reason === 'not-declared') count += o.object.values.length;
+    }
+  }
+  return count;
+}
+
+function exceeds(deleteCount: number, ownedCount: number, limits: SafetyLimits): boolean {
+  return ownedCount >= limits.minOwned && ownedCount > 0 && deleteCount / ownedCount > limits.maxDeleteShare;
+}
+
+/** What `buildPlan` records in `plan.safety`. */
+export function safetyOf(changes: readonly PlanChange[], ownedCount: number, limits: SafetyLimits): PlanSafety {
+  const deleteCount = undeclaredDeletes(changes);
+  return {
+    ok: !exceeds(deleteCount, ownedCount, limits),
+    delete_count: deleteCount,
+    owned_count: ownedCount,
+    share: ownedCount > 0 ? deleteCount / ownedCount : 0,
+    threshold: limits.maxDeleteShare,
+    min_owned: limits.minOwned,
+  };
+}
+
+const percent = (x: number): string => `${Math.round(x * 1000) / 10}%`;
+
+export function checkSafety(plan: Plan, options: SafetyOptions = {}): SafetyVerdict {
+  const limits: SafetyLimits = {
+    maxDeleteShare: options.maxDeleteShare ?? DEFAULT_SAFETY.maxDeleteShare,
+    minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
+  };
+  const deleteCount = undeclaredDeletes(plan.changes);
+  const ownedCount = plan.safety.owned_count;
+  const share = ownedCount > 0 ? deleteCount / ownedCount : 0;
+  const over = exceeds(deleteCount, ownedCount, limits);
+  const what = `the plan deletes ${deleteCount} of the ${ownedCount} objects owned by "${plan.owner}" (${percent(share)})`;
+  let message: string;
+  if (!over) {
+    message = ownedCount < limits.minOwned
+      ? `Safe: ${what}; the ${percent(limits.maxDeleteShare)} limit applies from ${limits.minOwned} owned objects.`
+      : `Safe: ${what}, within the ${percent(limits.maxDeleteShare)} limit.`;
+  } else if (options.force) {
+    message = `Forced: ${what}, more than the ${percent(limits.maxDeleteShare)} limit; applying because of --force.`;
+  } else {
+    message = `Refusing: ${what}, more than the ${percent(limits.maxDeleteShare)} limit. ` +
+      'Check the policy directory and the --owner name; if these deletions are intended, re-run with --force.';
+  }
+  return {
+    ok: !over || options.force === true,
+    deleteCount, ownedCount, share, threshold: limits.maxDeleteShare,
+    forced: over && options.force === true,
+    message,
+  };
+}

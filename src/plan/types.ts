@@ -1,0 +1,169 @@
+/**
+ * The plan as data: exactly what `--format json` prints and `apply --plan FILE`
+ * reads back. Keys are snake_case like the rest of the JSON; a change carries the
+ * full canonical object so a saved plan applies without re-reading policies.
+ * User text (rule `comment`, IP `reason`) is stored without the owner mark; the
+ * applier adds `withOwnerMark(text, plan.owner)`.
+ */
+
+import type { DeleteReason } from '../model/change.js';
+import type { ConditionType, Point, RuleType } from '../model/rule.js';
+import type { IpListName, IpRuleType } from '../model/ip.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+/**
+ * The application(s) a change concerns: one id, `'all'` (account-wide, pool 0),
+ * or several ids sorted (in a list, `0` stands for account-wide).
+ */
+export type Application = number | 'all' | readonly number[];
+
+export interface PlanCondition {
+  readonly point: Point;
+  readonly type: ConditionType;
+  readonly value: string | null;
+}
+
+/** A rule's fields as the create call needs them (client on the change). */
+export interface PlanRule {
+  readonly type: RuleType;
+  /** Sorted canonically (`sortConditions`). */
+  readonly conditions: readonly PlanCondition[];
+  readonly point: readonly Point[];
+  readonly attack_type?: string;
+  readonly regex?: string;
+  readonly mode?: string;
+  readonly comment?: string;
+}
+
+/** An IP-list object: one create request, or what a deleted object held. */
+export interface PlanIpObject {
+  readonly list: IpListName;
+  readonly rule_type: IpRuleType;
+  readonly pools: readonly number[];
+  /** Unix seconds; 33223139044 means never. */
+  readonly expires_at: number;
+  readonly reason?: string;
+  /** Sorted. */
+  readonly values: readonly string[];
+}
+
+/** A policy line that declared some of a create's values. */
+export interface PlanSource {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly name: string;
+  readonly values: readonly string[];
+}
+
+interface PlanChangeBase {
+  readonly client: number;
+  readonly application: Application;
+}
+
+export interface PlanCreateRule extends PlanChangeBase {
+  readonly action: 'create';
+  readonly kind: 'rule';
+  readonly file: string;
+  readonly line: number;
+  readonly name: string;
+  /** Owned rule ids deleted later in this plan because this create replaces them. */
+  readonly replaces?: readonly number[];
+  readonly rule: PlanRule;
+}
+
+export interface PlanDeleteRule extends PlanChangeBase {
+  readonly action: 'delete';
+  readonly kind: 'rule';
+  readonly id: number;
+  readonly reason: DeleteReason;
+  readonly rule: PlanRule;
+}
+
+export interface PlanCreateIp extends PlanChangeBase {
+  readonly action: 'create';
+  readonly kind: 'ip';
+  /** The first declaring line (all of them are in `sources`). */
+  readonly file: string;
+  readonly line: number;
+  readonly name: string;
+  /** `true` only to move values out of objects Rampart owns (an update or a rescue). */
+  readonly force: boolean;
+  /** Owned object ids the forced values move out of. */
+  readonly replaces?: readonly number[];
+  readonly object: PlanIpObject;
+  readonly sources: readonly PlanSource[];
+}
+
+export interface PlanDeletedIpObject {
+  readonly id: number;
+  readonly reason: Exclude<DeleteReason, 'replaced'>;
+  readonly application: Application;
+  /** Values the object held before the plan. */
+  readonly size: number;
+  /** `values`: what the delete removes (after earlier creates moved `moved` out). */
+  readonly object: PlanIpObject;
+  readonly moved?: readonly string[];
+}
+
+export interface PlanDeleteIp extends PlanChangeBase {
+  readonly action: 'delete';
+  readonly kind: 'ip';
+  /** Every object id of the client this one call deletes, sorted, unique. */
+  readonly ids: readonly number[];
+  readonly objects: readonly PlanDeletedIpObject[];
+}
+
+/** One API call each, in the order they must run. */
+export type PlanChange = PlanCreateRule | PlanDeleteRule | PlanCreateIp | PlanDeleteIp;
+
+export interface PlanNote {
+  readonly level: 'info' | 'warning';
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly file: string;
+  readonly line: number;
+  readonly name: string;
+  readonly id: number;
+  readonly message: string;
+}
+
+/**
+ * Objects (values), not calls. `replace` counts objects re-created to change
+ * them (a rule's comment, an IP entry's expiry or reason) or moved out of an
+ * object being deleted; their old copies are not counted in `delete`.
+ */
+export interface PlanSummary {
+  readonly create: number;
+  readonly delete: number;
+  readonly unchanged: number;
+  readonly replace: number;
+}
+
+/** The guard's verdict with the default or configured limits, without `--force`. */
+export interface PlanSafety {
+  readonly ok: boolean;
+  /** Owned objects deleted as not declared (replacements and duplicates excluded). */
+  readonly delete_count: number;
+  /** Objects carrying our owner mark before the plan. */
+  readonly owned_count: number;
+  readonly share: number;
+  readonly threshold: number;
+  readonly min_owned: number;
+}
+
+export interface Plan {
+  readonly format_version: typeof PLAN_FORMAT_VERSION;
+  readonly owner: string;
+  readonly summary: PlanSummary;
+  /** Number of create and delete calls: `changes.length`. */
+  readonly api_calls: number;
+  readonly safety: PlanSafety;
+  /** sha256 (hex) of the canonical JSON of `changes`. */
+  readonly checksum: string;
+  readonly desired_digest: string;
+  readonly live_digest: string;
+  readonly changes: readonly PlanChange[];
+  readonly notes: readonly PlanNote[];
+}
