@@ -1,0 +1,13 @@
+/** The pure core of `plan`: diff, ordering, digests, safety and renderers. */
+export { diff, type DiffOptions, type DiffResult } from './diff.js';
+export { buildPlan, hasChanges, planChecksum, type PlanOptions } from './plan.js';
+export { checkSafety, DEFAULT_SAFETY, undeclaredDeletes, type SafetyLimits, type SafetyOptions, type SafetyVerdict } from './safety.js';
+export { digestDesired, digestLive } from './digest.js';
+export { canonicalJson, sha256 } from './canonical.js';
+export { ipEntriesFromPlan, ruleFromPlan, toPlanIpObject, toPlanRule } from './objects.js';
+export type { Note } from './notes.js';
+export * from './types.js';
+export { renderText, type TextOptions } from './render/text.js';
+export { renderMarkdown, MARKDOWN_MARKER, type MarkdownOptions } from './render/markdown.js';
+export { renderGithub, type GithubOptions, type GithubOutput } from './render/github.js';
+export { renderJson } from './render/json.js';

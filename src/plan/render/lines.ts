@@ -1,0 +1,111 @@
+import { NEVER_EXPIRES, type IpListName, type IpRuleType } from '../../model/ip.js';
+import type { Application, Plan, PlanIpObject, PlanRule, PlanSummary } from '../types.js';
+
+/**
+ * One printable line per created object group, deleted rule or deleted IP
+ * object, in plan order: what the text and markdown renderers share.
+ */
+export interface PlanLine {
+  /** `+` create, `-` delete, `~` replace (a create that replaces owned objects). */
+  readonly sign: '+' | '-' | '~';
+  readonly client: number;
+  readonly application: Application;
+  readonly kind: 'rule' | 'ip';
+  /** What: `rule block-admin (vpatch)`, `deny country KP, RU`, `rule #551 (regex)`. */
+  readonly subject: string;
+  /** Why or how: `replaces #551`, `not-declared`, `expires 2027-01-31T00:00:00Z`. */
+  readonly detail: string;
+  /** `file:line` of the declaration, for creates. */
+  readonly source?: string;
+  /** Policy file and line, for creates (annotations). */
+  readonly file?: string;
+  readonly line?: number;
+}
+
+export const LIST_LABELS: Readonly<Record<IpListName, string>> = { black: 'deny', white: 'allow', gray: 'gray' };
+const TYPE_LABELS: Readonly<Record<IpRuleType, string>> = {
+  ip_range: 'ip', country: 'country', proxy_type: 'proxy', datacenter: 'datacenter',
+};
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+function ruleSubject(rule: PlanRule): string {
+  const what = rule.type === 'service_mode' ? `mode ${rule.mode ?? '?'}` : rule.type;
+  return rule.comment !== undefined ? `${what}, comment ${quote(rule.comment)}` : what;
+}
+
+function ipSubject(object: PlanIpObject): string {
+  return `${LIST_LABELS[object.list]} ${TYPE_LABELS[object.rule_type]} ${object.values.join(', ')}`;
+}
+
+function ipAttributes(object: PlanIpObject): string[] {
+  const parts: string[] = [];
+  if (object.expires_at !== NEVER_EXPIRES) {
+    parts.push(`expires ${new Date(object.expires_at * 1000).toISOString().replace('.000Z', 'Z')}`);
+  }
+  if (object.reason !== undefined) parts.push(`reason ${quote(object.reason)}`);
+  return parts;
+}
+
+const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');
+
+export function planLines(plan: Plan): PlanLine[] {
+  const lines: PlanLine[] = [];
+  for (const c of plan.changes) {
+    const base = { client: c.client, application: c.application, kind: c.kind } as const;
+    if (c.action === 'create') {
+      const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
+      const where = { source: `${c.file}:${c.line}`, file: c.file, line: c.line };
+      if (c.kind === 'rule') {
+        lines.push({
+          ...base, ...where, sign: replacing ? '~' : '+',
+          subject: `rule ${c.name} (${ruleSubject(c.rule)})`,
+          detail: c.replaces?.length ? `replaces ${ids(c.replaces)}` : '',
+        });
+      } else {
+        const how = c.force ? [c.replaces?.length ? `force, moves out of ${ids(c.replaces)}` : 'force'] : [];
+        lines.push({
+          ...base, ...where, sign: replacing ? '~' : '+',
+          subject: ipSubject(c.object),
+          detail: [...how, ...ipAttributes(c.object)].join('; '),
+        });
+      }
+    } else if (c.kind === 'rule') {
+      lines.push({ ...base, sign: '-', subject: `rule #${c.id} (${ruleSubject(c.rule)})`, detail: c.reason });
+    } else {
+      for (const o of c.objects) {
+        const moved = o.moved?.length ? `; after moving out ${o.moved.join(', ')}` : '';
+        const hidden = o.size - o.object.values.length - (o.moved?.length ?? 0);
+        const more = hidden > 0 ? ` and ${hidden} more` : '';
+        lines.push({
+          ...base, application: o.application, sign: '-',
+          subject: `ip object #${o.id}: ${ipSubject(o.object)}${more}`,
+          detail: `${o.reason}${moved}`,
+        });
+      }
+    }
+  }
+  return lines;
+}
+
+/** `3 to create, 1 to delete, 42 unchanged` (`, N to replace` before `unchanged` when N > 0). */
+export function summaryPhrase(summary: PlanSummary): string {
+  const replace = summary.replace > 0 ? `, ${summary.replace} to replace` : '';
+  return `${summary.create} to create, ${summary.delete} to delete${replace}, ${summary.unchanged} unchanged`;
+}
+
+export const NO_CHANGES = 'No changes. The account matches the policies.';
+
+/** Groups items by a key, keeping first-seen order inside each group. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
