@@ -123,11 +123,12 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     }
   }
 
-  // 2. Keep one exact owned copy, preferring objects that are not being deleted.
+  // 2. Keep one exact owned copy: in an object not being deleted, then the largest
+  //    object (fewer values to move), then the lowest id.
   const kept: Slot[] = [];
   for (const s of pending) {
     const want = s.desired as DesiredIpEntry;
-    const rank = (e: LiveIpEntry): number[] => [doomed.has(e.id) ? 1 : 0, e.objectSize, e.id];
+    const rank = (e: LiveIpEntry): number[] => [doomed.has(e.id) ? 1 : 0, -e.objectSize, e.id];
     const [chosen] = s.owned
       .filter((e) => sameIpAttributes(e, want))
       .sort((a, b) => compareRanks(rank(a), rank(b)));

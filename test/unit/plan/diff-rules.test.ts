@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { MANAGED_RULE_TYPES } from '../../../src/model/rule.js';
+import { buildPlan } from '../../../src/plan/plan.js';
+import type { PlanChange } from '../../../src/plan/types.js';
+import { desiredRule, desiredState, liveRule, liveState, OWNER, ruleFields } from './builders.js';
+
+const brief = (c: PlanChange) =>
+  c.kind === 'rule' && c.action === 'delete'
+    ? { action: c.action, id: c.id, reason: c.reason }
+    : c.kind === 'rule'
+      ? { action: c.action, name: c.name, replaces: c.replaces }
+      : { action: c.action };
+
+describe.each(MANAGED_RULE_TYPES)('rules of type %s', (type) => {
+  const fields = ruleFields(type);
+  const commented = { ...fields, comment: 'flags a known scanner' };
+
+  it('creates a missing rule with its source and application', () => {
+    const plan = buildPlan(desiredState([desiredRule(fields, 'block-admin', 12)]), liveState());
+    expect(plan.changes).toHaveLength(1);
+    expect(plan.changes[0]).toMatchObject({
+      action: 'create', kind: 'rule', client: 10042, application: 7,
+      file: 'policies/shop.yaml', line: 12, name: 'block-admin', rule: { type },
+    });
+    expect(plan.changes[0]).not.toHaveProperty('replaces');
+    expect(plan.summary).toEqual({ create: 1, delete: 0, unchanged: 0, replace: 0 });
+    expect(plan.api_calls).toBe(1);
+  });
+
+  it('leaves an owned rule with the same comment unchanged', () => {
+    const plan = buildPlan(desiredState([desiredRule(commented)]), liveState([liveRule(commented, 5)]));
+    expect(plan.changes).toEqual([]);
+    expect(plan.summary.unchanged).toBe(1);
+  });
+
+  it('deletes an owned rule no policy declares, one call per id', () => {
+    const plan = buildPlan(desiredState(), liveState([liveRule(fields, 6), liveRule(ruleFields(type, 8), 7)]));
+    expect(plan.changes.map(brief)).toEqual([
+      { action: 'delete', id: 6, reason: 'not-declared' },
+      { action: 'delete', id: 7, reason: 'not-declared' },
+    ]);
+    expect(plan.changes[1]).toMatchObject({ application: 8, rule: { type } });
+    expect(plan.summary.delete).toBe(2);
+  });
+
+  it('never deletes an unmarked rule or one of another owner', () => {
+    const plan = buildPlan(desiredState(), liveState([liveRule(fields, 6, null), liveRule(fields, 7, 'team-a')]));
+    expect(plan.changes).toEqual([]);
+    expect(plan.safety.owned_count).toBe(0);
+  });
+
+  it.each([
+    ['unmarked', null, 'satisfied by unmanaged id 900'],
+    ['of another owner', 'team-a', 'satisfied by unmanaged id 900 (owner team-a)'],
+  ])('is satisfied by an equal %s rule, whatever its comment', (_label, owner, message) => {
+    const plan = buildPlan(
+      desiredState([desiredRule(commented, 'block-admin', 3)]),
+      liveState([liveRule({ ...fields, comment: 'by hand' }, 900, owner)]),
+    );
+    expect(plan.changes).toEqual([]);
+    expect(plan.summary.unchanged).toBe(1);
+    expect(plan.notes).toEqual([{
+      level: 'info', kind: 'rule', client: 10042, file: 'policies/shop.yaml', line: 3, name: 'block-admin', id: 900, message,
+    }]);
+  });
+
+  it('replaces a rule whose comment changed: the create comes before the delete', () => {
+    const plan = buildPlan(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]));
+    expect(plan.changes.map(brief)).toEqual([
+      { action: 'create', name: 'block-admin', replaces: [41] },
+      { action: 'delete', id: 41, reason: 'replaced' },
+    ]);
+    expect(plan.summary).toEqual({ create: 0, delete: 0, unchanged: 0, replace: 1 });
+    expect(plan.safety.delete_count).toBe(0);
+  });
+
+  it('removes owned duplicates, keeping the exact comment, else the lowest id', () => {
+    const exact = buildPlan(
+      desiredState([desiredRule(commented)]),
+      liveState([liveRule(fields, 10), liveRule(commented, 30), liveRule(commented, 20)]),
+    );
+    expect(exact.changes.map(brief)).toEqual([
+      { action: 'delete', id: 10, reason: 'duplicate' },
+      { action: 'delete', id: 30, reason: 'duplicate' },
+    ]);
+    const same = buildPlan(desiredState([desiredRule(fields)]), liveState([liveRule(fields, 12), liveRule(fields, 11)]));
+    expect(same.changes.map(brief)).toEqual([{ action: 'delete', id: 12, reason: 'duplicate' }]);
+    expect(same.summary).toEqual({ create: 0, delete: 1, unchanged: 1, replace: 0 });
+  });
+
+  it('replaces the lowest id and removes the other owned copies when none has the comment', () => {
+    const plan = buildPlan(
+      desiredState([desiredRule(commented, 'x')]),
+      liveState([liveRule(fields, 52), liveRule(fields, 51)]),
+    );
+    expect(plan.changes.map(brief)).toEqual([
+      { action: 'create', name: 'x', replaces: [51] },
+      { action: 'delete', id: 51, reason: 'replaced' },
+      { action: 'delete', id: 52, reason: 'duplicate' },
+    ]);
+  });
+
+  it('drops an owned copy when an unmanaged one already provides the rule', () => {
+    const plan = buildPlan(
+      desiredState([desiredRule(commented)]),
+      liveState([liveRule(fields, 60), liveRule(fields, 61, null)]),
+    );
+    expect(plan.changes.map(brief)).toEqual([{ action: 'delete', id: 60, reason: 'duplicate' }]);
+    expect(plan.notes[0]?.message).toBe('satisfied by unmanaged id 61');
+  });
+
+  it('treats an account-wide rule as application "all"', () => {
+    const plan = buildPlan(desiredState([desiredRule(ruleFields(type, 'all'))]), liveState());
+    expect(plan.changes[0]?.application).toBe('all');
+  });
+
+  it('tells rules apart by their fields, not their comment', () => {
+    const other = ruleFields(type, 7, '2');
+    const plan = buildPlan(desiredState([desiredRule(fields, 'a')]), liveState([liveRule(other, 70)]));
+    expect(plan.changes.map(brief)).toEqual([
+      { action: 'create', name: 'a', replaces: undefined },
+      { action: 'delete', id: 70, reason: 'not-declared' },
+    ]);
+  });
+});
+
+describe('rules of several owners', () => {
+  it('uses the configured owner name', () => {
+    const fields = ruleFields('vpatch');
+    const live = liveState([liveRule(fields, 1, 'team-a'), liveRule(fields, 2, OWNER)]);
+    const plan = buildPlan(desiredState(), live, { owner: 'team-a' });
+    expect(plan.owner).toBe('team-a');
+    expect(plan.changes.map(brief)).toEqual([{ action: 'delete', id: 1, reason: 'not-declared' }]);
+  });
+
+  it('ignores live rules of clients no policy names', () => {
+    const fields = { ...ruleFields('vpatch'), client: 555 };
+    const plan = buildPlan(desiredState(), liveState([liveRule(fields, 1)], [], [10042, 555]));
+    expect(plan.changes).toEqual([]);
+  });
+});
