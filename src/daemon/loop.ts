@@ -1,0 +1,238 @@
+/**
+ * The level-based, single-flight reconcile loop. Events only request a cycle;
+ * requests that arrive while a cycle runs fold into exactly one follow-up that
+ * carries all their reasons. Between cycles the loop waits for a request, the
+ * resync interval (± jitter) or, after a failed cycle, an exponential backoff.
+ * Every cycle ends in exactly one recorded outcome: one log line and metrics.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import type { DaemonMetrics } from './metrics.js';
+import {
+  isCycleOutcome, isSuccessfulResult,
+  type Cycle, type CycleOutcome, type DaemonState,
+} from './outcome.js';
+
+export interface BackoffOptions {
+  /** Wait after the first failed cycle. */
+  baseMs: number;
+  /** Longest wait, however many cycles failed in a row. */
+  maxMs: number;
+}
+
+export interface ReconcileLoopOptions {
+  cycle: Cycle;
+  /** Resync interval: a cycle runs at least this often without any request. */
+  intervalMs: number;
+  /** Spread of the interval and backoff waits, as a share (0.1 = ±10%). Default 0.1. */
+  jitterRatio?: number;
+  /** Default `{ baseMs: 1000, maxMs: intervalMs }`. */
+  backoff?: BackoffOptions;
+  logger?: Logger;
+  metrics?: DaemonMetrics;
+  /** Clock in milliseconds since the epoch (tests). */
+  now?: () => number;
+  /** Random source in [0, 1) for jitter (tests). */
+  random?: () => number;
+}
+
+export interface RunOptions {
+  /** Aborting it makes `run` resolve at once, without waiting for the running cycle. */
+  hardStop?: AbortSignal;
+}
+
+/** Reasons kept per cycle; more are counted in one summary entry. */
+const MAX_REASONS = 50;
+
+export class ReconcileLoop implements DaemonState {
+  alive = false;
+  running = false;
+  everSucceeded = false;
+  lastOutcome: CycleOutcome | undefined;
+  lastCycleId: string | undefined;
+  lastSuccessAt: number | undefined;
+  lastPlan: unknown;
+  /** Cycles that failed in a row; drives the backoff. */
+  consecutiveFailures = 0;
+
+  private readonly options: ReconcileLoopOptions;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private pending: string[] = [];
+  private dropped = 0;
+  private wake: (() => void) | undefined;
+  private sequence = 0;
+  private stopped = false;
+
+  constructor(options: ReconcileLoopOptions) {
+    if (!(options.intervalMs > 0)) throw new RangeError('intervalMs must be positive');
+    this.options = options;
+    this.logger = (options.logger ?? silentLogger()).child({ module: 'loop' });
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Asks for a cycle. Any time; while a cycle runs, requests fold into one follow-up. */
+  request(reason: string): void {
+    if (this.stopped) {
+      this.logger.debug({ reason }, 'request after stop ignored');
+      return;
+    }
+    if (this.pending.includes(reason)) {
+      // already folded
+    } else if (this.pending.length < MAX_REASONS) this.pending.push(reason);
+    else this.dropped += 1;
+    this.wake?.();
+  }
+
+  /**
+   * Runs an initial cycle, then one per request or resync, until `signal`
+   * aborts; then resolves once the running cycle has finished (graceful).
+   * The cycle sees the same `signal` and decides how to wind down.
+   */
+  async run(signal: AbortSignal, options: RunOptions = {}): Promise<void> {
+    if (this.alive || this.running) throw new Error('ReconcileLoop is already running');
+    this.alive = true;
+    this.stopped = false;
+    this.logger.info({ intervalMs: this.options.intervalMs }, 'reconcile loop started');
+    let reasons = ['initial', ...this.drain()];
+    try {
+      while (!signal.aborted && !options.hardStop?.aborted) {
+        const cycle = this.runCycle(reasons, signal);
+        await (options.hardStop ? raceAbort(cycle, options.hardStop) : cycle);
+        if (signal.aborted || options.hardStop?.aborted) break;
+        reasons = await this.nextTrigger(signal, options.hardStop);
+      }
+    } finally {
+      this.stopped = true;
+      this.alive = false;
+      this.wake = undefined;
+      this.logger.info({ hard: options.hardStop?.aborted === true }, 'reconcile loop stopped');
+    }
+  }
+
+  /** Runs and records a single cycle (for `run --once`). */
+  runOnce(signal: AbortSignal, reason = 'once'): Promise<CycleOutcome> {
+    if (this.alive || this.running) return Promise.reject(new Error('ReconcileLoop is already running'));
+    return this.runCycle([reason, ...this.drain()], signal);
+  }
+
+  /** The wait before the next automatic cycle, jitter included. */
+  nextDelayMs(): number {
+    const jitter = this.options.jitterRatio ?? 0.1;
+    const spread = (base: number): number => Math.max(0, base * (1 + (this.random() * 2 - 1) * jitter));
+    if (this.consecutiveFailures === 0) return spread(this.options.intervalMs);
+    const backoff = this.options.backoff ?? { baseMs: 1000, maxMs: this.options.intervalMs };
+    const exponential = backoff.baseMs * 2 ** Math.min(this.consecutiveFailures - 1, 30);
+    return Math.min(backoff.maxMs, spread(Math.min(backoff.maxMs, exponential)));
+  }
+
+  private drain(): string[] {
+    const reasons = this.pending;
+    if (this.dropped > 0) reasons.push(`+${this.dropped} more requests`);
+    this.pending = [];
+    this.dropped = 0;
+    return reasons;
+  }
+
+  /** Waits for a request, the resync timer or backoff, or a stop; returns the reasons. */
+  private async nextTrigger(signal: AbortSignal, hardStop?: AbortSignal): Promise<string[]> {
+    if (this.pending.length > 0) return this.drain();
+    const delayMs = this.nextDelayMs();
+    const timerReason = this.consecutiveFailures > 0 ? 'retry after failure' : 'resync';
+    this.logger.debug({ delayMs: Math.round(delayMs), next: timerReason }, 'waiting for the next cycle');
+    return new Promise<string[]>((resolve) => {
+      const finish = (reasons: string[]): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        hardStop?.removeEventListener('abort', onAbort);
+        this.wake = undefined;
+        resolve(reasons);
+      };
+      const onAbort = (): void => finish([]);
+      const timer = setTimeout(() => finish([timerReason, ...this.drain()]), delayMs);
+      this.wake = () => finish(this.drain());
+      signal.addEventListener('abort', onAbort, { once: true });
+      hardStop?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private nextCycleId(): string {
+    this.sequence += 1;
+    return `${this.sequence}-${randomBytes(2).toString('hex')}`;
+  }
+
+  private async runCycle(reasons: string[], signal: AbortSignal): Promise<CycleOutcome> {
+    const cycleId = this.nextCycleId();
+    const logger = this.logger.child({ cycle: cycleId });
+    const startedAt = this.now();
+    this.running = true;
+    this.lastCycleId = cycleId;
+    this.options.metrics?.setCycleInProgress(true);
+    logger.info({ reasons }, 'cycle started');
+    let outcome: CycleOutcome;
+    try {
+      const value: unknown = await Promise.resolve().then(() =>
+        this.options.cycle({ cycleId, reasons, signal, logger, metrics: this.options.metrics }));
+      outcome = isCycleOutcome(value)
+        ? value
+        : { result: 'failed', error: new TypeError('the cycle returned no valid outcome') };
+    } catch (error) {
+      outcome = { result: 'failed', error };
+    }
+    this.record(outcome, reasons, startedAt, logger);
+    return outcome;
+  }
+
+  /** The one place a cycle's outcome is recorded: state, metrics, one log line. */
+  private record(outcome: CycleOutcome, reasons: string[], startedAt: number, logger: Logger): void {
+    const endedAt = this.now();
+    const seconds = Math.max(0, endedAt - startedAt) / 1000;
+    const { result } = outcome;
+    const succeeded = isSuccessfulResult(result);
+    this.running = false;
+    this.lastOutcome = outcome;
+    if (outcome.plan !== undefined) this.lastPlan = outcome.plan;
+    if (succeeded) {
+      this.everSucceeded = true;
+      this.lastSuccessAt = endedAt;
+    }
+    this.consecutiveFailures = result === 'failed' ? this.consecutiveFailures + 1 : 0;
+
+    const metrics = this.options.metrics;
+    if (metrics) {
+      metrics.setCycleInProgress(false);
+      metrics.recordCycle(result, seconds);
+      if (result === 'invalid') metrics.setPolicyValid(false);
+      else if (result !== 'failed') metrics.setPolicyValid(true);
+      if (succeeded) metrics.setLastSuccess(endedAt);
+      if (result === 'success' || result === 'no-op') metrics.setPendingChanges({ create: 0, delete: 0 });
+      else if ((result === 'skipped' || result === 'unsafe') && outcome.changes) metrics.setPendingChanges(outcome.changes);
+    }
+
+    const fields = {
+      result, reasons, durationMs: Math.round(seconds * 1000),
+      ...(outcome.changes ? { changes: outcome.changes } : {}),
+      ...(outcome.error !== undefined ? { err: outcome.error } : {}),
+      ...(result === 'failed' ? { consecutiveFailures: this.consecutiveFailures } : {}),
+    };
+    if (result === 'failed') logger.error(fields, 'cycle finished');
+    else if (result === 'invalid' || result === 'unsafe') logger.warn(fields, 'cycle finished');
+    else logger.info(fields, 'cycle finished');
+  }
+}
+
+/** Resolves when `promise` settles or `signal` aborts, whichever is first. */
+function raceAbort(promise: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const onAbort = (): void => resolve();
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.finally(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * The daemon's Prometheus metrics, on a registry of their own so tests (and a
+ * library caller) can make several. Names are part of the user contract.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CycleResult } from './outcome.js';
+
+export type ChangeAction = 'create' | 'delete';
+
+export interface DaemonMetricsOptions {
+  /** Reported as `rampart_build_info{version}`. */
+  version?: string;
+  /** Node.js process metrics (CPU, memory, event loop). Default true. */
+  processMetrics?: boolean;
+}
+
+export class DaemonMetrics {
+  readonly registry = new Registry();
+
+  private readonly reconcileTotal = new Counter({
+    name: 'rampart_reconcile_total',
+    help: 'Reconcile cycles, by outcome.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly reconcileDuration = new Histogram({
+    name: 'rampart_reconcile_duration_seconds',
+    help: 'Duration of reconcile cycles in seconds.',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+
+  private readonly changesApplied = new Counter({
+    name: 'rampart_changes_applied_total',
+    help: 'Changes applied to the account, by action and object kind.',
+    labelNames: ['action', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly policyValid = new Gauge({
+    name: 'rampart_policy_valid',
+    help: '1 when the policy files last read were valid, 0 when not.',
+    registers: [this.registry],
+  });
+
+  private readonly lastSuccess = new Gauge({
+    name: 'rampart_last_success_timestamp_seconds',
+    help: 'Unix time of the end of the last successful cycle.',
+    registers: [this.registry],
+  });
+
+  private readonly apiCalls = new Counter({
+    name: 'rampart_api_calls_total',
+    help: 'Calls to the service API, by route template and HTTP status (or error code).',
+    labelNames: ['route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly apiRetries = new Counter({
+    name: 'rampart_api_retries_total',
+    help: 'Retried calls to the service API, by route template.',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly pendingChanges = new Gauge({
+    name: 'rampart_plan_pending_changes',
+    help: 'Changes planned but not applied (dry-run, refused as unsafe), by action.',
+    labelNames: ['action'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly cycleInProgress = new Gauge({
+    name: 'rampart_cycle_in_progress',
+    help: '1 while a reconcile cycle runs.',
+    registers: [this.registry],
+  });
+
+  private readonly buildInfo = new Gauge({
+    name: 'rampart_build_info',
+    help: 'Always 1; the version label tells which build runs.',
+    labelNames: ['version'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: DaemonMetricsOptions = {}) {
+    this.buildInfo.set({ version: options.version ?? process.env.npm_package_version ?? 'unknown' }, 1);
+    this.cycleInProgress.set(0);
+    for (const action of ['create', 'delete'] as const) this.pendingChanges.set({ action }, 0);
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One finished cycle: its outcome and how long it took. */
+  recordCycle(result: CycleResult, seconds: number): void {
+    this.reconcileTotal.inc({ result });
+    this.reconcileDuration.observe(seconds);
+  }
+
+  recordApplied(action: ChangeAction, kind: string, n = 1): void {
+    if (n > 0) this.changesApplied.inc({ action, kind }, n);
+  }
+
+  setPolicyValid(valid: boolean): void {
+    this.policyValid.set(valid ? 1 : 0);
+  }
+
+  /** `at` in milliseconds since the epoch. */
+  setLastSuccess(at: number): void {
+    this.lastSuccess.set(at / 1000);
+  }
+
+  recordApiCall(route: string, status: number | string): void {
+    this.apiCalls.inc({ route, status: String(status) });
+  }
+
+  recordRetry(route: string): void {
+    this.apiRetries.inc({ route });
+  }
+
+  setPendingChanges(changes: { create: number; delete: number }): void {
+    this.pendingChanges.set({ action: 'create' }, changes.create);
+    this.pendingChanges.set({ action: 'delete' }, changes.delete);
+  }
+
+  setCycleInProgress(running: boolean): void {
+    this.cycleInProgress.set(running ? 1 : 0);
+  }
+
+  /** The Prometheus text exposition and its content type. */
+  async expose(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

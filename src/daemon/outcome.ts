@@ -1,0 +1,66 @@
+/** What one reconcile cycle ended in: the loop records exactly one per cycle. */
+import type { Logger } from '../log.js';
+import type { DaemonMetrics } from './metrics.js';
+
+export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe'] as const;
+
+/**
+ * - `success`: changes were applied; `no-op`: nothing to change.
+ * - `skipped`: the cycle deliberately applied nothing (dry-run, or nothing to do).
+ * - `invalid`: a policy file is invalid; nothing applied.
+ * - `unsafe`: the plan was refused by the safety guard.
+ * - `failed`: anything else went wrong (API, I/O, a thrown error).
+ */
+export type CycleResult = (typeof CYCLE_RESULTS)[number];
+
+export interface CycleOutcome {
+  result: CycleResult;
+  /** Changes applied (`success`) or planned but not applied (`skipped`, `unsafe`). */
+  changes?: { create: number; delete: number };
+  error?: unknown;
+  /** The plan the cycle computed, served by `GET /plan`. */
+  plan?: unknown;
+}
+
+export interface CycleContext {
+  /** Short and unique per process, e.g. `7-3fa2`; bound on `logger` as `cycle`. */
+  cycleId: string;
+  /** Why this cycle runs: `initial`, `resync`, `retry`, or the watcher's reasons, folded. */
+  reasons: string[];
+  /** Aborted when the daemon stops: finish the call in flight, start no new one. */
+  signal: AbortSignal;
+  /** Bound to `{module: 'loop', cycle: cycleId}`. */
+  logger: Logger;
+  /** Where to record applied changes and API calls, when the daemon has metrics. */
+  metrics?: DaemonMetrics;
+}
+
+export type Cycle = (ctx: CycleContext) => Promise<CycleOutcome>;
+
+/**
+ * Outcomes that count as a successful cycle (readiness, last-success time):
+ * the cycle did its job, whether or not there was something to apply.
+ */
+export function isSuccessfulResult(result: CycleResult): boolean {
+  return result === 'success' || result === 'no-op' || result === 'skipped';
+}
+
+/** What the HTTP server shows; `ReconcileLoop` provides it. */
+export interface DaemonState {
+  /** True from `run()` until it resolves. */
+  readonly alive: boolean;
+  /** True while a cycle runs. */
+  readonly running: boolean;
+  readonly everSucceeded: boolean;
+  readonly lastOutcome: CycleOutcome | undefined;
+  readonly lastCycleId: string | undefined;
+  /** Milliseconds since the epoch. */
+  readonly lastSuccessAt: number | undefined;
+  readonly lastPlan: unknown;
+}
+
+/** True when `value` is a well-formed outcome (guards against a cycle returning junk). */
+export function isCycleOutcome(value: unknown): value is CycleOutcome {
+  return typeof value === 'object' && value !== null
+    && (CYCLE_RESULTS as readonly string[]).includes((value as { result?: unknown }).result as string);
+}

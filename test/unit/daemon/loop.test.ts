@@ -1,0 +1,242 @@
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReconcileLoop, type ReconcileLoopOptions } from '../../../src/daemon/loop.js';
+import { DaemonMetrics } from '../../../src/daemon/metrics.js';
+import type { CycleContext, CycleOutcome } from '../../../src/daemon/outcome.js';
+import { delay, waitFor } from './wait.js';
+
+interface LogLine { msg: string; module?: string; cycle?: string; result?: string; reasons?: string[]; err?: { message: string } }
+
+function captureLogger(): { logger: pino.Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => { lines.push(JSON.parse(line) as LogLine); } });
+  return { logger, lines };
+}
+
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => { open = resolve; });
+  return { promise, open };
+}
+
+async function counterValue(metrics: DaemonMetrics, name: string, labels: Record<string, string>): Promise<number> {
+  const metric = metrics.registry.getSingleMetric(name);
+  const data = await metric!.get();
+  const match = data.values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value));
+  return match?.value ?? 0;
+}
+
+const stops: AbortController[] = [];
+afterEach(() => { for (const c of stops.splice(0)) c.abort(); });
+
+function start(options: ReconcileLoopOptions): { loop: ReconcileLoop; controller: AbortController; done: Promise<void> } {
+  const loop = new ReconcileLoop(options);
+  const controller = new AbortController();
+  stops.push(controller);
+  return { loop, controller, done: loop.run(controller.signal) };
+}
+
+describe('ReconcileLoop', () => {
+  it('folds requests made during a cycle into exactly one follow-up with all reasons', async () => {
+    const calls: CycleContext[] = [];
+    const first = gate();
+    const { loop, controller, done } = start({
+      intervalMs: 60_000,
+      cycle: async (ctx) => {
+        calls.push(ctx);
+        if (calls.length === 1) await first.promise;
+        return { result: 'no-op' };
+      },
+    });
+    await waitFor(() => calls.length === 1, 'first cycle');
+    loop.request('change a.yaml');
+    loop.request('change b.yaml');
+    loop.request('change a.yaml');
+    loop.request('link moved');
+    first.open();
+    await waitFor(() => calls.length === 2, 'follow-up cycle');
+    await delay(60);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.reasons).toEqual(['initial']);
+    expect(calls[1]!.reasons).toEqual(['change a.yaml', 'change b.yaml', 'link moved']);
+    expect(calls[0]!.cycleId).not.toBe(calls[1]!.cycleId);
+    controller.abort();
+    await done;
+  });
+
+  it('runs a request made while idle at once', async () => {
+    const reasons: string[][] = [];
+    const { loop, controller, done } = start({ intervalMs: 60_000, cycle: async (ctx) => { reasons.push(ctx.reasons); return { result: 'success' }; } });
+    await waitFor(() => reasons.length === 1 && !loop.running, 'initial cycle');
+    loop.request('change shop.yaml');
+    await waitFor(() => reasons.length === 2, 'requested cycle');
+    expect(reasons[1]).toEqual(['change shop.yaml']);
+    controller.abort();
+    await done;
+  });
+
+  it('resyncs on the interval', async () => {
+    const reasons: string[][] = [];
+    const { controller, done } = start({ intervalMs: 30, cycle: async (ctx) => { reasons.push(ctx.reasons); return { result: 'no-op' }; } });
+    await waitFor(() => reasons.length >= 3, 'three cycles');
+    controller.abort();
+    await done;
+    expect(reasons[0]).toEqual(['initial']);
+    expect(reasons[1]).toEqual(['resync']);
+    expect(reasons[2]).toEqual(['resync']);
+  });
+
+  it('backs off exponentially after failures, capped, and resets after a success', () => {
+    const loop = new ReconcileLoop({
+      intervalMs: 60_000, jitterRatio: 0.1, random: () => 0.5, backoff: { baseMs: 100, maxMs: 1000 },
+      cycle: async () => ({ result: 'no-op' }),
+    });
+    expect(loop.nextDelayMs()).toBe(60_000);
+    const delays = [1, 2, 3, 4, 5, 20].map((n) => { loop.consecutiveFailures = n; return loop.nextDelayMs(); });
+    expect(delays).toEqual([100, 200, 400, 800, 1000, 1000]);
+
+    const jittery = new ReconcileLoop({ intervalMs: 1000, jitterRatio: 0.1, random: () => 0.999, cycle: async () => ({ result: 'no-op' }) });
+    expect(jittery.nextDelayMs()).toBeGreaterThan(1090);
+    expect(jittery.nextDelayMs()).toBeLessThanOrEqual(1100);
+  });
+
+  it('retries a failed cycle after the backoff, not the interval', async () => {
+    const starts: number[] = [];
+    const { loop, controller, done } = start({
+      intervalMs: 60_000, jitterRatio: 0, backoff: { baseMs: 20, maxMs: 60 },
+      cycle: async () => { starts.push(Date.now()); throw new Error('api down'); },
+    });
+    await waitFor(() => starts.length >= 5, 'five attempts');
+    controller.abort();
+    await done;
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    expect(gaps[0]).toBeGreaterThanOrEqual(18);
+    expect(gaps[1]).toBeGreaterThanOrEqual(38);
+    expect(gaps[2]).toBeGreaterThanOrEqual(58);
+    expect(gaps[3]).toBeGreaterThanOrEqual(58);
+    expect(loop.consecutiveFailures).toBeGreaterThanOrEqual(5);
+  });
+
+  it('lets a request cut a backoff short', async () => {
+    const reasons: string[][] = [];
+    const { loop, controller, done } = start({
+      intervalMs: 60_000, backoff: { baseMs: 30_000, maxMs: 60_000 },
+      cycle: async (ctx) => { reasons.push(ctx.reasons); return reasons.length === 1 ? { result: 'failed', error: new Error('boom') } : { result: 'success' }; },
+    });
+    await waitFor(() => reasons.length === 1 && !loop.running, 'failed cycle');
+    loop.request('change shop.yaml');
+    await waitFor(() => reasons.length === 2, 'cycle on request');
+    expect(reasons[1]).toEqual(['change shop.yaml']);
+    await waitFor(() => loop.consecutiveFailures === 0, 'failures reset');
+    controller.abort();
+    await done;
+  });
+
+  it('records a thrown error as a failed outcome: state, metrics and one log line', async () => {
+    const { logger, lines } = captureLogger();
+    const metrics = new DaemonMetrics({ processMetrics: false });
+    const error = new Error('listing failed');
+    const { loop, controller, done } = start({ intervalMs: 60_000, logger, metrics, cycle: async () => { throw error; } });
+    await waitFor(() => loop.lastOutcome !== undefined, 'an outcome');
+    controller.abort();
+    await done;
+    expect(loop.lastOutcome).toEqual({ result: 'failed', error });
+    expect(loop.everSucceeded).toBe(false);
+    expect(await counterValue(metrics, 'rampart_reconcile_total', { result: 'failed' })).toBe(1);
+    const finished = lines.filter((l) => l.msg === 'cycle finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({ module: 'loop', cycle: loop.lastCycleId, result: 'failed', err: { message: 'listing failed' } });
+  });
+
+  it('ends every cycle in exactly one recorded outcome, whatever the cycle does', async () => {
+    const { logger, lines } = captureLogger();
+    const metrics = new DaemonMetrics({ processMetrics: false });
+    const script: Array<() => Promise<CycleOutcome>> = [
+      async () => ({ result: 'success', changes: { create: 2, delete: 1 }, plan: { summary: 1 } }),
+      async () => ({ result: 'invalid', error: new Error('shop.yaml:3:1: bad') }),
+      async () => { throw new Error('boom'); },
+      async () => 'junk' as unknown as CycleOutcome,
+      async () => ({ result: 'unsafe', changes: { create: 0, delete: 40 }, plan: { summary: 2 } }),
+      async () => ({ result: 'no-op' }),
+    ];
+    let n = 0;
+    const { loop, controller, done } = start({
+      intervalMs: 5, jitterRatio: 0, backoff: { baseMs: 5, maxMs: 5 }, logger, metrics,
+      cycle: async (ctx) => {
+        ctx.logger.info('working');
+        const step = script[n++];
+        if (!step) { controller.abort(); return { result: 'no-op' }; }
+        return step();
+      },
+    });
+    await done;
+    const started = lines.filter((l) => l.msg === 'cycle started');
+    const finished = lines.filter((l) => l.msg === 'cycle finished');
+    expect(started.length).toBe(script.length + 1);
+    expect(finished.map((l) => l.cycle)).toEqual(started.map((l) => l.cycle));
+    expect(new Set(finished.map((l) => l.cycle)).size).toBe(finished.length);
+    expect(finished.map((l) => l.result)).toEqual(['success', 'invalid', 'failed', 'failed', 'unsafe', 'no-op', 'no-op']);
+    // The cycle's own lines carry the loop's bindings.
+    const working = lines.filter((l) => l.msg === 'working');
+    expect(working.map((l) => l.cycle)).toEqual(started.map((l) => l.cycle));
+    expect(working.every((l) => l.module === 'loop')).toBe(true);
+
+    let total = 0;
+    for (const result of ['success', 'invalid', 'failed', 'unsafe', 'no-op']) total += await counterValue(metrics, 'rampart_reconcile_total', { result });
+    expect(total).toBe(finished.length);
+    expect(loop.lastPlan).toEqual({ summary: 2 });
+    expect(loop.everSucceeded).toBe(true);
+    expect(await counterValue(metrics, 'rampart_policy_valid', {})).toBe(1);
+    expect(await counterValue(metrics, 'rampart_cycle_in_progress', {})).toBe(0);
+  });
+
+  it('on abort, waits for the running cycle, which sees the signal, then resolves', async () => {
+    const release = gate();
+    let sawAbort: boolean | undefined;
+    const { loop, controller, done } = start({
+      intervalMs: 60_000,
+      cycle: async (ctx) => { await release.promise; sawAbort = ctx.signal.aborted; return { result: 'success' }; },
+    });
+    await waitFor(() => loop.running, 'cycle running');
+    loop.request('change during shutdown');
+    controller.abort();
+    let resolved = false;
+    void done.then(() => { resolved = true; });
+    await delay(50);
+    expect(resolved).toBe(false);
+    expect(loop.alive).toBe(true);
+    release.open();
+    await done;
+    expect(sawAbort).toBe(true);
+    expect(loop.alive).toBe(false);
+    expect(loop.lastOutcome?.result).toBe('success');
+    loop.request('after stop');
+    await delay(20);
+    expect(loop.running).toBe(false);
+  });
+
+  it('resolves at once on a hard stop, and still records the cycle when it ends', async () => {
+    const release = gate();
+    const loop = new ReconcileLoop({ intervalMs: 60_000, cycle: async () => { await release.promise; return { result: 'no-op' }; } });
+    const graceful = new AbortController();
+    const hard = new AbortController();
+    const done = loop.run(graceful.signal, { hardStop: hard.signal });
+    await waitFor(() => loop.running, 'cycle running');
+    graceful.abort();
+    hard.abort();
+    await done;
+    expect(loop.alive).toBe(false);
+    expect(loop.lastOutcome).toBeUndefined();
+    release.open();
+    await waitFor(() => loop.lastOutcome?.result === 'no-op', 'late outcome recorded');
+  });
+
+  it('runs a single recorded cycle with runOnce', async () => {
+    const metrics = new DaemonMetrics({ processMetrics: false });
+    const loop = new ReconcileLoop({ intervalMs: 1000, metrics, cycle: async (ctx) => ({ result: 'success', plan: ctx.reasons }) });
+    const outcome = await loop.runOnce(new AbortController().signal);
+    expect(outcome.result).toBe('success');
+    expect(loop.lastPlan).toEqual(['once']);
+    expect(await counterValue(metrics, 'rampart_reconcile_total', { result: 'success' })).toBe(1);
+  });
+});
