@@ -1,0 +1,102 @@
+/** `rampart emulator`: serve the emulated service API until SIGTERM/SIGINT. */
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import { startEmulator } from '../emulator/index.js';
+import { IP_GRANULARITIES, type IpGranularity } from '../emulator/options.js';
+import { UsageError } from '../errors.js';
+import { createLogger } from '../log.js';
+
+interface EmulatorFlags {
+  listen: string;
+  token?: string;
+  tokenFile?: string;
+  secretFile?: string;
+  data?: string;
+  clients?: string;
+  listingLag: string;
+  ipGranularity: IpGranularity;
+  maxBodyBytes?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('emulator')
+    .description('Serve the emulated service API (for tests, demos and local runs).')
+    .option('--listen <host:port>', 'address to listen on; port 0 picks a free one', '127.0.0.1:8080')
+    .option('--token <token>', 'API token clients must send (env RAMPART_EMULATOR_TOKEN)')
+    .option('--token-file <file>', 'read the API token from a file')
+    .option('--secret-file <file>', 'also require this X-ServiceApi-Secret')
+    .option('--data <file>', 'persist state to this JSON file')
+    .option('--clients <ids>', 'comma-separated account ids the token may use (others get 403)')
+    .option('--listing-lag <ms>', 'delay before writes show in listings', '0')
+    .addOption(new Option('--ip-granularity <mode>', 'IP objects per create request').choices(IP_GRANULARITIES).default('per-value'))
+    .option('--max-body-bytes <n>', 'larger request bodies get 413 (default 1 MiB)')
+    .action(async (flags: EmulatorFlags) => {
+      await serve(flags);
+    });
+}
+
+async function serve(flags: EmulatorFlags): Promise<void> {
+  const logger = createLogger();
+  const { host, port } = parseListen(flags.listen);
+  const emulator = await startEmulator({
+    host,
+    port,
+    token: await readSecret(flags.token ?? process.env.RAMPART_EMULATOR_TOKEN, flags.tokenFile, '--token or --token-file'),
+    secret: flags.secretFile ? await readSecret(undefined, flags.secretFile, '--secret-file') : undefined,
+    dataFile: flags.data,
+    clients: flags.clients === undefined ? undefined : parseIds(flags.clients),
+    listingLagMs: parseCount(flags.listingLag, '--listing-lag'),
+    ipGranularity: flags.ipGranularity,
+    maxBodyBytes: flags.maxBodyBytes === undefined ? undefined : parseCount(flags.maxBodyBytes, '--max-body-bytes'),
+    logger,
+  });
+  logger.info({ url: emulator.url, data: flags.data ?? null }, 'emulator listening');
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      logger.info({ signal }, 'emulator stopping');
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  await emulator.close();
+  logger.info('emulator stopped');
+}
+
+/** `HOST:PORT`, `[v6]:PORT` or `:PORT`. */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) throw new UsageError(`--listen must be HOST:PORT, got ${JSON.stringify(value)}`);
+  return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
+}
+
+function parseIds(value: string): number[] {
+  const ids = value.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  if (ids.length === 0 || !ids.every((n) => Number.isSafeInteger(n) && n > 0)) {
+    throw new UsageError(`--clients must be comma-separated positive integers, got ${JSON.stringify(value)}`);
+  }
+  return ids;
+}
+
+function parseCount(value: string, flag: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+async function readSecret(direct: string | undefined, file: string | undefined, what: string): Promise<string> {
+  if (direct !== undefined && file !== undefined) throw new UsageError(`give only one of ${what}`);
+  let value = direct;
+  if (file !== undefined) {
+    try {
+      value = (await readFile(file, 'utf8')).trim();
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  if (!value) throw new UsageError(`emulator: ${what} is required`);
+  return value;
+}

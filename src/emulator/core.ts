@@ -1,0 +1,56 @@
+/**
+ * What every handler works on: the state, the realism switches, the clock and
+ * the account check. Handlers are synchronous over it, so no two requests ever
+ * interleave inside a state change.
+ */
+import { forbidden } from './envelope.js';
+import type { EmulatorConfig } from './options.js';
+import type { EmulatorState } from './store.js';
+import { DemoData } from './demo/data.js';
+
+export interface ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly body: unknown;
+}
+
+export interface HandlerResult {
+  readonly status?: number;
+  readonly body: unknown;
+  /** The call changed persisted state: flush before answering. */
+  readonly wrote?: boolean;
+}
+
+export type Handler = (request: ApiRequest, core: EmulatorCore) => HandlerResult;
+
+export class EmulatorCore {
+  readonly demo = new DemoData();
+
+  constructor(
+    public state: EmulatorState,
+    public config: EmulatorConfig,
+    private readonly baseNow: () => number,
+    private readonly allowedClients: ReadonlySet<number> | undefined,
+    private readonly onWrite: () => void,
+  ) {}
+
+  nowMs(): number {
+    return this.baseNow() + this.state.clockOffsetMs;
+  }
+
+  nowSeconds(): number {
+    return Math.floor(this.nowMs() / 1000);
+  }
+
+  /** 403 unless the token may act on every one of these accounts. */
+  authorize(clientIds: readonly number[]): void {
+    if (!this.allowedClients) return;
+    for (const id of clientIds) if (!this.allowedClients.has(id)) throw forbidden();
+  }
+
+  /** Records that persisted state changed. */
+  changed(): void {
+    this.onWrite();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Scripted faults: "the next N calls of this route fail this way", so tests can
+ * prove the client retries, gives up, or copes with a write it cannot confirm.
+ */
+export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultSpec {
+  /** `"METHOD /path"` as in the call log (e.g. `"POST /v1/objects/hint/create"`), or `"*"`. */
+  route: string;
+  /**
+   * `status`: answer `status` in the envelope; `reset`: destroy the socket without
+   * answering; `hang`: never answer (until the client or close() gives up);
+   * `reset-after-write`: perform the call, then destroy the socket unanswered.
+   */
+  kind: FaultKind;
+  /** For `status`: e.g. 423, 429, 500, 503. */
+  status?: number;
+  /** For `status` 429 (or any): sent as `Retry-After`. */
+  retryAfterSeconds?: number;
+  /** Overrides the default envelope body of a `status` fault. */
+  body?: unknown;
+  /** How many matching calls it hits. Default 1. */
+  count?: number;
+}
+
+export interface ActiveFault extends FaultSpec {
+  count: number;
+}
+
+export const FAULT_BODIES: Readonly<Record<number, string>> = {
+  423: 'Rules updates have been locked due to backup/restoring rules snapshot',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+  504: 'Gateway timeout',
+};
+
+/** Checks a fault from the admin API or control; returns an error message or undefined. */
+export function faultProblem(spec: unknown): string | undefined {
+  if (typeof spec !== 'object' || spec === null) return 'a fault must be an object';
+  const f = spec as Record<string, unknown>;
+  if (typeof f.route !== 'string' || f.route === '') return 'route must be "METHOD /path" or "*"';
+  if (!(FAULT_KINDS as readonly unknown[]).includes(f.kind)) return `kind must be one of: ${FAULT_KINDS.join(', ')}`;
+  if (f.kind === 'status' && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
+    return 'a status fault needs a status between 400 and 599';
+  }
+  if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) > 0)) return 'count must be a positive integer';
+  if (f.retryAfterSeconds !== undefined && !(typeof f.retryAfterSeconds === 'number' && f.retryAfterSeconds >= 0)) {
+    return 'retryAfterSeconds must be a non-negative number';
+  }
+  return undefined;
+}
+
+export class FaultScript {
+  private faults: ActiveFault[] = [];
+
+  add(spec: FaultSpec): void {
+    const problem = faultProblem(spec);
+    if (problem) throw new TypeError(`invalid fault: ${problem}`);
+    this.faults.push({ ...spec, count: spec.count ?? 1 });
+  }
+
+  /** The first fault matching the route, with one use consumed; faults run in the order added. */
+  take(route: string): ActiveFault | undefined {
+    const index = this.faults.findIndex((f) => f.route === '*' || f.route === route);
+    const fault = this.faults[index];
+    if (!fault) return undefined;
+    fault.count -= 1;
+    if (fault.count <= 0) this.faults.splice(index, 1);
+    return fault;
+  }
+
+  list(): ActiveFault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+}

@@ -1,0 +1,62 @@
+/** What an emulator instance is started with, and the part of it that can change at run time. */
+import type { Logger } from '../log.js';
+
+export const IP_GRANULARITIES = ['per-value', 'per-request'] as const;
+/**
+ * How a multi-value `POST /v4/ip_rules` is stored: one object per value, or one
+ * object holding every value of the request. The real service's choice is not
+ * documented, so clients must cope with both.
+ */
+export type IpGranularity = (typeof IP_GRANULARITIES)[number];
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Required value of `X-ServiceApi-Token`; also guards `/__admin/`. */
+  token: string;
+  /** When set, `X-ServiceApi-Secret` must carry it. */
+  secret?: string;
+  /** Account ids the token may act on (others get 403); undefined = any id. */
+  clients?: readonly number[];
+  /** JSON file the state persists to; undefined keeps everything in memory. */
+  dataFile?: string;
+  /** Writes show in listings only this long after they happened. Default 0. */
+  listingLagMs?: number;
+  /** Default 'per-value'. */
+  ipGranularity?: IpGranularity;
+  /** Larger request bodies get 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  logger?: Logger;
+  /** Clock in milliseconds; Date.now by default. `advanceClock` adds to it. */
+  now?: () => number;
+}
+
+/** The realism switches, changeable while running (control or `/__admin/config`). */
+export interface EmulatorConfig {
+  listingLagMs: number;
+  ipGranularity: IpGranularity;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export function initialConfig(options: EmulatorOptions): EmulatorConfig {
+  return {
+    listingLagMs: options.listingLagMs ?? 0,
+    ipGranularity: options.ipGranularity ?? 'per-value',
+  };
+}
+
+/** Checks a config patch; returns an error message or undefined. */
+export function configProblem(patch: Partial<Record<keyof EmulatorConfig, unknown>>): string | undefined {
+  const lag = patch.listingLagMs;
+  if (lag !== undefined && (typeof lag !== 'number' || !Number.isFinite(lag) || lag < 0)) {
+    return 'listingLagMs must be a non-negative number';
+  }
+  const granularity = patch.ipGranularity;
+  if (granularity !== undefined && !(IP_GRANULARITIES as readonly unknown[]).includes(granularity)) {
+    return `ipGranularity must be one of: ${IP_GRANULARITIES.join(', ')}`;
+  }
+  return undefined;
+}

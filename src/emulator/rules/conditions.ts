@@ -1,0 +1,124 @@
+/**
+ * Server-side normalization of rule conditions and points, as the real service
+ * does it (see shared api-notes): header names upper-cased, `iequal` values
+ * lower-cased, instance ids as strings with type `equal`, path indexes as
+ * integers, `absent` values null, and condition order not kept.
+ */
+import { CONDITION_TYPES } from '../../model/rule.js';
+import { invalid } from '../envelope.js';
+import { isRecord } from '../validate.js';
+import type { ConditionRecord } from '../store.js';
+
+export const MAX_CONDITIONS = 60;
+
+/** Condition points and whether they take an argument (`[header, NAME]`) or stand alone. */
+const CONDITION_POINTS: Readonly<Record<string, 'none' | 'index' | 'name'>> = {
+  instance: 'none', method: 'none', scheme: 'none', proto: 'none', uri: 'none',
+  action_name: 'none', action_ext: 'none', path: 'index', header: 'name', get: 'name',
+};
+
+export function normalizeConditions(value: unknown): ConditionRecord[] {
+  if (value === undefined || value === null) throw invalid('action', "can't be blank");
+  if (!Array.isArray(value)) throw invalid('action', 'must be an array of conditions');
+  if (value.length > MAX_CONDITIONS) throw invalid('action', `must have at most ${MAX_CONDITIONS} conditions`);
+  return scramble(value.map((item, i) => normalizeCondition(item, i)));
+}
+
+function normalizeCondition(item: unknown, i: number): ConditionRecord {
+  const fail = (message: string) => invalid('action', `condition ${i}: ${message}`);
+  if (!isRecord(item)) throw fail('must be an object with point, type and value');
+  const point = normalizeConditionPoint(item.point, fail);
+  const type = item.type;
+  if (typeof type !== 'string' || !(CONDITION_TYPES as readonly string[]).includes(type)) {
+    throw fail(`type must be one of: ${CONDITION_TYPES.join(', ')}`);
+  }
+  if (type === 'absent') return { point, type, value: null };
+  const raw = item.value;
+  if (point[0] === 'instance') {
+    // Application ids: a number or a numeric string, always read back as a string with type equal.
+    const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(id) || id < 0) throw fail('instance value must be a numeric application id');
+    if (type !== 'equal' && type !== 'iequal') throw fail('instance takes type equal');
+    return { point, type: 'equal', value: String(id) };
+  }
+  if (typeof raw !== 'string' && typeof raw !== 'number') throw fail("value can't be blank");
+  const text = String(raw);
+  if (type === 'regex' && !compiles(text)) throw fail('value is not a valid regular expression');
+  return { point, type, value: type === 'iequal' ? text.toLowerCase() : text };
+}
+
+function normalizeConditionPoint(value: unknown, fail: (m: string) => Error): (string | number)[] {
+  if (!Array.isArray(value) || value.length === 0) throw fail('point must be a non-empty array');
+  const [name, arg, ...rest] = value as unknown[];
+  const kind = typeof name === 'string' ? CONDITION_POINTS[name] : undefined;
+  if (kind === undefined || typeof name !== 'string') {
+    throw fail(`point must start with one of: ${Object.keys(CONDITION_POINTS).join(', ')}`);
+  }
+  if (rest.length > 0 || (kind === 'none' && arg !== undefined) || (kind !== 'none' && arg === undefined)) {
+    throw fail(`point ${name} ${kind === 'none' ? 'takes no argument' : 'takes exactly one argument'}`);
+  }
+  if (kind === 'none') return [name];
+  if (kind === 'index') {
+    const index = typeof arg === 'string' && /^\d+$/.test(arg) ? Number(arg) : arg;
+    if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) {
+      throw fail('path index must be a non-negative integer');
+    }
+    return [name, index];
+  }
+  if (typeof arg !== 'string' || arg === '') throw fail(`point ${name} needs a name`);
+  return [name, name === 'header' ? arg.toUpperCase() : arg];
+}
+
+/**
+ * A rule's `point`: sent two-dimensional (`[["header","HOST"]]`), read back flat
+ * (`["header","HOST"]`). A flat point is accepted too.
+ */
+export function flattenPoint(value: unknown): (string | number)[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalid('point', "can't be blank");
+  const parts = value.every((part) => Array.isArray(part)) ? (value as unknown[][]).flat() : (value as unknown[]);
+  if (parts.length === 0 || typeof parts[0] !== 'string') throw invalid('point', 'must start with a point name');
+  for (const part of parts) {
+    if (typeof part !== 'string' && !(typeof part === 'number' && Number.isSafeInteger(part))) {
+      throw invalid('point', 'elements must be strings or integers');
+    }
+  }
+  return parts as (string | number)[];
+}
+
+export function conditionKey(condition: ConditionRecord): string {
+  return JSON.stringify([condition.point, condition.type, condition.value]);
+}
+
+/** Identity of a condition set within an account: sorted content, so order never matters. */
+export function conditionSetKey(clientid: number, conditions: readonly ConditionRecord[]): string {
+  return JSON.stringify([clientid, conditions.map(conditionKey).sort()]);
+}
+
+/**
+ * The service does not keep condition order. Neither the sent order nor a
+ * plain sort is kept either, so clients cannot get away with comparing lists:
+ * order by a hash of the content (deterministic, but arbitrary).
+ */
+function scramble(conditions: ConditionRecord[]): ConditionRecord[] {
+  const keyed = conditions.map((c) => ({ c, key: conditionKey(c), hash: fnv1a(conditionKey(c)) }));
+  keyed.sort((a, b) => a.hash - b.hash || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.c);
+}
+
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+export function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}

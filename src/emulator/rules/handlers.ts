@@ -1,0 +1,121 @@
+/** Rules (hints) and condition sets (actions): `/v1/objects/hint*` and `/v1/objects/action`. */
+import type { Handler } from '../core.js';
+import { invalid } from '../envelope.js';
+import { isListed, isLive, markDeleted, purgeTombstones, type HintRecord } from '../store.js';
+import { optionalBool, optionalCount, optionalIdList, requireIdList, requireRecord } from '../validate.js';
+import { conditionSetKey } from './conditions.js';
+import { validateHintCreate } from './validate.js';
+
+export const MAX_HINT_PAGE = 1000;
+const ORDER_FIELDS = ['id', 'updated_at', 'create_time'] as const;
+
+export const listHints: Handler = (request, core) => {
+  const body = requireRecord(request.body, 'body');
+  const filter = requireRecord(body.filter, 'filter');
+  const clients = requireIdList(filter.clientid, ['filter', 'clientid']);
+  core.authorize(clients);
+  const actionIds = optionalIdList(filter.actionid, ['filter', 'actionid']);
+  const ids = optionalIdList(filter.id, ['filter', 'id']);
+  const types = optionalStrings(filter.type, ['filter', 'type']);
+  const orderBy = body.order_by ?? 'id';
+  if (typeof orderBy !== 'string' || !(ORDER_FIELDS as readonly string[]).includes(orderBy)) {
+    throw invalid('order_by', `must be one of: ${ORDER_FIELDS.join(', ')}`);
+  }
+  const desc = optionalBool(body.order_desc, 'order_desc', false);
+  const limit = optionalCount(body.limit, 'limit', { fallback: 50, min: 1, max: MAX_HINT_PAGE });
+  const offset = optionalCount(body.offset, 'offset', { fallback: 0 });
+
+  const now = core.nowMs();
+  const lag = core.config.listingLagMs;
+  purgeTombstones(core.state.hints, now, lag);
+  const rows: HintRecord[] = [];
+  for (const stored of core.state.hints.values()) {
+    const hint = stored.record;
+    if (!isListed(stored, now, lag) || !clients.includes(hint.clientid)) continue;
+    if (actionIds && !actionIds.includes(hint.actionid)) continue;
+    if (ids && !ids.includes(hint.id)) continue;
+    if (types && !types.includes(hint.type)) continue;
+    rows.push(hint);
+  }
+  const field = orderBy as (typeof ORDER_FIELDS)[number];
+  rows.sort((a, b) => (a[field] - b[field] || a.id - b.id) * (desc ? -1 : 1));
+  return { body: rows.slice(offset, offset + limit).map(copy) };
+};
+
+export const createHint: Handler = (request, core) => {
+  const draft = validateHintCreate(request.body);
+  core.authorize([draft.clientid]);
+  const { state } = core;
+  const nowSec = core.nowSeconds();
+  const key = conditionSetKey(draft.clientid, draft.action);
+  let action = state.actions.get(key);
+  if (!action) {
+    action = { id: state.nextIds.action++, clientid: draft.clientid, conditions: draft.action, updated_at: nowSec };
+    state.actions.set(key, action);
+  }
+  const hint: HintRecord = {
+    id: state.nextIds.hint++,
+    actionid: action.id,
+    clientid: draft.clientid,
+    type: draft.type,
+    action: draft.action,
+    point: draft.point,
+    attack_type: draft.attack_type,
+    regex: draft.regex,
+    regex_id: draft.regex !== null && draft.type.endsWith('regex') ? state.nextIds.regex++ : null,
+    mode: draft.mode,
+    comment: draft.comment,
+    validated: draft.validated,
+    active: true,
+    system: false,
+    create_time: nowSec,
+    updated_at: nowSec,
+    ...draft.extra,
+  };
+  state.hints.set(hint.id, { record: hint, createdMs: core.nowMs() });
+  core.changed();
+  return { body: copy(hint), wrote: true };
+};
+
+/** Always 200: the body lists what was deleted, `[]` when nothing was (already gone). */
+export const deleteHints: Handler = (request, core) => {
+  const body = requireRecord(request.body, 'body');
+  const filter = requireRecord(body.filter, 'filter');
+  const clients = requireIdList(filter.clientid, ['filter', 'clientid']);
+  core.authorize(clients);
+  const ids = requireIdList(filter.id, ['filter', 'id']);
+  const deleted: HintRecord[] = [];
+  for (const id of ids) {
+    const stored = core.state.hints.get(id);
+    if (!stored || !isLive(stored) || !clients.includes(stored.record.clientid)) continue;
+    deleted.push(copy(stored.record));
+    markDeleted(core.state.hints, id, core.nowMs(), core.config.listingLagMs);
+  }
+  if (deleted.length > 0) core.changed();
+  return { body: deleted, wrote: deleted.length > 0 };
+};
+
+export const listActions: Handler = (request, core) => {
+  const body = requireRecord(request.body, 'body');
+  const filter = requireRecord(body.filter, 'filter');
+  const clients = requireIdList(filter.clientid, ['filter', 'clientid']);
+  core.authorize(clients);
+  const ids = optionalIdList(filter.id, ['filter', 'id']);
+  const limit = optionalCount(body.limit, 'limit', { fallback: 50, min: 1, max: MAX_HINT_PAGE });
+  const offset = optionalCount(body.offset, 'offset', { fallback: 0 });
+  const rows = [...core.state.actions.values()]
+    .filter((a) => clients.includes(a.clientid) && (!ids || ids.includes(a.id)))
+    .sort((a, b) => a.id - b.id);
+  return { body: rows.slice(offset, offset + limit).map((a) => structuredClone(a)) };
+};
+
+function optionalStrings(value: unknown, path: readonly string[]): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((v) => typeof v === 'string')) throw invalid(path, 'must be strings');
+  return list as string[];
+}
+
+function copy(hint: HintRecord): HintRecord {
+  return structuredClone(hint);
+}
