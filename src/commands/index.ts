@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerEmulator } from './emulator.js';
 
 /**
  * Each command module exports `register(program)`; add new commands here,
@@ -6,4 +7,5 @@ import type { Command } from 'commander';
  */
 export function registerCommands(program: Command): void {
   void program;
+  registerEmulator(program);
 }
