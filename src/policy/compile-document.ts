@@ -1,0 +1,74 @@
+/**
+ * One parsed document → its diagnostics and normalized objects: the schema
+ * first, then the semantic checks on every part the schema accepted, so one
+ * run reports every problem of the file.
+ */
+import type { DesiredIpEntry } from '../model/ip.js';
+import type { DesiredRule } from '../model/rule.js';
+import type { DocumentContext } from './context.js';
+import type { PolicyDocument } from './document.js';
+import { compileIpEntries } from './ip-entries.js';
+import { Reporter } from './reporter.js';
+import { compileRules } from './rules.js';
+import { isRecord } from './schema-messages.js';
+import { validateSchema } from './schema.js';
+import { pointer } from './source-map.js';
+import type { Diagnostic } from './types.js';
+import type { ParsedPolicy } from './yaml.js';
+
+export interface CompiledDocument {
+  readonly file: string;
+  readonly diagnostics: Diagnostic[];
+  readonly client?: number;
+  readonly rules: DesiredRule[];
+  readonly ipEntries: DesiredIpEntry[];
+}
+
+export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocument {
+  const { file, map } = parsed;
+  const report = new Reporter(file, map);
+  const empty = { file, rules: [], ipEntries: [] };
+  if (parsed.data === undefined) return { ...empty, diagnostics: parsed.diagnostics };
+  if (parsed.data === null) {
+    report.warning('empty-file', 'the file holds no policy; it is ignored', []);
+    return { ...empty, diagnostics: [...parsed.diagnostics, ...report.diagnostics] };
+  }
+  const schema = validateSchema(file, parsed.data, map);
+  if (!isRecord(parsed.data)) return { ...empty, diagnostics: [...parsed.diagnostics, ...schema.diagnostics] };
+
+  const doc = parsed.data as unknown as PolicyDocument;
+  const errorPaths = schema.errorPaths;
+  const ctx: DocumentContext = {
+    file,
+    report,
+    client: validId(doc.client) ? doc.client : undefined,
+    applications: applicationsOf(doc.application),
+    clean: (path) => {
+      const ptr = pointer(path);
+      return !errorPaths.some((p) => p === ptr || p.startsWith(`${ptr}/`));
+    },
+    now,
+  };
+  const rules = compileRules(doc, ctx);
+  const ipEntries = compileIpEntries(doc, ctx);
+  return {
+    file,
+    diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
+    ...(ctx.client !== undefined ? { client: ctx.client } : {}),
+    rules,
+    ipEntries,
+  };
+}
+
+function validId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+function applicationsOf(value: unknown): readonly number[] | 'all' | undefined {
+  if (value === 'all') return 'all';
+  if (validId(value)) return [value];
+  if (Array.isArray(value) && value.length > 0 && value.every(validId) && new Set(value).size === value.length) {
+    return [...value].sort((a, b) => a - b);
+  }
+  return undefined;
+}

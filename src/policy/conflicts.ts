@@ -1,0 +1,110 @@
+/**
+ * Checks across all files, on the normalized objects: the same rule twice,
+ * two modes for the same traffic, the same value twice or in two lists for
+ * overlapping applications, and nested subnets within a list.
+ */
+import { ALL_APPLICATIONS_POOL, type DesiredIpEntry, type IpListName } from '../model/ip.js';
+import { conditionKey, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
+import { cidrRange } from './address.js';
+import type { Diagnostic, Severity } from './types.js';
+
+const LIST_NAMES: Record<IpListName, string> = { black: 'deny', white: 'allow', gray: 'gray' };
+
+export function crossChecks(rules: readonly DesiredRule[], entries: readonly DesiredIpEntry[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const add = (severity: Severity, code: string, at: Source, message: string): void => {
+    const key = `${at.file}:${at.line}:${at.col}:${code}:${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ file: at.file, line: at.line, col: at.col, severity, code, message });
+  };
+
+  const byKey = new Map<string, DesiredRule>();
+  const modes = new Map<string, DesiredRule>();
+  for (const rule of rules) {
+    const key = ruleKey(rule);
+    const first = byKey.get(key);
+    if (first) {
+      add('error', 'duplicate-rule', rule.source, `rule "${rule.source.name}" declares the same rule as "${first.source.name}" at ${where(first.source)}`);
+      continue;
+    }
+    byKey.set(key, rule);
+    if (rule.type !== 'service_mode') continue;
+    const scope = JSON.stringify([rule.client, rule.conditions.map(conditionKey)]);
+    const other = modes.get(scope);
+    if (other && other.mode !== rule.mode) {
+      add('error', 'mode-conflict', rule.source, `"${rule.source.name}" sets mode ${rule.mode} for the same traffic that "${other.source.name}" at ${where(other.source)} sets to ${other.mode}`);
+    } else if (!other) modes.set(scope, rule);
+  }
+
+  const groups = new Map<string, DesiredIpEntry[]>();
+  for (const entry of entries) {
+    const key = JSON.stringify([entry.client, entry.ruleType, entry.value]);
+    const group = groups.get(key);
+    if (group) group.push(entry);
+    else groups.set(key, [entry]);
+  }
+  for (const group of groups.values()) {
+    group.forEach((entry, j) => {
+      const earlier = group.slice(0, j).find((e) => poolsOverlap(e.pools, entry.pools));
+      if (!earlier) return;
+      const apps = describePools(entry.pools, earlier.pools);
+      if (earlier.list === entry.list) {
+        add('error', 'ip-duplicate', entry.source, `${entry.value} is listed twice in the ${LIST_NAMES[entry.list]} list, first at ${where(earlier.source)} ${apps}`);
+      } else {
+        add('error', 'ip-conflict', entry.source, `${entry.value} is in the ${LIST_NAMES[entry.list]} list here and in the ${LIST_NAMES[earlier.list]} list at ${where(earlier.source)} ${apps}`);
+      }
+    });
+  }
+  for (const d of subnetOverlaps(entries)) add('warning', 'subnet-overlap', d.at, d.message);
+  return out;
+}
+
+/** Nested subnets in one list for overlapping applications: a sweep over sorted ranges. */
+function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; message: string }[] {
+  const out: { at: Source; message: string }[] = [];
+  const groups = new Map<string, { entry: DesiredIpEntry; first: bigint; last: bigint }[]>();
+  for (const entry of entries) {
+    if (entry.ruleType !== 'ip_range') continue;
+    const range = cidrRange(entry.value);
+    const key = JSON.stringify([entry.client, entry.list, range.family]);
+    const group = groups.get(key) ?? [];
+    group.push({ entry, first: range.first, last: range.last });
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    group.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.last > b.last ? -1 : a.last < b.last ? 1 : 0));
+    // CIDRs either nest or are disjoint, so the open ranges form a stack.
+    const open: typeof group = [];
+    for (const item of group) {
+      while (open.length > 0 && (open[open.length - 1]?.last ?? 0n) < item.first) open.pop();
+      const outer = open.find(
+        (o) => o.entry.value !== item.entry.value && poolsOverlap(o.entry.pools, item.entry.pools),
+      );
+      if (outer) {
+        out.push({
+          at: item.entry.source,
+          message: `${item.entry.value} lies inside ${outer.entry.value} (${LIST_NAMES[item.entry.list]} list, ${where(outer.entry.source)}); the narrower entry is redundant`,
+        });
+      }
+      open.push(item);
+    }
+  }
+  return out;
+}
+
+export function poolsOverlap(a: readonly number[], b: readonly number[]): boolean {
+  if (a.includes(ALL_APPLICATIONS_POOL) || b.includes(ALL_APPLICATIONS_POOL)) return true;
+  return a.some((pool) => b.includes(pool));
+}
+
+function describePools(a: readonly number[], b: readonly number[]): string {
+  if (a.includes(ALL_APPLICATIONS_POOL) || b.includes(ALL_APPLICATIONS_POOL)) return '(all applications overlap)';
+  const shared = a.filter((pool) => b.includes(pool));
+  return `for application ${shared.join(', ')}`;
+}
+
+function where(source: Source): string {
+  return `${source.file}:${source.line}:${source.col}`;
+}

@@ -1,0 +1,16 @@
+/** What checking one document needs to know besides the part being checked. */
+import type { Reporter } from './reporter.js';
+import type { Path } from './source-map.js';
+
+export interface DocumentContext {
+  readonly file: string;
+  readonly report: Reporter;
+  /** Undefined when the document's client is invalid: checks run, nothing is produced. */
+  readonly client: number | undefined;
+  /** Application ids, or 'all'. Undefined when invalid. */
+  readonly applications: readonly number[] | 'all' | undefined;
+  /** True when the schema reported nothing at or below `path`. */
+  readonly clean: (path: Path) => boolean;
+  /** Unix seconds expiries are compared with. */
+  readonly now: number;
+}

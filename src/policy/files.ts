@@ -1,0 +1,92 @@
+/**
+ * Finds the policy files under a directory: `*.yaml` / `*.yml`, recursively,
+ * skipping names that start with a dot. The root is resolved once with
+ * realpath, so a git-sync or ConfigMap volume (`..data` → `..2024_…/`) is read
+ * as one snapshot; symlinked directories inside are followed, each real
+ * directory once, so a symlink loop ends.
+ */
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+
+export interface PolicyFile {
+  /** Absolute path under the resolved root. */
+  readonly path: string;
+  /** Relative to the resolved root with `/` separators: stable, used in the digest. */
+  readonly relative: string;
+}
+
+export interface FoundFiles {
+  readonly root: string;
+  readonly exists: boolean;
+  /** True when the root is a single file rather than a directory. */
+  readonly single: boolean;
+  readonly files: PolicyFile[];
+  /** Unreadable entries, as (path, reason). */
+  readonly problems: { path: string; message: string }[];
+}
+
+const POLICY_FILE = /\.ya?ml$/i;
+
+export async function findPolicyFiles(dir: string): Promise<FoundFiles> {
+  let root: string;
+  try {
+    root = await realpath(dir);
+  } catch {
+    return { root: resolve(dir), exists: false, single: false, files: [], problems: [] };
+  }
+  const rootStat = await stat(root);
+  if (rootStat.isFile()) {
+    const name = root.slice(root.lastIndexOf(sep) + 1);
+    return { root, exists: true, single: true, files: [{ path: root, relative: name }], problems: [] };
+  }
+  const files: PolicyFile[] = [];
+  const problems: { path: string; message: string }[] = [];
+  const seenDirs = new Set<string>([root]);
+  const seenFiles = new Set<string>();
+
+  const walk = async (dirPath: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dirPath, { withFileTypes: true });
+    } catch (error) {
+      problems.push({ path: dirPath, message: reason(error) });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(dirPath, entry.name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      let real = full;
+      if (entry.isSymbolicLink()) {
+        try {
+          real = await realpath(full);
+          const target = await stat(real);
+          isDir = target.isDirectory();
+          isFile = target.isFile();
+        } catch (error) {
+          problems.push({ path: full, message: `broken symbolic link (${reason(error)})` });
+          continue;
+        }
+      }
+      if (isDir) {
+        if (seenDirs.has(real)) continue; // a loop, or a second link to a directory already read
+        seenDirs.add(real);
+        await walk(full);
+      } else if (isFile && POLICY_FILE.test(entry.name)) {
+        if (seenFiles.has(real)) continue;
+        seenFiles.add(real);
+        files.push({ path: full, relative: relative(root, full).split(sep).join('/') });
+      }
+    }
+  };
+  await walk(root);
+  files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+  return { root, exists: true, single: false, files, problems };
+}
+
+function reason(error: unknown): string {
+  const code = (error as { code?: string } | null)?.code;
+  return code ?? (error instanceof Error ? error.message : String(error));
+}

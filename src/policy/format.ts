@@ -1,0 +1,98 @@
+/**
+ * Diagnostics → text for people, JSON for machines, GitHub annotations and a
+ * step summary. Pure functions over values, so `plan` reuses them.
+ */
+import type { Diagnostic } from './types.js';
+
+export type DiagnosticFormat = 'text' | 'json' | 'github';
+
+export interface DiagnosticReport {
+  readonly files: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** GitHub shows at most 10 error and 10 warning annotations per step. */
+export const GITHUB_ANNOTATION_LIMIT = 10;
+
+export function formatDiagnostics(report: DiagnosticReport, format: DiagnosticFormat): string {
+  if (format === 'json') return formatJson(report);
+  if (format === 'github') return formatGithub(report);
+  return formatText(report);
+}
+
+export function counts(report: DiagnosticReport): { errors: number; warnings: number } {
+  const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
+  return { errors, warnings: report.diagnostics.length - errors };
+}
+
+/** `policies/shop.yaml:12:9: error: message [code]` */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
+  return `${where}: ${d.severity}: ${d.message} [${d.code}]`;
+}
+
+export function summaryLine(report: DiagnosticReport): string {
+  const { errors, warnings } = counts(report);
+  const files = plural(report.files.length, 'policy file');
+  if (report.files.length === 0 && errors === 0) return 'no policy files found';
+  if (errors === 0) return `${files} valid${warnings > 0 ? ` (${plural(warnings, 'warning')})` : ''}`;
+  return `${files}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+
+export function formatText(report: DiagnosticReport): string {
+  return [...report.diagnostics.map(formatDiagnostic), summaryLine(report)].join('\n') + '\n';
+}
+
+export function formatJson(report: DiagnosticReport): string {
+  const { errors, warnings } = counts(report);
+  return JSON.stringify({ valid: errors === 0, files: report.files, errors, warnings, diagnostics: report.diagnostics }, null, 2) + '\n';
+}
+
+export function formatGithub(report: DiagnosticReport): string {
+  const lines: string[] = [];
+  for (const severity of ['error', 'warning'] as const) {
+    const all = report.diagnostics.filter((d) => d.severity === severity);
+    for (const d of all.slice(0, GITHUB_ANNOTATION_LIMIT)) {
+      const props = [`file=${escapeProperty(d.file)}`];
+      if (d.line > 0) props.push(`line=${d.line}`, `col=${d.col}`);
+      props.push(`title=${escapeProperty(`rampart ${d.code}`)}`);
+      lines.push(`::${severity} ${props.join(',')}::${escapeData(d.message)}`);
+    }
+    if (all.length > GITHUB_ANNOTATION_LIMIT) {
+      lines.push(`${all.length - GITHUB_ANNOTATION_LIMIT} more ${severity}s not annotated; see the step summary or run rampart validate`);
+    }
+  }
+  lines.push(summaryLine(report));
+  return lines.join('\n') + '\n';
+}
+
+/** The full list as Markdown, for `$GITHUB_STEP_SUMMARY`. */
+export function formatMarkdown(report: DiagnosticReport): string {
+  const { errors } = counts(report);
+  const lines = [`### Rampart policy validation: ${errors === 0 ? 'valid' : 'invalid'}`, '', summaryLine(report), ''];
+  if (report.diagnostics.length > 0) {
+    lines.push('| | location | code | message |', '|---|---|---|---|');
+    for (const d of report.diagnostics) {
+      const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
+      lines.push(`| ${d.severity === 'error' ? '❌' : '⚠️'} | \`${cell(where)}\` | ${cell(d.code)} | ${cell(d.message)} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

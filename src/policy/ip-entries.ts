@@ -1,0 +1,103 @@
+/**
+ * IP-list entries as written → one canonical DesiredIpEntry per value, with
+ * pools from `application` and the expiry in Unix seconds. An entry whose
+ * expiry has passed is checked but left out (the service would not keep it).
+ */
+import { ALL_APPLICATIONS_POOL, POLICY_LIST_NAMES, type DesiredIpEntry, type IpRuleType } from '../model/ip.js';
+import { checkAddress } from './address.js';
+import type { DocumentContext } from './context.js';
+import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from './document.js';
+import { formatSeconds, parseExpiry } from './expiry.js';
+import type { Path } from './source-map.js';
+import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from './sources.js';
+
+const KINDS = ['ips', 'countries', 'proxies', 'datacenters'] as const;
+type Kind = (typeof KINDS)[number];
+const RULE_TYPES: Record<Kind, IpRuleType> = { ips: 'ip_range', countries: 'country', proxies: 'proxy_type', datacenters: 'datacenter' };
+const LISTS = ['deny', 'allow', 'gray'] as const;
+
+export function compileIpEntries(doc: PolicyDocument, ctx: DocumentContext): DesiredIpEntry[] {
+  const out: DesiredIpEntry[] = [];
+  for (const list of LISTS) {
+    (doc.ip_lists?.[list] ?? []).forEach((entry, index) => {
+      const path: Path = ['ip_lists', list, index];
+      if (ctx.clean(path)) out.push(...compileEntry(entry, list, path, ctx));
+    });
+  }
+  return out;
+}
+
+function compileEntry(entry: IpEntrySpec, list: (typeof LISTS)[number], path: Path, ctx: DocumentContext): DesiredIpEntry[] {
+  const { report } = ctx;
+  const kinds = KINDS.filter((kind) => entry[kind] !== undefined);
+  if (kinds.length !== 1) {
+    const found = kinds.length === 0 ? 'none' : kinds.join(', ');
+    report.error('entry-kind', `an IP-list entry needs exactly one of ips, countries, proxies, datacenters (found: ${found}); split it into one entry per kind`, path);
+    return [];
+  }
+  const kind = kinds[0] as Kind;
+  let ok = true;
+  if (entry.reason !== undefined && OWNER_MARK_PATTERN.test(entry.reason)) {
+    report.error('reserved-mark', 'reason must not contain "[managed-by:": Rampart writes that mark itself', [...path, 'reason']);
+    ok = false;
+  }
+  const expiry = parseExpiry(entry.expires);
+  if (!expiry.ok) {
+    report.error('invalid-expiry', expiry.message, [...path, 'expires']);
+    ok = false;
+  }
+  const values: { value: string; at: Path }[] = [];
+  (entry[kind] ?? []).forEach((raw, i) => {
+    const at: Path = [...path, kind, i];
+    const value = checkValue(kind, raw, at, ctx);
+    if (value === undefined) ok = false;
+    else values.push({ value, at });
+  });
+  if (!ok || !expiry.ok) return [];
+  if (expiry.seconds <= ctx.now) {
+    report.warning('expired', `expired at ${formatSeconds(expiry.seconds)}: this entry will not be created`, [...path, 'expires']);
+    return [];
+  }
+  const { client, applications } = ctx;
+  if (client === undefined || applications === undefined) return [];
+  const pools = applications === 'all' ? [ALL_APPLICATIONS_POOL] : [...applications].sort((a, b) => a - b);
+  return values.map(({ value, at }) => {
+    const { line, col } = report.position(at);
+    return {
+      client,
+      list: POLICY_LIST_NAMES[list],
+      ruleType: RULE_TYPES[kind],
+      value,
+      pools,
+      expiresAt: expiry.seconds,
+      ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+      source: { file: ctx.file, line, col, name: label(at) },
+    };
+  });
+}
+
+function checkValue(kind: Kind, raw: string, at: Path, ctx: DocumentContext): string | undefined {
+  if (kind === 'ips') {
+    const result = checkAddress(raw);
+    if (!result.ok) {
+      ctx.report.error(result.code, result.message, at);
+      return undefined;
+    }
+    if (result.hostBitsSet) {
+      ctx.report.warning('host-bits', `"${raw}" has host bits set; it is read as ${result.cidr} (write that to silence this warning)`, at);
+    }
+    return result.cidr;
+  }
+  const check: ValueCheck = kind === 'countries' ? checkCountry(raw) : kind === 'proxies' ? checkProxy(raw) : checkDatacenter(raw);
+  if (!check.ok) {
+    const code = kind === 'countries' ? 'unknown-country' : kind === 'proxies' ? 'unknown-proxy' : 'unknown-datacenter';
+    ctx.report.error(code, check.message, at);
+    return undefined;
+  }
+  return check.value;
+}
+
+/** `ip_lists.deny[0].ips[1]` */
+export function label(path: Path): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+}

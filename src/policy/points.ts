@@ -1,0 +1,86 @@
+/**
+ * Point shapes: which element names exist, which take an argument and of
+ * what kind. Arguments pair with their element exactly as the live reader
+ * regroups the server's flat points (model/canonical.ts), so a point written
+ * here reads back the same.
+ */
+import { canonicalPoint, POINT_ELEMENTS_WITH_ARGUMENT } from '../model/canonical.js';
+import type { Point } from '../model/rule.js';
+import type { PointSpec } from './document.js';
+import type { Reporter } from './reporter.js';
+import type { Path } from './source-map.js';
+import { didYouMean } from './suggest.js';
+
+/** Elements taking a zero-based integer index. */
+const INDEXED = new Set(['path', 'array']);
+
+/** Rule-point elements that stand alone (no argument). */
+const BARE_RULE_ELEMENTS = new Set([
+  'post', 'uri', 'json_doc', 'json_array', 'json_obj', 'xml', 'base64', 'gzip', 'percent', 'htmljs',
+  'action_name', 'action_ext', 'method', 'scheme', 'proto', 'array_all', 'hash_all', 'hash_name',
+  'xml_comment', 'xml_dtd', 'xml_pi', 'viewstate', 'grpc', 'protobuf',
+]);
+
+/** Condition points (api-notes.md): name → what its argument is, or null for none. */
+const CONDITION_POINTS: ReadonlyMap<string, 'index' | 'name' | 'key' | null> = new Map([
+  ['instance', null], ['path', 'index'], ['header', 'name'], ['get', 'key'], ['method', null],
+  ['scheme', null], ['proto', null], ['uri', null], ['action_name', null], ['action_ext', null],
+]);
+
+/** RFC 9110 token characters. */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+export type PointKind = 'rule' | 'condition';
+
+/** Checks one point element; returns its canonical form, or undefined after reporting. */
+export function checkPoint(spec: PointSpec, kind: PointKind, path: Path, report: Reporter): Point | undefined {
+  const [rawName, argument] = spec;
+  if (typeof rawName !== 'string' || rawName === '') {
+    report.error('unknown-point', 'a point starts with its element name, e.g. [header, HOST]', path);
+    return undefined;
+  }
+  const name = rawName.toLowerCase();
+  const known = kind === 'condition' ? [...CONDITION_POINTS.keys()] : [...POINT_ELEMENTS_WITH_ARGUMENT, ...BARE_RULE_ELEMENTS];
+  const takesArgument =
+    kind === 'condition' ? CONDITION_POINTS.get(name) !== null && CONDITION_POINTS.has(name) : POINT_ELEMENTS_WITH_ARGUMENT.has(name);
+  if (!known.includes(name)) {
+    const what = kind === 'condition' ? 'condition point' : 'point element';
+    report.error('unknown-point', `unknown ${what} "${rawName}"${didYouMean(name, known)}`, [...path, 0]);
+    return undefined;
+  }
+  if (!takesArgument) {
+    if (argument !== undefined) {
+      report.error('point-argument', `point "${name}" takes no argument; write [${name}]`, [...path, 1]);
+      return undefined;
+    }
+    return canonicalPoint([name]);
+  }
+  if (argument === undefined) {
+    report.error('point-argument', `point "${name}" needs an argument: ${argumentHint(name)}`, path);
+    return undefined;
+  }
+  if (INDEXED.has(name)) {
+    if (typeof argument !== 'number' || !Number.isSafeInteger(argument) || argument < 0) {
+      report.error('point-argument', `the index of [${name}, N] must be a non-negative integer, got ${JSON.stringify(argument)}`, [...path, 1]);
+      return undefined;
+    }
+    return canonicalPoint([name, argument]);
+  }
+  const text = String(argument);
+  if (text === '') {
+    report.error('point-argument', `point "${name}" needs a non-empty argument: ${argumentHint(name)}`, [...path, 1]);
+    return undefined;
+  }
+  if (name === 'header' && !HEADER_NAME.test(text)) {
+    report.error('point-argument', `"${text}" is not a valid header name`, [...path, 1]);
+    return undefined;
+  }
+  return canonicalPoint([name, text]);
+}
+
+function argumentHint(name: string): string {
+  if (INDEXED.has(name)) return `[${name}, 0]`;
+  if (name === 'header') return '[header, HOST]';
+  if (name === 'get') return '[get, KEY]';
+  return `[${name}, NAME]`;
+}

@@ -1,0 +1,29 @@
+/** Collects one file's diagnostics, placing each at the node a path names. */
+import { pointer, type Path, type SourceMap } from './source-map.js';
+import type { Diagnostic, Severity } from './types.js';
+
+export class Reporter {
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    readonly file: string,
+    readonly map: SourceMap,
+  ) {}
+
+  error(code: string, message: string, path: Path, options: { atKey?: boolean } = {}): void {
+    this.add('error', code, message, path, options.atKey ?? false);
+  }
+
+  warning(code: string, message: string, path: Path, options: { atKey?: boolean } = {}): void {
+    this.add('warning', code, message, path, options.atKey ?? false);
+  }
+
+  position(path: Path, atKey = false): { line: number; col: number } {
+    return atKey ? this.map.key(pointer(path)) : this.map.value(pointer(path));
+  }
+
+  private add(severity: Severity, code: string, message: string, path: Path, atKey: boolean): void {
+    const { line, col } = this.position(path, atKey);
+    this.diagnostics.push({ file: this.file, line, col, severity, code, message });
+  }
+}

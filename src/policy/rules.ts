@@ -1,0 +1,145 @@
+/**
+ * Rules as written → canonical DesiredRules, one per application, with the
+ * checks the schema cannot express (point shapes, operators, regexes,
+ * condition limits, duplicate names).
+ */
+import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
+import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type RuleType } from '../model/rule.js';
+import type { DocumentContext } from './context.js';
+import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
+import { checkPoint } from './points.js';
+import { regexProblem, REGEX_DIALECT } from './regex.js';
+import type { Path } from './source-map.js';
+
+/** The service's limit, counting the instance condition `application` adds. */
+export const MAX_CONDITIONS = 60;
+const OPERATORS = ['equal', 'iequal', 'regex', 'absent'] as const;
+const API_TYPES: Record<RuleSpec['type'], RuleType> = { vpatch: 'vpatch', regex: 'regex', mode: 'service_mode' };
+
+export function compileRules(doc: PolicyDocument, ctx: DocumentContext): DesiredRule[] {
+  const out: DesiredRule[] = [];
+  if (doc.mode !== undefined && ctx.clean(['mode'])) {
+    const { line, col } = ctx.report.position(['mode'], true);
+    out.push(...expand(ctx, { type: 'service_mode', point: [], mode: doc.mode }, [], { file: ctx.file, line, col, name: 'mode' }));
+  }
+  const names = new Map<string, number>();
+  (doc.rules ?? []).forEach((rule, index) => {
+    const path: Path = ['rules', index];
+    if (typeof rule.name === 'string') {
+      const first = names.get(rule.name);
+      if (first !== undefined) {
+        const line = ctx.report.position(['rules', first]).line;
+        ctx.report.error('duplicate-rule-name', `rule name "${rule.name}" is already used in this file (line ${line}); names are unique per file`, [...path, 'name']);
+      } else names.set(rule.name, index);
+    }
+    if (!ctx.clean(path)) return;
+    out.push(...compileRule(rule, path, ctx));
+  });
+  return out;
+}
+
+function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredRule[] {
+  const { report } = ctx;
+  let ok = true;
+  const points: Point[] = [];
+  (rule.point ?? []).forEach((spec, i) => {
+    const point = checkPoint(spec, 'rule', [...path, 'point', i], report);
+    if (point) points.push(point);
+    else ok = false;
+  });
+  if (rule.regex !== undefined) {
+    const problem = regexProblem(rule.regex);
+    if (problem) {
+      report.error('invalid-regex', `regex does not compile (${REGEX_DIALECT}): ${problem}`, [...path, 'regex']);
+      ok = false;
+    }
+  }
+  if (rule.comment !== undefined && OWNER_MARK_PATTERN.test(rule.comment)) {
+    report.error('reserved-mark', 'comment must not contain "[managed-by:": Rampart writes that mark itself', [...path, 'comment']);
+    ok = false;
+  }
+  const conditions = compileConditions(rule.when ?? [], [...path, 'when'], ctx);
+  if (!conditions) ok = false;
+  const instanceCount = Array.isArray(ctx.applications) ? 1 : 0;
+  const total = (rule.when?.length ?? 0) + instanceCount;
+  if (total > MAX_CONDITIONS) {
+    report.error('too-many-conditions', `rule "${rule.name}" has ${total} conditions${instanceCount ? ' (counting the application\'s instance condition)' : ''}; the service allows at most ${MAX_CONDITIONS}`, [...path, 'when'], { atKey: true });
+    ok = false;
+  }
+  if (!ok || !conditions) return [];
+  const type = API_TYPES[rule.type];
+  const base: Omit<DesiredRule, 'client' | 'conditions' | 'source'> = {
+    type,
+    point: type === 'service_mode' ? [] : points,
+    ...(type === 'vpatch' ? { attackType: rule.attack ?? 'any' } : {}),
+    ...(type === 'regex' ? { attackType: rule.attack, regex: rule.regex } : {}),
+    ...(type === 'service_mode' ? { mode: rule.mode } : {}),
+    ...(rule.comment !== undefined ? { comment: rule.comment } : {}),
+  };
+  const { line, col } = report.position(path);
+  return expand(ctx, base, conditions, { file: ctx.file, line, col, name: rule.name });
+}
+
+/** One rule per application, each with its instance condition. */
+function expand(
+  ctx: DocumentContext,
+  base: Omit<DesiredRule, 'client' | 'conditions' | 'source'>,
+  conditions: readonly Condition[],
+  source: DesiredRule['source'],
+): DesiredRule[] {
+  const { client, applications } = ctx;
+  if (client === undefined || applications === undefined) return [];
+  const apps = applications === 'all' ? [ALL_APPLICATIONS_POOL] : applications;
+  return apps.map((app) => {
+    const instance: Condition[] = app === ALL_APPLICATIONS_POOL ? [] : [{ point: ['instance'], type: 'equal', value: String(app) }];
+    return { client, ...base, conditions: sortConditions([...instance, ...conditions]), source };
+  });
+}
+
+function compileConditions(specs: readonly ConditionSpec[], path: Path, ctx: DocumentContext): Condition[] | undefined {
+  const { report } = ctx;
+  const out: Condition[] = [];
+  const seen = new Map<string, number>();
+  let ok = true;
+  let uri: number | undefined;
+  let pathIndex: number | undefined;
+  specs.forEach((spec, i) => {
+    const at: Path = [...path, i];
+    const present = OPERATORS.filter((op) => spec[op] !== undefined);
+    if (present.length !== 1) {
+      const found = present.length === 0 ? 'none' : present.join(', ');
+      report.error('condition-operator', `a condition needs exactly one of equal, iequal, regex, absent: true (found: ${found})`, at);
+      ok = false;
+    }
+    const point = checkPoint(spec.point, 'condition', [...at, 'point'], report);
+    if (!point) ok = false;
+    else if (point[0] === 'instance') {
+      report.error('instance-condition', 'the [instance] condition comes from "application"; do not write it in "when"', [...at, 'point']);
+      ok = false;
+    } else if (point[0] === 'uri') uri ??= i;
+    else if (point[0] === 'path') pathIndex ??= i;
+    if (spec.regex !== undefined) {
+      const problem = regexProblem(spec.regex);
+      if (problem) {
+        report.error('invalid-regex', `regex does not compile (${REGEX_DIALECT}): ${problem}`, [...at, 'regex']);
+        ok = false;
+      }
+    }
+    const op = present[0];
+    if (!point || present.length !== 1 || op === undefined) return;
+    const raw = op === 'absent' ? null : (spec[op] as string);
+    const condition: Condition = { point, type: op, value: op === 'iequal' && raw !== null ? raw.toLowerCase() : raw };
+    const key = conditionKey(condition);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      report.error('duplicate-condition', `the same condition is already written at when[${first}]`, at);
+      ok = false;
+    } else seen.set(key, i);
+    out.push(condition);
+  });
+  if (uri !== undefined && pathIndex !== undefined) {
+    report.error('uri-with-path', 'a rule cannot combine a [uri] condition with [path, N] conditions; use one or the other', [...path, Math.max(uri, pathIndex)]);
+    ok = false;
+  }
+  return ok ? out : undefined;
+}

@@ -1,0 +1,24 @@
+/** "Did you mean ...?" for misspelt keys and values. */
+import { distance } from 'fastest-levenshtein';
+
+/** The closest candidate, if it is close enough to be a likely typo. */
+export function closest(input: string, candidates: Iterable<string>): string | undefined {
+  const needle = input.toLowerCase();
+  const limit = Math.max(1, Math.floor(needle.length / 3));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = distance(needle, candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** `; did you mean "x"?` or the empty string. */
+export function didYouMean(input: string, candidates: Iterable<string>): string {
+  const match = closest(input, candidates);
+  return match === undefined ? '' : `; did you mean "${match}"?`;
+}

@@ -1,0 +1,47 @@
+/**
+ * Parsed documents → diagnostics and, when nothing is an error, the desired
+ * state. Pure: no file system, so tests feed in-memory text.
+ */
+import { ipKey } from '../model/ip.js';
+import { compareStrings, ruleKey } from '../model/rule.js';
+import type { DesiredState } from '../model/state.js';
+import { compileDocument } from './compile-document.js';
+import { crossChecks } from './conflicts.js';
+import { hasErrors, sortDiagnostics, type Diagnostic, type PolicyOptions, type PolicyText } from './types.js';
+import { parsePolicyText, type ParsedPolicy } from './yaml.js';
+
+export interface ValidationResult {
+  readonly diagnostics: Diagnostic[];
+  /** Only when no diagnostic is an error. */
+  readonly desired?: DesiredState;
+}
+
+export function validateDocuments(parsed: readonly ParsedPolicy[], options: PolicyOptions = {}): ValidationResult {
+  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const ordered = [...parsed].sort((a, b) => compareStrings(a.file, b.file));
+  const compiled = ordered.map((doc) => compileDocument(doc, now));
+  const rules = compiled.flatMap((c) => c.rules);
+  const ipEntries = compiled.flatMap((c) => c.ipEntries);
+  const diagnostics = sortDiagnostics([...compiled.flatMap((c) => c.diagnostics), ...crossChecks(rules, ipEntries)]);
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const clients = [...new Set(compiled.flatMap((c) => (c.client === undefined ? [] : [c.client])))].sort((a, b) => a - b);
+  return { diagnostics, desired: normalizeOrder({ clients, rules, ipEntries }) };
+}
+
+/** Parse + validate in-memory texts (the pure entry point for tests and tools). */
+export function loadPolicyTexts(texts: readonly PolicyText[], options: PolicyOptions = {}): ValidationResult {
+  return validateDocuments(texts.map((text) => parsePolicyText(text, options)), options);
+}
+
+/** Deterministic order: rules by client then identity; entries by identity then expiry. */
+function normalizeOrder(state: DesiredState): DesiredState {
+  const rules = state.rules
+    .map((rule) => ({ rule, key: ruleKey(rule) }))
+    .sort((a, b) => a.rule.client - b.rule.client || compareStrings(a.key, b.key) || compareStrings(a.rule.source.file, b.rule.source.file))
+    .map((x) => x.rule);
+  const ipEntries = state.ipEntries
+    .map((entry) => ({ entry, key: ipKey(entry) }))
+    .sort((a, b) => a.entry.client - b.entry.client || compareStrings(a.key, b.key) || a.entry.expiresAt - b.entry.expiresAt)
+    .map((x) => x.entry);
+  return { clients: state.clients, rules, ipEntries };
+}

@@ -1,0 +1,151 @@
+/**
+ * YAML text → plain data plus a SourceMap. The conversion is our own walk over
+ * the parsed nodes so that every value keeps its line:col, aliases are
+ * bounded (no "billion laughs"), and keys such as `__proto__` become plain own
+ * properties instead of touching a prototype.
+ */
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import { pointer, SourceMap } from './source-map.js';
+import {
+  DEFAULT_MAX_ALIAS_COUNT,
+  DEFAULT_MAX_FILE_BYTES,
+  type Diagnostic,
+  type PolicyOptions,
+  type PolicyText,
+  type Position,
+} from './types.js';
+
+export interface ParsedPolicy {
+  readonly file: string;
+  /** Undefined when the text could not be turned into data at all. */
+  readonly data?: unknown;
+  readonly map: SourceMap;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Bound on converted nodes, so aliases to large nodes cannot blow up memory. */
+const MAX_NODES = 500_000;
+
+class LimitError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly position: Position,
+  ) {
+    super(message);
+  }
+}
+
+export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}): ParsedPolicy {
+  const { file, text } = input;
+  const map = new SourceMap();
+  const diagnostics: Diagnostic[] = [];
+  const error = (code: string, message: string, position: Position): void => {
+    diagnostics.push({ file, line: position.line, col: position.col, severity: 'error', code, message });
+  };
+
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > maxBytes) {
+    error('file-too-large', `file is ${bytes} bytes; policy files may hold at most ${maxBytes} bytes`, { line: 0, col: 0 });
+    return { file, map, diagnostics };
+  }
+
+  const lineCounter = new LineCounter();
+  const positionOf = (offset: number): Position => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, col };
+  };
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: false });
+  const list: Document.Parsed[] = Array.isArray(docs) ? docs : [];
+  if (list.length === 0) {
+    return { file, data: null, map, diagnostics };
+  }
+  if (list.length > 1) {
+    const second = list[1];
+    error('multiple-documents', 'a policy file holds one YAML document; split the others into their own files', positionOf(second?.range[0] ?? 0));
+  }
+  const doc = list[0] as Document.Parsed;
+  for (const problem of doc.errors) {
+    const code = problem.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
+    const message = problem.code === 'DUPLICATE_KEY' ? 'duplicate key: each key may appear once per mapping' : firstLine(problem.message);
+    error(code, message, positionOf(problem.pos[0]));
+  }
+  for (const problem of doc.warnings) {
+    diagnostics.push({ file, ...positionOf(problem.pos[0]), severity: 'warning', code: 'yaml-warning', message: firstLine(problem.message) });
+  }
+  if (doc.errors.length > 0) return { file, map, diagnostics };
+
+  const maxAliases = options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT;
+  let aliases = 0;
+  let nodes = 0;
+  const resolving = new Set<Node>();
+
+  const convert = (node: unknown, path: string): unknown => {
+    if (++nodes > MAX_NODES) {
+      throw new LimitError('yaml-too-large', `the document expands to more than ${MAX_NODES} values`, { line: 1, col: 1 });
+    }
+    if (isAlias(node)) {
+      const position = positionOf(node.range?.[0] ?? 0);
+      if (++aliases > maxAliases) {
+        throw new LimitError('yaml-alias-limit', `more than ${maxAliases} alias references: refusing to expand (resource exhaustion guard)`, position);
+      }
+      const target = node.resolve(doc);
+      if (!target) throw new LimitError('yaml-syntax', `unknown alias *${node.source}`, position);
+      if (resolving.has(target)) throw new LimitError('yaml-alias-limit', `alias *${node.source} refers to itself`, position);
+      map.setValue(path, position);
+      resolving.add(target);
+      try {
+        return convertInner(target, path, false);
+      } finally {
+        resolving.delete(target);
+      }
+    }
+    return convertInner(node, path, true);
+  };
+
+  const convertInner = (node: unknown, path: string, record: boolean): unknown => {
+    if (record && node && typeof node === 'object' && 'range' in node) {
+      const range = (node as { range?: [number, number, number] | null }).range;
+      if (range) map.setValue(path, positionOf(range[0]));
+    }
+    if (isScalar(node)) return node.value;
+    if (isSeq(node)) {
+      return node.items.map((item, index) => convert(item, `${path}/${index}`));
+    }
+    if (isMap(node)) {
+      // Own properties defined explicitly: `__proto__` stays an ordinary key.
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        const keyNode = pair.key;
+        const keyPosition = positionOf((keyNode as { range?: [number, number, number] } | null)?.range?.[0] ?? 0);
+        if (!isScalar(keyNode) || (typeof keyNode.value === 'object' && keyNode.value !== null)) {
+          throw new LimitError('yaml-syntax', 'mapping keys must be plain scalars', keyPosition);
+        }
+        const key = String(keyNode.value);
+        const child = `${path}${pointer([key])}`;
+        map.setKey(child, keyPosition);
+        const value = pair.value === null ? null : convert(pair.value, child);
+        if (pair.value === null) map.setValue(child, keyPosition);
+        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return null;
+  };
+
+  try {
+    const data = doc.contents === null ? null : convert(doc.contents, '');
+    return { file, data, map, diagnostics };
+  } catch (caught) {
+    if (caught instanceof LimitError) {
+      error(caught.code, caught.message, caught.position);
+      return { file, map, diagnostics };
+    }
+    throw caught;
+  }
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
+}
