@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerValidate } from './validate.js';
 import { register as registerEmulator } from './emulator.js';
 
 /**
@@ -7,5 +8,6 @@ import { register as registerEmulator } from './emulator.js';
  */
 export function registerCommands(program: Command): void {
   void program;
+  registerValidate(program);
   registerEmulator(program);
 }
