@@ -11,7 +11,7 @@ export interface PlanLine {
   readonly client: number;
   readonly application: Application;
   readonly kind: 'rule' | 'ip';
-  /** What: `rule block-admin (vpatch)`, `deny country KP, RU`, `rule #551 (regex)`. */
+  /** What: `rule block-admin (vpatch)`, `deny country KP, RU`, `rule #551 (regex)`, `deny 10.0.0.0/8 (object #9)`. */
   readonly subject: string;
   /** Why or how: `replaces #551`, `not-declared`, `expires 2027-01-31T00:00:00Z`. */
   readonly detail: string;
@@ -24,7 +24,7 @@ export interface PlanLine {
 
 export const LIST_LABELS: Readonly<Record<IpListName, string>> = { black: 'deny', white: 'allow', gray: 'gray' };
 const TYPE_LABELS: Readonly<Record<IpRuleType, string>> = {
-  ip_range: 'ip', country: 'country', proxy_type: 'proxy', datacenter: 'datacenter',
+  ip_range: '', country: 'country ', proxy_type: 'proxy ', datacenter: 'datacenter ',
 };
 
 function quote(text: string): string {
@@ -37,7 +37,7 @@ function ruleSubject(rule: PlanRule): string {
 }
 
 function ipSubject(object: PlanIpObject): string {
-  return `${LIST_LABELS[object.list]} ${TYPE_LABELS[object.rule_type]} ${object.values.join(', ')}`;
+  return `${LIST_LABELS[object.list]} ${TYPE_LABELS[object.rule_type]}${object.values.join(', ')}`;
 }
 
 function ipAttributes(object: PlanIpObject): string[] {
@@ -81,7 +81,7 @@ export function planLines(plan: Plan): PlanLine[] {
         const more = hidden > 0 ? ` and ${hidden} more` : '';
         lines.push({
           ...base, application: o.application, sign: '-',
-          subject: `ip object #${o.id}: ${ipSubject(o.object)}${more}`,
+          subject: `${ipSubject(o.object)}${more} (object #${o.id})`,
           detail: `${o.reason}${moved}`,
         });
       }

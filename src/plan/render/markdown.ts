@@ -33,7 +33,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (options.marker ?? true) out.push(MARKDOWN_MARKER);
   out.push(`### ${escapeMarkdown(options.title ?? 'Rampart plan')}`, '');
   if (plan.changes.length === 0) {
-    out.push(`${NO_CHANGES} ${plan.summary.unchanged} objects unchanged.`, '');
+    const n = plan.summary.unchanged;
+    out.push(`${NO_CHANGES} ${n} object${n === 1 ? '' : 's'} unchanged.`, '');
   } else {
     out.push(`**Plan: ${summaryPhrase(plan.summary)}** (${plan.api_calls} API calls, owner \`${plan.owner}\`)`, '');
     out.push('| Change | Objects |', '|---|---:|');

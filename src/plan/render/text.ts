@@ -27,7 +27,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
       for (const l of appLines) {
         const detail = l.detail ? `  ${l.detail}` : '';
         const where = l.source ? paint(ANSI.dim, `  (${l.source})`) : '';
-        out.push(`    ${paint(SIGN_COLOR[l.sign], `${l.sign} ${l.kind === 'ip' ? 'ip ' : ''}${l.subject}`)}${detail}${where}`);
+        out.push(`    ${paint(SIGN_COLOR[l.sign], `${l.sign} ${l.subject}`)}${detail}${where}`);
       }
     }
     out.push('');

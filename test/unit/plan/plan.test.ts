@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../src/plan/canonical.js';
+import { digestDesired, digestLive } from '../../../src/plan/digest.js';
+import { buildPlan, planChecksum } from '../../../src/plan/plan.js';
+import { ipEntriesFromPlan, ruleFromPlan } from '../../../src/plan/objects.js';
+import { renderJson } from '../../../src/plan/render/json.js';
+import { ruleKey } from '../../../src/model/rule.js';
+import { desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, shuffled } from './builders.js';
+import { everyChange } from './scenario.js';
+
+describe('plan ordering', () => {
+  const plan = buildPlan(everyChange().desired, everyChange().live);
+
+  it('puts every create before every delete', () => {
+    const actions = plan.changes.map((c) => c.action);
+    const lastCreate = actions.lastIndexOf('create');
+    const firstDelete = actions.indexOf('delete');
+    expect(lastCreate).toBeLessThan(firstDelete);
+    expect(actions.filter((a) => a === 'create')).toHaveLength(7);
+  });
+
+  it('sorts creates by client, kind (rules first), list, then source', () => {
+    const creates = plan.changes.filter((c) => c.action === 'create');
+    expect(creates.map((c) => [c.client, c.kind, c.kind === 'ip' ? c.object.list : '', c.line])).toEqual([
+      [10042, 'rule', '', 8],
+      [10042, 'rule', '', 14],
+      [10042, 'ip', 'black', 30],
+      [10042, 'ip', 'black', 30],
+      [10042, 'ip', 'black', 33],
+      [10042, 'ip', 'white', 36],
+      [20001, 'ip', 'gray', 5],
+    ]);
+  });
+
+  it('sorts deletes by client, rules by id, then one IP batch per client', () => {
+    const deletes = plan.changes.filter((c) => c.action === 'delete');
+    expect(deletes.map((c) => [c.client, c.kind, c.kind === 'rule' ? c.id : c.ids])).toEqual([
+      [10042, 'rule', 551],
+      [10042, 'rule', 552],
+      [10042, 'rule', 554],
+      [10042, 'ip', [991, 994]],
+      [20001, 'ip', [996]],
+    ]);
+  });
+
+  it('counts objects, calls, notes and owned objects', () => {
+    expect(plan.summary).toEqual({ create: 5, delete: 5, unchanged: 4, replace: 4 });
+    expect(plan.api_calls).toBe(plan.changes.length);
+    expect(plan.api_calls).toBe(12);
+    expect(plan.notes.map((n) => [n.level, n.id])).toEqual([['info', 600], ['warning', 993]]);
+    expect(plan.safety).toEqual({
+      ok: true, delete_count: 3, owned_count: 11, share: 3 / 11, threshold: 0.3, min_owned: 10,
+    });
+  });
+
+  it('has the fields of the contract and nothing time-dependent', () => {
+    expect(Object.keys(plan)).toEqual([
+      'format_version', 'owner', 'summary', 'api_calls', 'safety', 'checksum', 'desired_digest', 'live_digest',
+      'changes', 'notes',
+    ]);
+    expect(plan.format_version).toBe(1);
+    expect(plan.owner).toBe('rampart');
+    expect(renderJson(plan)).toBe(renderJson(buildPlan(everyChange().desired, everyChange().live)));
+  });
+});
+
+describe('determinism', () => {
+  it('gives a byte-identical plan for shuffled input', () => {
+    const { desired, live } = everyChange();
+    const reference = renderJson(buildPlan(desired, live));
+    for (const seed of [1, 2, 3, 42, 1234]) {
+      const d = { ...desired, clients: shuffled(desired.clients, seed), rules: shuffled(desired.rules, seed), ipEntries: shuffled(desired.ipEntries, seed) };
+      const l = { ...live, clients: shuffled(live.clients, seed), rules: shuffled(live.rules, seed + 1), ipEntries: shuffled(live.ipEntries, seed + 2) };
+      expect(renderJson(buildPlan(d, l))).toBe(reference);
+    }
+  });
+
+  it('checksums the canonical JSON of the changes', () => {
+    const plan = buildPlan(everyChange().desired, everyChange().live);
+    expect(plan.checksum).toMatch(/^[0-9a-f]{64}$/);
+    expect(planChecksum(plan.changes)).toBe(plan.checksum);
+    // A plan read back from its JSON checks out the same.
+    const reread = JSON.parse(renderJson(plan)) as typeof plan;
+    expect(planChecksum(reread.changes)).toBe(plan.checksum);
+    expect(planChecksum(plan.changes.slice(1))).not.toBe(plan.checksum);
+  });
+
+  it('sorts object keys in canonical JSON and drops undefined members', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 'x' }] })).toBe('{"a":[{"c":"x"}],"b":1}');
+  });
+});
+
+describe('digests', () => {
+  const { desired, live } = everyChange();
+
+  it('do not depend on order or source positions', () => {
+    const moved = { ...desired, rules: shuffled(desired.rules).map((r) => ({ ...r, source: { ...r.source, line: r.source.line + 100 } })) };
+    expect(digestDesired(moved)).toBe(digestDesired(desired));
+    expect(digestLive({ ...live, ipEntries: shuffled(live.ipEntries, 7) })).toBe(digestLive(live));
+  });
+
+  it('change with any object, attribute, id or owner', () => {
+    const rule = desired.rules[0];
+    if (!rule) throw new Error('scenario has rules');
+    expect(digestDesired({ ...desired, rules: [{ ...rule, comment: 'x' }, ...desired.rules.slice(1)] })).not.toBe(digestDesired(desired));
+    expect(digestDesired({ ...desired, ipEntries: desired.ipEntries.slice(1) })).not.toBe(digestDesired(desired));
+    const [first, ...rest] = live.rules;
+    if (!first) throw new Error('scenario has live rules');
+    expect(digestLive({ ...live, rules: [{ ...first, id: 1 }, ...rest] })).not.toBe(digestLive(live));
+    expect(digestLive({ ...live, rules: [{ ...first, owner: 'x' }, ...rest] })).not.toBe(digestLive(live));
+    expect(digestDesired(desired)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('are recorded in the plan', () => {
+    const plan = buildPlan(desired, live);
+    expect(plan.desired_digest).toBe(digestDesired(desired));
+    expect(plan.live_digest).toBe(digestLive(live));
+  });
+});
+
+describe('a saved plan carries full objects', () => {
+  it('gives back the rule and IP entries to create', () => {
+    const rule = { ...ruleFields('regex'), comment: 'c' };
+    const plan = buildPlan(desiredState([desiredRule(rule)], []), liveState());
+    const change = plan.changes[0];
+    if (change?.kind !== 'rule' || change.action !== 'create') throw new Error('expected a rule create');
+    expect(ruleKey(ruleFromPlan(change.client, change.rule))).toBe(ruleKey(rule));
+    expect(ruleFromPlan(change.client, change.rule).comment).toBe('c');
+
+    const ipPlan = buildPlan(desiredState(), liveState([], liveObject(3, ['KP', 'RU'], { ruleType: 'country', reason: 'r' })));
+    const del = ipPlan.changes[0];
+    if (del?.kind !== 'ip' || del.action !== 'delete') throw new Error('expected an IP delete');
+    expect(ipEntriesFromPlan(del.client, del.objects[0]!.object).map((e) => e.value)).toEqual(['KP', 'RU']);
+  });
+
+  it('reports no changes for an account in step', () => {
+    const rule = ruleFields('vpatch');
+    const plan = buildPlan(desiredState([desiredRule(rule)]), liveState([liveRule(rule, 1)]));
+    expect(plan.changes).toEqual([]);
+    expect(plan.api_calls).toBe(0);
+    expect(plan.summary).toEqual({ create: 0, delete: 0, unchanged: 1, replace: 0 });
+  });
+});
