@@ -8,6 +8,7 @@ import { checkAddress } from './address.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from './document.js';
 import { formatSeconds, parseExpiry } from './expiry.js';
+import { isRecord } from './schema-messages.js';
 import type { Path } from './source-map.js';
 import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from './sources.js';
 
@@ -18,8 +19,11 @@ const LISTS = ['deny', 'allow', 'gray'] as const;
 
 export function compileIpEntries(doc: PolicyDocument, ctx: DocumentContext): DesiredIpEntry[] {
   const out: DesiredIpEntry[] = [];
+  const lists = isRecord(doc.ip_lists) ? doc.ip_lists : {};
   for (const list of LISTS) {
-    (doc.ip_lists?.[list] ?? []).forEach((entry, index) => {
+    const entries = lists[list];
+    if (!Array.isArray(entries)) continue;
+    (entries as readonly IpEntrySpec[]).forEach((entry, index) => {
       const path: Path = ['ip_lists', list, index];
       if (ctx.clean(path)) out.push(...compileEntry(entry, list, path, ctx));
     });

@@ -9,6 +9,7 @@ import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
 import { checkPoint } from './points.js';
 import { regexProblem, REGEX_DIALECT } from './regex.js';
+import { isRecord } from './schema-messages.js';
 import type { Path } from './source-map.js';
 
 /** The service's limit, counting the instance condition `application` adds. */
@@ -23,9 +24,10 @@ export function compileRules(doc: PolicyDocument, ctx: DocumentContext): Desired
     out.push(...expand(ctx, { type: 'service_mode', point: [], mode: doc.mode }, [], { file: ctx.file, line, col, name: 'mode' }));
   }
   const names = new Map<string, number>();
-  (doc.rules ?? []).forEach((rule, index) => {
+  const specs: readonly RuleSpec[] = Array.isArray(doc.rules) ? doc.rules : [];
+  specs.forEach((rule, index) => {
     const path: Path = ['rules', index];
-    if (typeof rule.name === 'string') {
+    if (isRecord(rule) && typeof rule.name === 'string') {
       const first = names.get(rule.name);
       if (first !== undefined) {
         const line = ctx.report.position(['rules', first]).line;

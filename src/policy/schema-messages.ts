@@ -14,7 +14,9 @@ export function schemaDiagnostics(file: string, data: unknown, map: SourceMap, e
   // Alternatives (anyOf) report once, with the field's own message, not per branch.
   const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   const relevant = errors.filter(
-    (e) => e.keyword !== 'if' && !alternatives.some((a) => a !== e && e.schemaPath.startsWith(a.schemaPath + '/')),
+    (e) =>
+      e.keyword !== 'if' &&
+      !alternatives.some((a) => a !== e && (e.instancePath === a.instancePath || e.instancePath.startsWith(`${a.instancePath}/`))),
   );
   // A typo'd key explains the "missing" key it was meant to be: report only the typo.
   const suggested = new Set<string>();
