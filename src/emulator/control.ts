@@ -9,16 +9,16 @@ import type { ClientDemo, DemoCounts } from './demo/data.js';
 import type { ActiveFault, FaultScript, FaultSpec } from './faults.js';
 import { configProblem, type EmulatorConfig } from './options.js';
 import { seedHint, seedIpObject, type HintSeed, type IpObjectSeed } from './seed.js';
-import { emptyState, type ActionRecord, type HintRecord, type IpObject } from './store.js';
+import { emptyState, type ActionRecord, type HintRecord, type IpObject, type Stored } from './store.js';
 
 export interface StateView {
   nowMs: number;
   nextIds: { hint: number; action: number; ip: number; regex: number };
   clockOffsetMs: number;
   /** Every stored record with its write times, deleted (still lagging) ones included. */
-  hints: { record: HintRecord; createdMs: number; deletedMs?: number }[];
+  hints: Stored<HintRecord>[];
   actions: ActionRecord[];
-  ipObjects: { record: IpObject; createdMs: number; deletedMs?: number }[];
+  ipObjects: Stored<IpObject>[];
 }
 
 export interface EmulatorControl {

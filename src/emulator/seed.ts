@@ -37,7 +37,7 @@ export function seedHint(core: EmulatorCore, seed: HintSeed): HintRecord {
     actionid: set.id,
     action,
   };
-  state.hints.set(id, { record: hint, createdMs: 0 });
+  state.hints.set(id, { record: hint, listedFromMs: 0 });
   core.changed();
   return structuredClone(hint);
 }
@@ -62,7 +62,7 @@ export function seedIpObject(core: EmulatorCore, seed: IpObjectSeed): IpObject {
     core.nowSeconds(),
   );
   const object: IpObject = { ...base, author: 'console', ...fields, id };
-  state.ipObjects.set(id, { record: object, createdMs: 0 });
+  state.ipObjects.set(id, { record: object, listedFromMs: 0 });
   core.changed();
   return structuredClone(object);
 }

@@ -59,11 +59,15 @@ export interface IpObject {
   author: string;
 }
 
-/** A record plus when (emulator clock, ms) it was written and deleted. */
+/**
+ * A record plus when listings show it (emulator clock, ms). Both times include
+ * the lag in force at the write, so changing the lag later only affects later
+ * writes. A record with `unlistedFromMs` is deleted (still listed until then).
+ */
 export interface Stored<T> {
   record: T;
-  createdMs: number;
-  deletedMs?: number;
+  listedFromMs: number;
+  unlistedFromMs?: number;
 }
 
 export interface EmulatorState {
@@ -87,26 +91,24 @@ export function emptyState(): EmulatorState {
 }
 
 export function isLive<T>(stored: Stored<T>): boolean {
-  return stored.deletedMs === undefined;
+  return stored.unlistedFromMs === undefined;
 }
 
-/** Whether a listing at `nowMs` shows the record, given the configured lag. */
-export function isListed<T>(stored: Stored<T>, nowMs: number, lagMs: number): boolean {
-  if (stored.createdMs + lagMs > nowMs) return false;
-  return stored.deletedMs === undefined || nowMs < stored.deletedMs + lagMs;
+export function isListed<T>(stored: Stored<T>, nowMs: number): boolean {
+  return stored.listedFromMs <= nowMs && (stored.unlistedFromMs === undefined || nowMs < stored.unlistedFromMs);
 }
 
 /** Drops deleted records that no listing can show any more. */
-export function purgeTombstones<T>(map: Map<number, Stored<T>>, nowMs: number, lagMs: number): void {
+export function purgeTombstones<T>(map: Map<number, Stored<T>>, nowMs: number): void {
   for (const [id, stored] of map) {
-    if (stored.deletedMs !== undefined && stored.deletedMs + lagMs <= nowMs) map.delete(id);
+    if (stored.unlistedFromMs !== undefined && stored.unlistedFromMs <= nowMs) map.delete(id);
   }
 }
 
+/** Deleted at once for writes and conflicts; listings keep showing it for the lag. */
 export function markDeleted<T>(map: Map<number, Stored<T>>, id: number, nowMs: number, lagMs: number): void {
   const stored = map.get(id);
-  if (!stored || stored.deletedMs !== undefined) return;
-  // Without lag nothing can list it again: forget it at once.
+  if (!stored || stored.unlistedFromMs !== undefined) return;
   if (lagMs <= 0) map.delete(id);
-  else stored.deletedMs = nowMs;
+  else stored.unlistedFromMs = nowMs + lagMs;
 }

@@ -27,7 +27,7 @@ export const listIpRules: Handler = (request, core) => {
   const objects: IpObject[] = [];
   for (const stored of core.state.ipObjects.values()) {
     const o = stored.record;
-    if (!isListed(stored, now, core.config.listingLagMs) || o.clientid !== clientid) continue;
+    if (!isListed(stored, now) || o.clientid !== clientid) continue;
     if ((list !== null && o.list !== list) || (ruleType !== null && o.rule_type !== ruleType)) continue;
     objects.push(o);
   }
@@ -46,7 +46,7 @@ export const createIpRules: Handler = (request, core) => {
   const groups = core.config.ipGranularity === 'per-value' ? draft.values.map((v) => [v]) : [draft.values];
   const created = groups.map((values) => {
     const object = makeObject(draft, values, core.state.nextIds.ip++, core.nowSeconds());
-    core.state.ipObjects.set(object.id, { record: object, createdMs: core.nowMs() });
+    core.state.ipObjects.set(object.id, { record: object, listedFromMs: core.nowMs() + core.config.listingLagMs });
     return structuredClone(object);
   });
   core.changed();
@@ -130,7 +130,7 @@ export function housekeep(core: EmulatorCore): void {
   for (const [id, stored] of core.state.ipObjects) {
     if (stored.record.expired_at * 1000 <= now) core.state.ipObjects.delete(id);
   }
-  purgeTombstones(core.state.ipObjects, now, core.config.listingLagMs);
+  purgeTombstones(core.state.ipObjects, now);
 }
 
 function queryInt(

@@ -26,12 +26,11 @@ export const listHints: Handler = (request, core) => {
   const offset = optionalCount(body.offset, 'offset', { fallback: 0 });
 
   const now = core.nowMs();
-  const lag = core.config.listingLagMs;
-  purgeTombstones(core.state.hints, now, lag);
+  purgeTombstones(core.state.hints, now);
   const rows: HintRecord[] = [];
   for (const stored of core.state.hints.values()) {
     const hint = stored.record;
-    if (!isListed(stored, now, lag) || !clients.includes(hint.clientid)) continue;
+    if (!isListed(stored, now) || !clients.includes(hint.clientid)) continue;
     if (actionIds && !actionIds.includes(hint.actionid)) continue;
     if (ids && !ids.includes(hint.id)) continue;
     if (types && !types.includes(hint.type)) continue;
@@ -72,7 +71,7 @@ export const createHint: Handler = (request, core) => {
     updated_at: nowSec,
     ...draft.extra,
   };
-  state.hints.set(hint.id, { record: hint, createdMs: core.nowMs() });
+  state.hints.set(hint.id, { record: hint, listedFromMs: core.nowMs() + core.config.listingLagMs });
   core.changed();
   return { body: copy(hint), wrote: true };
 };
