@@ -1,5 +1,5 @@
 import type { Change, CreateIp, DeletedIpObject } from '../model/change.js';
-import { ipGroupKey, ipKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
 import { compareSources, ownerSuffix, type Note } from './notes.js';
 
@@ -27,6 +27,14 @@ interface Slot {
   desired?: DesiredIpEntry;
   owned: LiveIpEntry[];
   foreign: LiveIpEntry[];
+}
+
+/**
+ * The same identity as `ipKey`, cheaper to build (no JSON): the diff builds one
+ * per live and desired value. The separator cannot occur in normalized values.
+ */
+function fastKey(e: IpEntry): string {
+  return `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}`;
 }
 
 export function sameIpAttributes(a: IpEntry, b: IpEntry): boolean {
@@ -58,19 +66,19 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     return s;
   };
   for (const entry of desired) {
-    const s = slot(ipKey(entry));
+    const s = slot(fastKey(entry));
     // Declaring one value twice is a validation error upstream; keep the first.
     if (!s.desired || compareSources(entry.source, s.desired.source) < 0) s.desired = entry;
   }
   const objects = new Map<number, LiveIpEntry[]>();
   for (const entry of live) {
     if (entry.owner === owner) {
-      slot(ipKey(entry)).owned.push(entry);
+      slot(fastKey(entry)).owned.push(entry);
       const held = objects.get(entry.id);
       if (held) held.push(entry);
       else objects.set(entry.id, [entry]);
     } else {
-      slot(ipKey(entry)).foreign.push(entry);
+      slot(fastKey(entry)).foreign.push(entry);
     }
   }
   // Sorted keys: the choices below depend on earlier ones, never on input order.
@@ -177,7 +185,7 @@ function groupCreates(pending: readonly PendingCreate[]): CreateIp[] {
   const groups = new Map<string, PendingCreate[]>();
   for (const p of pending) {
     const key = p.entry.ruleType === 'ip_range'
-      ? `${ipKey(p.entry)}|${p.force}`
+      ? `${fastKey(p.entry)}|${p.force}`
       : `${ipGroupKey(p.entry)}|${p.force}`;
     const group = groups.get(key);
     if (group) group.push(p);

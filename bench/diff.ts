@@ -1,0 +1,140 @@
+/**
+ * Diff and plan time and memory on a large account: 100k objects by default
+ * (20k rules, 80k IP values), half unchanged, a quarter to create, a quarter
+ * to delete. Not a test: `tsc -p tsconfig.bench.json && node --expose-gc
+ * dist-bench/bench/diff.js`.
+ */
+import { pathToFileURL } from 'node:url';
+import { NEVER_EXPIRES, type DesiredIpEntry, type LiveIpEntry } from '../src/model/ip.js';
+import type { DesiredRule, LiveRule, Rule } from '../src/model/rule.js';
+import type { DesiredState, LiveState } from '../src/model/state.js';
+import { diff } from '../src/plan/diff.js';
+import { buildPlan } from '../src/plan/plan.js';
+import { renderJson } from '../src/plan/render/json.js';
+
+export interface BenchFigures {
+  readonly objects: number;
+  readonly rules: number;
+  readonly ipValues: number;
+  readonly diffMs: number;
+  readonly planMs: number;
+  readonly renderJsonMs: number;
+  readonly planJsonBytes: number;
+  readonly changes: number;
+  readonly apiCalls: number;
+  /** Heap held after planning, above the inputs (MB). */
+  readonly heapUsedDeltaMb: number;
+  readonly heapUsedMb: number;
+  readonly rssMb: number;
+  /** Peak resident set size of the process so far (MB). */
+  readonly maxRssMb: number;
+}
+
+const CLIENT = 10042;
+const OWNER = 'rampart';
+
+function rule(i: number): Rule {
+  return {
+    client: CLIENT,
+    type: 'regex',
+    conditions: [
+      { point: ['instance'], type: 'equal', value: String(1 + (i % 50)) },
+      { point: ['path', 0], type: 'equal', value: `p${i}` },
+    ],
+    point: [['header', 'USER-AGENT']],
+    attackType: 'scanner',
+    regex: `.*bench-${i}.*`,
+    comment: `rule ${i}`,
+  };
+}
+
+function ipValue(i: number): Omit<DesiredIpEntry, 'source'> {
+  // Even values: subnets; odd: countries spread over pools (grouped creates).
+  if (i % 2 === 0) {
+    const n = i / 2;
+    return {
+      client: CLIENT, list: 'black', ruleType: 'ip_range',
+      value: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}/32`,
+      pools: [1 + (n % 20)], expiresAt: NEVER_EXPIRES, reason: 'bench',
+    };
+  }
+  const n = (i - 1) / 2;
+  const code = String.fromCharCode(65 + (n % 26), 65 + (Math.floor(n / 26) % 26));
+  return {
+    client: CLIENT, list: 'black', ruleType: 'country',
+    value: code, pools: [1 + Math.floor(n / 676)], expiresAt: NEVER_EXPIRES, reason: 'bench',
+  };
+}
+
+/** Objects are split: a quarter only desired, half both, a quarter only live. */
+export function benchInputs(objects = 100_000): { desired: DesiredState; live: LiveState } {
+  const ruleCount = Math.round(objects / 5);
+  const ipCount = objects - ruleCount;
+  const desiredRules: DesiredRule[] = [];
+  const liveRules: LiveRule[] = [];
+  for (let i = 0; i < ruleCount; i++) {
+    const r = rule(i);
+    const q = i % 4;
+    if (q !== 3) desiredRules.push({ ...r, source: { file: `policies/f${i % 100}.yaml`, line: i, col: 5, name: `r${i}` } });
+    if (q !== 0) liveRules.push({ ...r, id: i + 1, owner: OWNER });
+  }
+  const desiredIp: DesiredIpEntry[] = [];
+  const liveIp: LiveIpEntry[] = [];
+  for (let i = 0; i < ipCount; i++) {
+    const e = ipValue(i);
+    const q = Math.floor(i / 2) % 4;
+    if (q !== 3) desiredIp.push({ ...e, source: { file: `policies/f${i % 100}.yaml`, line: i, col: 5, name: 'ip_lists.deny[0]' } });
+    // Live countries come grouped two per object, subnets one per object.
+    if (q !== 0) liveIp.push({ ...e, id: 1_000_000 + (e.ruleType === 'country' ? Math.floor(i / 4) * 4 : i), objectSize: e.ruleType === 'country' ? 2 : 1, owner: OWNER });
+  }
+  return {
+    desired: { clients: [CLIENT], rules: desiredRules, ipEntries: desiredIp },
+    live: { clients: [CLIENT], rules: liveRules, ipEntries: liveIp },
+  };
+}
+
+const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+function collect(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) gc();
+}
+
+export function benchDiff(objects = 100_000): BenchFigures {
+  const { desired, live } = benchInputs(objects);
+  collect();
+  const before = process.memoryUsage().heapUsed;
+
+  let t = performance.now();
+  const result = diff(desired, live);
+  const diffMs = performance.now() - t;
+
+  t = performance.now();
+  const plan = buildPlan(desired, live);
+  const planMs = performance.now() - t;
+  const mem = process.memoryUsage();
+
+  t = performance.now();
+  const json = renderJson(plan);
+  const renderJsonMs = performance.now() - t;
+
+  return {
+    objects,
+    rules: Math.round(objects / 5),
+    ipValues: objects - Math.round(objects / 5),
+    diffMs: Math.round(diffMs),
+    planMs: Math.round(planMs),
+    renderJsonMs: Math.round(renderJsonMs),
+    planJsonBytes: Buffer.byteLength(json),
+    changes: result.changes.length,
+    apiCalls: plan.api_calls,
+    heapUsedDeltaMb: mb(mem.heapUsed - before),
+    heapUsedMb: mb(mem.heapUsed),
+    rssMb: mb(mem.rss),
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(benchDiff(Number(process.argv[2] ?? 100_000)), null, 2));
+}
