@@ -26,11 +26,13 @@ export function register(program: Command): void {
 }
 
 export async function validate(options: ValidateOptions): Promise<number> {
-  const result = await loadPolicies(options.policies);
+  // An empty RAMPART_POLICIES means "unset", not the working directory.
+  const policies = options.policies === '' ? './policies' : options.policies;
+  const result = await loadPolicies(policies);
   const diagnostics: Diagnostic[] = [...result.diagnostics];
   if (!result.exists) {
     diagnostics.unshift({
-      file: options.policies, line: 0, col: 0, severity: 'error', code: 'no-policy-directory',
+      file: policies, line: 0, col: 0, severity: 'error', code: 'no-policy-directory',
       message: `policy directory not found (resolved to ${result.root})`,
     });
   }
