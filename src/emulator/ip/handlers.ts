@@ -31,7 +31,8 @@ export const listIpRules: Handler = (request, core) => {
     if ((list !== null && o.list !== list) || (ruleType !== null && o.rule_type !== ruleType)) continue;
     objects.push(o);
   }
-  // Map order is id order (ids only grow), so paging is stable.
+  // Stable paging: by id (seeded objects may carry ids out of insertion order).
+  objects.sort((a, b) => a.id - b.id);
   return { body: { objects: objects.slice(offset, offset + limit).map((o) => structuredClone(o)) } };
 };
 
