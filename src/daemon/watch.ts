@@ -137,12 +137,15 @@ export async function watchPolicyDirectory(
       ignored: (p: string) => !dirs.includes(p) && !watched.has(p),
     });
     anchorWatcher = watcher;
+    // chokidar reports some symbolic links as added while it scans, even with ignoreInitial.
+    let ready = false;
     watcher.on('all', (event, file) => {
-      if (anchorWatcher !== watcher || !watched.has(file)) return;
+      if (!ready || anchorWatcher !== watcher || !watched.has(file)) return;
       note(`${event} ${file}`);
     });
     watcher.on('error', (error) => logger.debug({ err: error }, 'anchor watcher error'));
     await readyOf(watcher);
+    ready = true;
   };
 
   const startContent = async (realDir: string): Promise<void> => {
@@ -152,12 +155,14 @@ export async function watchPolicyDirectory(
       ignored: (p: string) => isIgnoredContentPath(realDir, p),
     });
     contentWatcher = watcher;
+    let ready = false;
     watcher.on('all', (event, file) => {
-      if (contentWatcher !== watcher || !isRelevantContentEvent(event, file)) return;
+      if (!ready || contentWatcher !== watcher || !isRelevantContentEvent(event, file)) return;
       note(`${event} ${describe(file)}`);
     });
     watcher.on('error', (error) => logger.debug({ err: error }, 'content watcher error'));
     await readyOf(watcher);
+    ready = true;
   };
 
   /** Resolves the path again; moves the watchers if needed. Loops until stable. */

@@ -39,6 +39,9 @@ async function startWatching(dir: string): Promise<Running> {
   };
   cleanups.push(stop);
   await waitFor(() => ready, 'watcher ready');
+  // Starting to watch is not a change.
+  await delay(DEBOUNCE_MS * 3);
+  expect(calls).toEqual([]);
   return { calls, stop };
 }
 

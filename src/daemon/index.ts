@@ -1,0 +1,99 @@
+/**
+ * The daemon machinery, decoupled from what a cycle does: watch the policy
+ * directory → request a cycle → single-flight loop → health, metrics and plan
+ * endpoints. `runDaemon` wires them and resolves when the signal stops it.
+ */
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import { ReconcileLoop, type BackoffOptions } from './loop.js';
+import { DaemonMetrics } from './metrics.js';
+import type { Cycle } from './outcome.js';
+import { startDaemonServer } from './server.js';
+import { watchPolicyDirectory } from './watch.js';
+
+export { ReconcileLoop, type BackoffOptions, type ReconcileLoopOptions, type RunOptions } from './loop.js';
+export { DaemonMetrics, type ChangeAction, type DaemonMetricsOptions } from './metrics.js';
+export {
+  CYCLE_RESULTS, isCycleOutcome, isSuccessfulResult,
+  type Cycle, type CycleContext, type CycleOutcome, type CycleResult, type DaemonState,
+} from './outcome.js';
+export { startDaemonServer, parseListenAddress, type DaemonServer, type DaemonServerOptions } from './server.js';
+export { HARD_EXIT_CODE, onShutdownSignals, type ShutdownSignalOptions } from './signals.js';
+export { readConsistentSnapshot, SnapshotUnstableError, type SnapshotOptions } from './snapshot.js';
+export { watchPolicyDirectory, type WatchOptions } from './watch.js';
+
+export interface DaemonOptions {
+  /** The policy directory; may be or lie under a git-sync link or a ConfigMap mount. */
+  dir: string;
+  cycle: Cycle;
+  /** Resync interval in milliseconds. */
+  intervalMs: number;
+  /** `HOST:PORT` for the endpoints; omitted: no HTTP server. */
+  listen?: string;
+  logger?: Logger;
+  /** Graceful stop: no new cycles; the running one finishes. */
+  signal: AbortSignal;
+  /** Stop at once, without waiting for the running cycle. */
+  hardStop?: AbortSignal;
+  metrics?: DaemonMetrics;
+  debounceMs?: number;
+  jitterRatio?: number;
+  backoff?: BackoffOptions;
+}
+
+export interface RunningDaemon {
+  /** The endpoints' base URL, when `listen` was given. */
+  readonly url: string | undefined;
+  readonly loop: ReconcileLoop;
+  readonly metrics: DaemonMetrics;
+  /** Resolves once the watcher is in place (or has given up). */
+  readonly watching: Promise<void>;
+  /** Resolves once the loop, the watcher and the server have stopped. */
+  readonly done: Promise<void>;
+}
+
+/** Starts everything; rejects only if the server cannot listen (nothing else is started then). */
+export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
+  const logger = options.logger ?? silentLogger();
+  const metrics = options.metrics ?? new DaemonMetrics();
+  const loop = new ReconcileLoop({
+    cycle: options.cycle,
+    intervalMs: options.intervalMs,
+    jitterRatio: options.jitterRatio,
+    backoff: options.backoff,
+    logger,
+    metrics,
+  });
+  const server = options.listen !== undefined
+    ? await startDaemonServer({ listen: options.listen, loop, metrics, logger })
+    : undefined;
+
+  let watcherReady = (): void => undefined;
+  const watcherInPlace = new Promise<void>((resolve) => { watcherReady = resolve; });
+  const stopWatching = options.hardStop ? AbortSignal.any([options.signal, options.hardStop]) : options.signal;
+  const watching = watchPolicyDirectory(options.dir, (reason) => loop.request(reason), {
+    signal: stopWatching,
+    debounceMs: options.debounceMs,
+    logger,
+    onReady: () => watcherReady(),
+  }).finally(() => watcherReady()).catch((error: unknown) => {
+    logger.child({ module: 'watch' }).error({ err: error, dir: options.dir }, 'watcher stopped; only the resync interval triggers cycles now');
+  });
+  const running = loop.run(options.signal, { hardStop: options.hardStop });
+
+  const done = (async () => {
+    try {
+      await running;
+      await watching;
+    } finally {
+      await server?.close();
+    }
+  })();
+  return { url: server?.url, loop, metrics, watching: watcherInPlace, done };
+}
+
+/** Runs the daemon until `options.signal` (or `hardStop`) stops it. */
+export async function runDaemon(options: DaemonOptions): Promise<void> {
+  const daemon = await startDaemon(options);
+  await daemon.done;
+}

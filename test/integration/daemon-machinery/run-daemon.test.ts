@@ -1,0 +1,78 @@
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DaemonMetrics, startDaemon, type CycleContext } from '../../../src/daemon/index.js';
+import { waitFor } from '../../unit/daemon/wait.js';
+
+let root = '';
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+async function commit(from: string | undefined, to: string): Promise<void> {
+  await mkdir(path.join(root, '.worktrees', to, 'policies'), { recursive: true });
+  await writeFile(path.join(root, '.worktrees', to, 'policies', 'shop.yaml'), `version: 1 # ${to}\n`);
+  await symlink(`.worktrees/${to}`, path.join(root, 'tmp'));
+  await rename(path.join(root, 'tmp'), path.join(root, 'repo'));
+  if (from) await rm(path.join(root, '.worktrees', from), { recursive: true });
+}
+
+describe('startDaemon', () => {
+  it('wires watcher → loop → endpoints, and stops gracefully after the running cycle', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'rampart-daemon-'));
+    await commit(undefined, 'aaa');
+    const cycles: CycleContext[] = [];
+    let hold: (() => void) | undefined;
+    const controller = new AbortController();
+    const daemon = await startDaemon({
+      dir: path.join(root, 'repo', 'policies'),
+      intervalMs: 60_000,
+      debounceMs: 30,
+      listen: '127.0.0.1:0',
+      signal: controller.signal,
+      metrics: new DaemonMetrics({ processMetrics: false }),
+      cycle: async (ctx) => {
+        cycles.push(ctx);
+        if (hold) await new Promise<void>((resolve) => { hold = resolve; });
+        return { result: 'success', changes: { create: 1, delete: 0 }, plan: { cycle: ctx.cycleId } };
+      },
+    });
+    const url = daemon.url!;
+    await waitFor(() => daemon.loop.everSucceeded, 'initial cycle');
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`${url}/plan`)).json()).toEqual({ cycle: cycles[0]!.cycleId });
+
+    // A git-sync commit requests a cycle.
+    await daemon.watching;
+    await waitFor(() => cycles.length === 1 && !daemon.loop.running, 'idle');
+    await commit('aaa', 'bbb');
+    await waitFor(() => cycles.length === 2, 'cycle after the swap');
+    expect(cycles[1]!.reasons.join(' ')).not.toContain('resync');
+    await waitFor(() => !daemon.loop.running, 'idle again');
+
+    // Stop while a cycle is in flight: done waits for it, and the endpoints close after.
+    hold = () => undefined;
+    await commit('bbb', 'ccc');
+    await waitFor(() => cycles.length === 3 && daemon.loop.running, 'third cycle running');
+    controller.abort();
+    let finished = false;
+    void daemon.done.then(() => { finished = true; });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(finished).toBe(false);
+    expect(cycles[2]!.signal.aborted).toBe(true);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    hold();
+    await daemon.done;
+    expect(daemon.loop.lastOutcome?.result).toBe('success');
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+
+  it('rejects, starting nothing, when the address is invalid', async () => {
+    await expect(startDaemon({
+      dir: tmpdir(), intervalMs: 1000, listen: 'nonsense', signal: new AbortController().signal,
+      cycle: async () => ({ result: 'no-op' }),
+    })).rejects.toThrow(/invalid listen address/);
+  });
+});

@@ -1,0 +1,177 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { ReconcileLoop } from '../../../src/daemon/loop.js';
+import { DaemonMetrics } from '../../../src/daemon/metrics.js';
+import type { DaemonState } from '../../../src/daemon/outcome.js';
+import { parseListenAddress, startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
+import { waitFor } from '../../unit/daemon/wait.js';
+
+const servers: DaemonServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+function state(overrides: Partial<DaemonState> = {}): DaemonState {
+  return {
+    alive: true, running: false, everSucceeded: false, lastOutcome: undefined,
+    lastCycleId: undefined, lastSuccessAt: undefined, lastPlan: undefined, ...overrides,
+  };
+}
+
+async function serve(loop: DaemonState | (() => DaemonState), metrics = new DaemonMetrics(), listen = '127.0.0.1:0'): Promise<DaemonServer> {
+  const server = await startDaemonServer({ listen, loop, metrics });
+  servers.push(server);
+  return server;
+}
+
+async function get(url: string, method = 'GET'): Promise<{ status: number; type: string; body: string; allow?: string }> {
+  const response = await fetch(url, { method });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    body: await response.text(),
+    allow: response.headers.get('allow') ?? undefined,
+  };
+}
+
+describe('daemon server', () => {
+  it('parses listen addresses', () => {
+    expect(parseListenAddress('127.0.0.1:9464')).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(parseListenAddress('[::1]:9464')).toEqual({ host: '::1', port: 9464 });
+    expect(parseListenAddress('localhost:0')).toEqual({ host: 'localhost', port: 0 });
+    expect(parseListenAddress(':9464')).toEqual({ host: '0.0.0.0', port: 9464 });
+    for (const bad of ['9464', '127.0.0.1', '::1:9464', 'host:99999', 'host:abc']) {
+      expect(() => parseListenAddress(bad)).toThrow(UsageError);
+    }
+  });
+
+  it('serves /healthz while the loop is alive, 503 once it stopped', async () => {
+    let current = state();
+    const server = await serve(() => current);
+    expect(await get(`${server.url}/healthz`)).toMatchObject({ status: 200, body: '{"status":"ok"}\n' });
+    expect((await get(`${server.url}/healthz`)).type).toMatch(/^application\/json/);
+    current = state({ alive: false });
+    expect((await get(`${server.url}/healthz`)).status).toBe(503);
+  });
+
+  it('serves /readyz 503 with the reason before a success, 200 after', async () => {
+    let current = state();
+    const server = await serve(() => current);
+    let res = await get(`${server.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.body)).toEqual({ status: 'not ready', reason: 'no successful cycle yet' });
+
+    current = state({ lastOutcome: { result: 'failed', error: new Error('401 from the API') } });
+    res = await get(`${server.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.body).reason).toBe('no successful cycle yet; last cycle failed: 401 from the API');
+
+    current = state({ everSucceeded: true, lastSuccessAt: Date.UTC(2025, 0, 2), lastOutcome: { result: 'success' } });
+    res = await get(`${server.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ status: 'ready', lastSuccessAt: '2025-01-02T00:00:00.000Z', lastResult: 'success' });
+  });
+
+  it('flips readiness when a real loop has its first successful cycle', async () => {
+    let attempts = 0;
+    const metrics = new DaemonMetrics();
+    const loop = new ReconcileLoop({
+      intervalMs: 60_000, backoff: { baseMs: 30, maxMs: 30 }, metrics,
+      cycle: async () => (++attempts === 1 ? { result: 'failed', error: new Error('api down') } : { result: 'no-op', plan: { summary: { create: 0 } } }),
+    });
+    const server = await serve(loop, metrics);
+    expect((await get(`${server.url}/healthz`)).status).toBe(503);
+    const controller = new AbortController();
+    const done = loop.run(controller.signal);
+    await waitFor(() => attempts === 1 && !loop.running, 'failed cycle');
+    expect((await get(`${server.url}/healthz`)).status).toBe(200);
+    expect(JSON.parse((await get(`${server.url}/readyz`)).body).reason).toMatch(/api down/);
+    await waitFor(() => loop.everSucceeded, 'successful retry');
+    expect((await get(`${server.url}/readyz`)).status).toBe(200);
+    expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({ summary: { create: 0 } });
+    const text = (await get(`${server.url}/metrics`)).body;
+    expect(text).toMatch(/rampart_reconcile_total\{result="failed"\} 1/);
+    expect(text).toMatch(/rampart_reconcile_total\{result="no-op"\} 1/);
+    expect(text).toMatch(/rampart_last_success_timestamp_seconds \d+/);
+    controller.abort();
+    await done;
+  });
+
+  it('serves Prometheus text with every contract metric name', async () => {
+    const metrics = new DaemonMetrics({ version: '1.2.3' });
+    metrics.recordCycle('success', 0.2);
+    metrics.recordApplied('create', 'rule', 3);
+    metrics.setPolicyValid(true);
+    metrics.setLastSuccess(Date.UTC(2025, 0, 1));
+    metrics.recordApiCall('/v1/objects/hint', 200);
+    metrics.recordRetry('/v1/objects/hint');
+    metrics.setPendingChanges({ create: 1, delete: 2 });
+    const server = await serve(state(), metrics);
+    const res = await get(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    for (const name of [
+      'rampart_reconcile_total{result="success"} 1',
+      'rampart_reconcile_duration_seconds_bucket',
+      'rampart_reconcile_duration_seconds_count 1',
+      'rampart_changes_applied_total{action="create",kind="rule"} 3',
+      'rampart_policy_valid 1',
+      'rampart_last_success_timestamp_seconds 1735689600',
+      'rampart_api_calls_total{route="/v1/objects/hint",status="200"} 1',
+      'rampart_api_retries_total{route="/v1/objects/hint"} 1',
+      'rampart_plan_pending_changes{action="delete"} 2',
+      'rampart_cycle_in_progress 0',
+      'rampart_build_info{version="1.2.3"} 1',
+      'process_cpu_user_seconds_total',
+      'nodejs_eventloop_lag_seconds',
+    ]) expect(res.body).toContain(name);
+  });
+
+  it('serves /plan as JSON, 404 before the first plan', async () => {
+    let current = state();
+    const server = await serve(() => current);
+    expect(await get(`${server.url}/plan`)).toMatchObject({ status: 404, body: '{"error":"no plan yet"}\n' });
+    const plan = { format_version: 1, summary: { create: 1, delete: 0, unchanged: 3 }, changes: [] };
+    current = state({ lastPlan: plan });
+    const res = await get(`${server.url}/plan?pretty=1`);
+    expect(res.status).toBe(200);
+    expect(res.type).toMatch(/^application\/json/);
+    expect(JSON.parse(res.body)).toEqual(plan);
+  });
+
+  it('answers 404 on unknown paths and 405 on other methods', async () => {
+    const server = await serve(state());
+    expect((await get(`${server.url}/`)).status).toBe(404);
+    expect((await get(`${server.url}/admin`)).status).toBe(404);
+    const res = await get(`${server.url}/healthz`, 'POST');
+    expect(res.status).toBe(405);
+    expect(res.allow).toBe('GET');
+    expect((await get(`${server.url}/plan`, 'DELETE')).status).toBe(405);
+  });
+
+  it('listens on IPv6 loopback', async (ctx) => {
+    let server: DaemonServer;
+    try {
+      server = await serve(state(), new DaemonMetrics(), '[::1]:0');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL' || (error as NodeJS.ErrnoException).code === 'EAFNOSUPPORT') return ctx.skip();
+      throw error;
+    }
+    expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    const port = Number(new URL(server.url).port);
+    const status = await new Promise<number>((resolve, reject) => {
+      request({ host: '::1', port, path: '/healthz', family: 6 }, (res) => { res.resume(); resolve(res.statusCode ?? 0); })
+        .on('error', reject).end();
+    });
+    expect(status).toBe(200);
+  });
+
+  it('rejects when the port is taken, and close() is idempotent', async () => {
+    const first = await serve(state());
+    const taken = new URL(first.url).port;
+    await expect(startDaemonServer({ listen: `127.0.0.1:${taken}`, loop: state(), metrics: new DaemonMetrics() })).rejects.toThrow(/EADDRINUSE/);
+    await first.close();
+    await first.close();
+  });
+});
