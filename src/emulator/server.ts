@@ -79,8 +79,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     status = result.status ?? 200;
     body = result.body;
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    ({ status, body, headers } = error);
+    if (error instanceof HttpError) ({ status, body, headers } = error);
+    else {
+      // A bug in the emulator: answer like a failing service would, and say so in the log.
+      deps.logger.error({ err: error, route }, 'emulator handler failed');
+      [status, body] = [500, 'Internal server error'];
+    }
   }
   if (fault) {
     // The write (if any) went through; the client never learns it did.
