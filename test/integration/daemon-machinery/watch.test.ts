@@ -163,6 +163,22 @@ describe('watchPolicyDirectory', () => {
     await waitFor(() => running.calls.length > count && running.calls.at(-1)!.includes('shop.yaml'), 'file change');
   });
 
+  it('reports a directory that is deleted, and its return', async () => {
+    const root = await tempDir();
+    const dir = path.join(root, 'policies');
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'shop.yaml'), 'v: 1\n');
+    const running = await startWatching(dir);
+
+    await rm(dir, { recursive: true });
+    await waitFor(() => running.calls.some((c) => c.includes('disappeared')), 'disappearance reported');
+    await mkdir(dir);
+    await waitFor(() => running.calls.some((c) => c.includes('appeared') && !c.includes('disappeared')), 'return reported');
+    const count = running.calls.length;
+    await writeFile(path.join(dir, 'api.yaml'), 'v: 1\n');
+    await waitFor(() => running.calls.length > count, 'change in the new directory');
+  });
+
   it('resolves when the signal aborts, and at once when it was aborted before', async () => {
     const dir = await tempDir();
     const running = await startWatching(dir);
