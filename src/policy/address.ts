@@ -33,7 +33,8 @@ export function checkAddress(input: string): AddressCheck {
 
 /** First and last address of a canonical CIDR, as integers of the same family. */
 export function cidrRange(cidr: string): { family: string; first: bigint; last: bigint } {
-  const [address, prefix] = ipaddr.parseCIDR(cidr);
+  // Canonical input: pick the family directly instead of ipaddr's try-both parse.
+  const [address, prefix] = cidr.includes(':') ? ipaddr.IPv6.parseCIDR(cidr) : ipaddr.IPv4.parseCIDR(cidr);
   const bits = address.kind() === 'ipv4' ? 32 : 128;
   let value = 0n;
   for (const byte of address.toByteArray()) value = (value << 8n) | BigInt(byte);

@@ -6,10 +6,19 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { findPolicyFiles } from './files.js';
+import { findPolicyFiles, type PolicyFile } from './files.js';
 import { DEFAULT_MAX_FILE_BYTES, sortDiagnostics, type Diagnostic, type PolicyLoadResult, type PolicyOptions, type PolicyText } from './types.js';
 import { validateDocuments } from './validate.js';
 import { parsePolicyText } from './yaml.js';
+
+const READ_CONCURRENCY = 32;
+
+interface FileRead {
+  file: PolicyFile;
+  content?: Buffer;
+  size?: number;
+  error?: string;
+}
 
 export async function loadPolicies(dir: string, options: PolicyOptions = {}): Promise<PolicyLoadResult> {
   const found = await findPolicyFiles(dir);
@@ -25,21 +34,26 @@ export async function loadPolicies(dir: string, options: PolicyOptions = {}): Pr
     const file = relative(process.cwd(), problem.path) || problem.path;
     diagnostics.push({ file, line: 0, col: 0, severity: 'error', code: 'read-error', message: `cannot read: ${problem.message}` });
   }
-  for (const file of found.files) {
-    const shown = display(file.relative);
+  // Read in parallel (bounded), then hash in sorted order so the digest is stable.
+  const reads = await mapLimit(found.files, READ_CONCURRENCY, async (file) => {
     try {
       const size = (await stat(file.path)).size;
-      if (size > maxBytes) {
-        hash.update(`${file.relative}\0too-large:${size}\0`);
-        diagnostics.push({ file: shown, line: 0, col: 0, severity: 'error', code: 'file-too-large', message: `file is ${size} bytes; policy files may hold at most ${maxBytes} bytes` });
-        continue;
-      }
-      const content = await readFile(file.path);
-      hash.update(`${file.relative}\0${content.length}\0`).update(content);
-      texts.push({ file: shown, text: content.toString('utf8') });
+      if (size > maxBytes) return { file, size };
+      return { file, content: await readFile(file.path) };
     } catch (error) {
-      const code = (error as { code?: string } | null)?.code ?? String(error);
-      diagnostics.push({ file: shown, line: 0, col: 0, severity: 'error', code: 'read-error', message: `cannot read: ${code}` });
+      return { file, error: (error as { code?: string } | null)?.code ?? String(error) };
+    }
+  });
+  for (const read of reads) {
+    const shown = display(read.file.relative);
+    if (read.content) {
+      hash.update(`${read.file.relative}\0${read.content.length}\0`).update(read.content);
+      texts.push({ file: shown, text: read.content.toString('utf8') });
+    } else if (read.size !== undefined) {
+      hash.update(`${read.file.relative}\0too-large:${read.size}\0`);
+      diagnostics.push({ file: shown, line: 0, col: 0, severity: 'error', code: 'file-too-large', message: `file is ${read.size} bytes; policy files may hold at most ${maxBytes} bytes` });
+    } else {
+      diagnostics.push({ file: shown, line: 0, col: 0, severity: 'error', code: 'read-error', message: `cannot read: ${read.error ?? 'unknown error'}` });
     }
   }
 
@@ -54,4 +68,17 @@ export async function loadPolicies(dir: string, options: PolicyOptions = {}): Pr
     ...(ok && result.desired ? { desired: result.desired } : {}),
     digest: hash.digest('hex'),
   };
+}
+
+async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<FileRead>): Promise<FileRead[]> {
+  const out: FileRead[] = new Array<FileRead>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      out[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
