@@ -99,7 +99,8 @@ export async function watchPolicyDirectory(
     chain = chain
       .then(async () => {
         if (signal.aborted) return;
-        await retarget();
+        // A failed re-resolve (e.g. EACCES) is logged; the change is still reported.
+        await retarget().catch((error: unknown) => logger.error({ err: error, dir: target }, 'watcher refresh failed'));
         if (reasons.length > 0 && timer === undefined) fire();
       })
       .catch((error: unknown) => logger.error({ err: error }, 'watcher refresh failed'));
