@@ -27,7 +27,13 @@ export interface ApiClientOptions {
 }
 
 export interface CallOptions {
+  /** Aborts the call in flight and any wait before a retry. */
   readonly signal?: AbortSignal;
+  /**
+   * Stops retrying (and waiting to retry) without cutting the call in flight:
+   * a graceful shutdown lets a write finish so its outcome is known.
+   */
+  readonly stopRetrying?: AbortSignal;
   /** Writes that must not be repeated blindly pass false. Default true. */
   readonly idempotent?: boolean;
 }
@@ -75,7 +81,7 @@ export class ApiClient {
     const route = `${method} ${path.split('?')[0]}`;
     return withRetry(() => this.once<T>(method, path, route, body, options.signal), {
       idempotent: options.idempotent ?? true,
-      signal: options.signal,
+      signal: options.signal ?? options.stopRetrying,
       policy: this.options.retry ?? DEFAULT_RETRY_POLICY,
       onRetry: (info) => this.options.onRetry?.({ route, ...info }),
     });

@@ -8,7 +8,7 @@ import {
 } from '../errors.js';
 
 export function errorFromStatus(status: number, details: ApiErrorDetails & { retryAfter?: string }): ApiError {
-  const where = `${details.method ?? ''} ${details.route ?? ''}`.trim();
+  const where = details.route ?? details.method ?? 'the API';
   const said = describeBody(details.body);
   const message = (what: string) => `${what} (${where} answered ${status}${said ? `: ${said}` : ''})`;
   switch (true) {
@@ -37,7 +37,7 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
 /** undici and system errors → network or timeout errors; `requestSent` says whether a write may have landed. */
 export function errorFromTransport(cause: unknown, details: ApiErrorDetails): ApiError {
   const code = (cause as { code?: string }).code ?? '';
-  const where = `${details.method ?? ''} ${details.route ?? ''}`.trim();
+  const where = details.route ?? details.method ?? 'the API';
   const text = cause instanceof Error ? cause.message : String(cause);
   const neverSent = code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   const timeout = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';

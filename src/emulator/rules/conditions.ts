@@ -8,6 +8,7 @@ import { CONDITION_TYPES } from '../../model/rule.js';
 import { invalid } from '../envelope.js';
 import { isRecord } from '../validate.js';
 import type { ConditionRecord } from '../store.js';
+import { regexProblem } from '../../policy/regex.js';
 
 export const MAX_CONDITIONS = 60;
 
@@ -114,11 +115,7 @@ export function fnv1a(text: string): number {
   return hash;
 }
 
+/** The service speaks PCRE; the emulator accepts what the policy validator accepts. */
 export function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
+  return regexProblem(pattern) === undefined;
 }

@@ -10,7 +10,7 @@ describe('errorFromStatus', () => {
   });
 
   it("carries the API's own message", () => {
-    const error = errorFromStatus(400, { method: 'POST', route: '/v4/ip_rules', body: { ip_rule: { subnet: { error: 'is invalid' } } } });
+    const error = errorFromStatus(400, { method: 'POST', route: 'POST /v4/ip_rules', body: { ip_rule: { subnet: { error: 'is invalid' } } } });
     expect(error.message).toContain('ip_rule: subnet: is invalid');
     expect(error.message).toContain('POST /v4/ip_rules answered 400');
   });

@@ -1,0 +1,129 @@
+/**
+ * Executes a plan: every create first (bounded concurrency, the retry policy in
+ * the client), then the deletes, skipping any delete whose replacement failed so
+ * protection never lapses. A stop request lets calls in flight finish and starts
+ * no new ones. Returns a per-change report; it never throws for a failed change.
+ */
+import { runBounded } from '../concurrency.js';
+import { isRampartError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { silentLogger } from '../log.js';
+import type { Plan, PlanChange, PlanDeleteIp } from '../plan/types.js';
+import type { ServiceApi } from '../api/service.js';
+import { createIp, createRule, deleteIp, deleteRule, type ExecuteContext, type Outcome } from './execute.js';
+import { type ApplyReport, type ChangeResult, summarize } from './results.js';
+import { waitForListings } from './settle.js';
+import type { WriteJournal } from './write-journal.js';
+
+export interface ApplyOptions {
+  readonly api: ServiceApi;
+  readonly concurrency?: number;
+  /** Graceful stop: no new call starts; calls in flight finish. */
+  readonly stop?: AbortSignal;
+  readonly logger?: Logger;
+  readonly journal?: WriteJournal;
+  /** Wait for the listings to show the writes before returning (0 disables). */
+  readonly settleTimeoutMs?: number;
+  readonly settleIntervalMs?: number;
+  readonly verifyTimeoutMs?: number;
+  /** Told after each change, for metrics and progress. */
+  readonly onResult?: (result: ChangeResult) => void;
+}
+
+export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyReport> {
+  const started = Date.now();
+  const callsBefore = options.api.http.totalCalls;
+  const logger = options.logger ?? silentLogger();
+  const context: ExecuteContext = {
+    api: options.api,
+    owner: plan.owner,
+    stopRetrying: options.stop,
+    journal: options.journal,
+    verifyTimeoutMs: options.verifyTimeoutMs ?? 10_000,
+    verifyIntervalMs: Math.min(1_000, options.settleIntervalMs ?? 1_000),
+  };
+  const results: ChangeResult[] = [];
+  const record = (result: ChangeResult) => {
+    results.push(result);
+    options.onResult?.(result);
+    const fields = { index: result.index, action: result.change.action, kind: result.change.kind, client: result.change.client };
+    if (result.status === 'failed') logger.error({ ...fields, code: result.errorCode, detail: result.detail }, 'change failed');
+    else logger.debug({ ...fields, status: result.status, id: result.id }, 'change done');
+  };
+
+  const indexed = plan.changes.map((change, index) => ({ change, index }));
+  const creates = indexed.filter(({ change }) => change.action === 'create');
+  const deletes = indexed.filter(({ change }) => change.action === 'delete');
+  const concurrency = options.concurrency ?? 8;
+
+  await runBounded(creates.map(({ change, index }) => () => run(change, index, context, options.stop, record)), concurrency);
+
+  // A replaced object is deleted only once its replacement exists.
+  const failedCreates = results.filter((result) => result.status !== 'applied' && result.status !== 'already-done');
+  const blockedIds = new Set(failedCreates.flatMap(({ change }) => (change.action === 'create' ? (change.replaces ?? []) : [])));
+  await runBounded(
+    deletes.map(({ change, index }) => () => {
+      if (change.action === 'delete' && change.kind === 'rule' && blockedIds.has(change.id)) {
+        record({ index, change, status: 'skipped', detail: `its replacement was not created; rule ${change.id} stays` });
+        return Promise.resolve();
+      }
+      return run(change, index, context, options.stop, record, change.kind === 'ip' ? blockedIds : undefined);
+    }),
+    concurrency,
+  );
+
+  const settled = await waitForListings(results, {
+    api: options.api,
+    owner: plan.owner,
+    timeoutMs: options.settleTimeoutMs ?? 30_000,
+    intervalMs: options.settleIntervalMs ?? 1_000,
+    stop: options.stop,
+  });
+  if (!settled) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
+  return summarize(results, { calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled });
+}
+
+async function run(
+  change: PlanChange,
+  index: number,
+  context: ExecuteContext,
+  stop: AbortSignal | undefined,
+  record: (result: ChangeResult) => void,
+  blockedIpIds?: ReadonlySet<number>,
+): Promise<void> {
+  if (stop?.aborted) {
+    record({ index, change, status: 'skipped', detail: 'stopped before this change' });
+    return;
+  }
+  try {
+    const outcome = await execute(change, context, blockedIpIds);
+    record({ index, change, ...outcome });
+  } catch (error) {
+    record({
+      index,
+      change,
+      status: 'failed',
+      errorCode: isRampartError(error) ? error.code : 'internal',
+      detail: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+function execute(
+  change: PlanChange,
+  context: ExecuteContext,
+  blockedIpIds?: ReadonlySet<number>,
+): Promise<Outcome | { status: 'skipped'; detail: string }> {
+  if (change.action === 'create') return change.kind === 'rule' ? createRule(change, context) : createIp(change, context);
+  if (change.kind === 'rule') return deleteRule(change, context);
+  const ids = deletableIds(change, blockedIpIds);
+  if (ids.length === 0) return Promise.resolve({ status: 'skipped', detail: 'every object is kept: a create it depends on failed' });
+  const kept = change.ids.length - ids.length;
+  const outcome = deleteIp(change, ids, context);
+  return kept === 0 ? outcome : outcome.then((done) => ({ ...done, detail: `${kept} object(s) kept: a create they depend on failed` }));
+}
+
+/** Objects whose values a failed forced create should have moved out first stay. */
+function deletableIds(change: PlanDeleteIp, blocked: ReadonlySet<number> = new Set()): number[] {
+  return change.ids.filter((id) => id >= 0 && !blocked.has(id));
+}

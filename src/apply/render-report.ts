@@ -1,0 +1,66 @@
+/**
+ * The outcome of an apply, for a person (text) or a machine (json). Pure.
+ * Failed and skipped changes are listed with why, so a partial apply says
+ * exactly what was and was not done.
+ */
+import type { Plan, PlanChange } from '../plan/types.js';
+import type { ApplyReport, ChangeResult } from './results.js';
+
+export interface ReportOptions {
+  readonly format: 'text' | 'json';
+  readonly color?: boolean;
+}
+
+export function renderReport(plan: Plan, report: ApplyReport, options: ReportOptions): string {
+  if (options.format === 'json') return JSON.stringify(reportJson(plan, report), null, 2) + '\n';
+  const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const lines: string[] = [];
+  for (const result of report.results) {
+    if (result.status === 'failed') lines.push(paint(31, `✗ ${describe(result.change)}: ${result.detail ?? 'failed'}`));
+    else if (result.status === 'skipped') lines.push(paint(33, `… ${describe(result.change)}: not applied (${result.detail ?? 'skipped'})`));
+  }
+  const done = report.applied + report.alreadyDone;
+  const verdict = report.failed + report.skipped === 0
+    ? paint(32, `Apply complete: ${done} of ${report.results.length} call(s) done`)
+    : paint(31, `Apply incomplete: ${done} of ${report.results.length} call(s) done, ${report.failed} failed, ${report.skipped} not attempted`);
+  lines.push(`${verdict} (${report.calls} API calls, ${(report.durationMs / 1000).toFixed(1)} s).`);
+  if (!report.settled) lines.push('Warning: the listings did not show every write before the wait ended; a plan right now may show them again.');
+  return lines.join('\n') + '\n';
+}
+
+function reportJson(plan: Plan, report: ApplyReport) {
+  return {
+    format_version: 1,
+    checksum: plan.checksum,
+    summary: {
+      applied: report.applied,
+      already_done: report.alreadyDone,
+      failed: report.failed,
+      skipped: report.skipped,
+    },
+    api_calls: report.calls,
+    duration_ms: report.durationMs,
+    settled: report.settled,
+    results: report.results.map(resultJson),
+  };
+}
+
+function resultJson(result: ChangeResult) {
+  return {
+    index: result.index,
+    action: result.change.action,
+    kind: result.change.kind,
+    client: result.change.client,
+    status: result.status,
+    ...(result.id !== undefined ? { id: result.id } : {}),
+    ...(result.errorCode ? { error_code: result.errorCode } : {}),
+    ...(result.detail ? { detail: result.detail } : {}),
+  };
+}
+
+function describe(change: PlanChange): string {
+  if (change.action === 'create' && change.kind === 'rule') return `create rule ${change.name} (${change.file}:${change.line})`;
+  if (change.action === 'create') return `create ${change.object.list} ${change.object.values.join(', ')} (${change.file}:${change.line})`;
+  if (change.kind === 'rule') return `delete rule ${change.id} of client ${change.client}`;
+  return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;
+}

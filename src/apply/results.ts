@@ -1,0 +1,50 @@
+/** What happened to each change of a plan, and the report an apply ends with. */
+import type { PlanChange } from '../plan/types.js';
+
+export type ChangeStatus =
+  /** The call succeeded. */
+  | 'applied'
+  /** The goal was already reached: a delete of something gone, a create answered 409. */
+  | 'already-done'
+  /** Not attempted: stopped, or it depends on a create that failed. */
+  | 'skipped'
+  | 'failed';
+
+export interface ChangeResult {
+  readonly index: number;
+  readonly change: PlanChange;
+  readonly status: ChangeStatus;
+  /** Why it failed or was skipped. */
+  readonly detail?: string;
+  readonly errorCode?: string;
+  /** Id of a created rule. */
+  readonly id?: number;
+}
+
+export interface ApplyReport {
+  readonly results: readonly ChangeResult[];
+  readonly applied: number;
+  readonly alreadyDone: number;
+  readonly skipped: number;
+  readonly failed: number;
+  /** API calls actually sent during the apply (retries and checks included). */
+  readonly calls: number;
+  readonly durationMs: number;
+  /** Whether the listings showed every write before apply returned. */
+  readonly settled: boolean;
+}
+
+export function summarize(
+  results: readonly ChangeResult[],
+  extra: Pick<ApplyReport, 'calls' | 'durationMs' | 'settled'>,
+): ApplyReport {
+  const count = (status: ChangeStatus) => results.filter((result) => result.status === status).length;
+  return {
+    results: [...results].sort((a, b) => a.index - b.index),
+    applied: count('applied'),
+    alreadyDone: count('already-done'),
+    skipped: count('skipped'),
+    failed: count('failed'),
+    ...extra,
+  };
+}

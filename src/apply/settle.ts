@@ -1,0 +1,87 @@
+/**
+ * Read-after-write: the service's listings lag its writes by seconds. Apply
+ * returns only once the listings it touched show every write it made (or a
+ * bounded wait passes), so a `plan` right after shows no changes.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
+import { liveRuleFromHint } from '../live/normalize-hint.js';
+import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
+import { fetchAllPages } from '../live/paging.js';
+import { ipKey } from '../model/ip.js';
+import { ruleKey } from '../model/rule.js';
+import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
+import type { ChangeResult } from './results.js';
+
+export interface SettleOptions {
+  readonly api: ServiceApi;
+  readonly owner: string;
+  readonly timeoutMs: number;
+  readonly intervalMs: number;
+  readonly stop?: AbortSignal;
+}
+
+/** What the listings must show: keys present and ids absent, per listing. */
+interface Expectations {
+  readonly ruleKeys: Map<number, Set<string>>;
+  readonly goneRuleIds: Map<number, Set<number>>;
+  /** `client|list` → keys present / ids gone. */
+  readonly ipKeys: Map<string, Set<string>>;
+  readonly goneIpIds: Map<string, Set<number>>;
+}
+
+export async function waitForListings(results: readonly ChangeResult[], options: SettleOptions): Promise<boolean> {
+  if (options.timeoutMs <= 0) return true;
+  const expected = expectations(results);
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    if (await listingsShow(expected, options)) return true;
+    if (Date.now() >= deadline || options.stop?.aborted) return false;
+    await sleep(options.intervalMs);
+  }
+}
+
+function expectations(results: readonly ChangeResult[]): Expectations {
+  const expected: Expectations = { ruleKeys: new Map(), goneRuleIds: new Map(), ipKeys: new Map(), goneIpIds: new Map() };
+  const add = <K, V>(map: Map<K, Set<V>>, key: K, value: V) => map.set(key, (map.get(key) ?? new Set()).add(value));
+  for (const { change, status } of results) {
+    if (status !== 'applied' && status !== 'already-done') continue;
+    if (change.action === 'create' && change.kind === 'rule') {
+      add(expected.ruleKeys, change.client, ruleKey(ruleFromPlan(change.client, change.rule)));
+    } else if (change.action === 'create') {
+      for (const entry of ipEntriesFromPlan(change.client, change.object)) add(expected.ipKeys, `${change.client}|${entry.list}`, ipKey(entry));
+    } else if (change.kind === 'rule') {
+      add(expected.goneRuleIds, change.client, change.id);
+    } else {
+      for (const object of change.objects) add(expected.goneIpIds, `${change.client}|${object.object.list}`, object.id);
+    }
+  }
+  return expected;
+}
+
+async function listingsShow(expected: Expectations, options: SettleOptions): Promise<boolean> {
+  const clients = new Set([...expected.ruleKeys.keys(), ...expected.goneRuleIds.keys()]);
+  for (const client of clients) {
+    const hints = await fetchAllPages((offset, limit) => options.api.listHints(client, offset, limit), HINT_PAGE_LIMIT);
+    const listedIds = new Set(hints.map((hint) => hint.id));
+    const listedKeys = new Set(hints.flatMap((hint) => {
+      const rule = liveRuleFromHint(hint);
+      return rule && rule.owner === options.owner ? [ruleKey(rule)] : [];
+    }));
+    if ([...(expected.ruleKeys.get(client) ?? [])].some((key) => !listedKeys.has(key))) return false;
+    if ([...(expected.goneRuleIds.get(client) ?? [])].some((id) => listedIds.has(id))) return false;
+  }
+  const lists = new Set([...expected.ipKeys.keys(), ...expected.goneIpIds.keys()]);
+  for (const clientList of lists) {
+    const [client, list] = clientList.split('|') as [string, string];
+    const objects = await fetchAllPages(
+      (offset, limit) => options.api.listIpRules(Number(client), list, offset, limit),
+      IP_RULE_PAGE_LIMIT,
+    );
+    const listedIds = new Set(objects.map((object) => object.id));
+    const listedKeys = new Set(objects.flatMap(liveEntriesFromIpRule).map(ipKey));
+    if ([...(expected.ipKeys.get(clientList) ?? [])].some((key) => !listedKeys.has(key))) return false;
+    if ([...(expected.goneIpIds.get(clientList) ?? [])].some((id) => listedIds.has(id))) return false;
+  }
+  return true;
+}

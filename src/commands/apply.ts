@@ -1,0 +1,95 @@
+/**
+ * `rampart apply`: plan and apply, or apply a saved plan (`--plan FILE`) after
+ * checking it is still current. Refuses an unsafe plan without --force.
+ * Exit 0 when everything applied, 1 on any error or failed change.
+ */
+import { Option, type Command } from 'commander';
+import { applyPlan } from '../apply/apply.js';
+import { renderReport } from '../apply/render-report.js';
+import { ApplyFailedError, UnsafePlanError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { createLogger } from '../log.js';
+import { checkSafety, hasChanges } from '../plan/index.js';
+import { InvalidPoliciesError, loadDesired, prepare } from '../reconcile/prepare.js';
+import { checkPlanIsCurrent, readSavedPlan } from '../reconcile/saved-plan.js';
+import { connect } from './connect.js';
+import {
+  addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, parseDuration, type PolicyOptions,
+} from './options.js';
+import { useColor, writeDiagnostics, writePlan } from './output.js';
+import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
+
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags {
+  plan?: string;
+  dryRun?: boolean;
+  format: 'text' | 'json';
+  settleTimeout: string;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('apply')
+    .description('plan and apply the changes (creates before the deletes they replace)')
+    .option('--plan <file>', 'apply exactly this saved plan (from `plan --out`); refused if the policies or the live state changed since')
+    .option('--dry-run', 'print the plan only; change nothing')
+    .addOption(new Option('--format <format>', 'output format of the plan and report').choices(['text', 'json']).default('text'))
+    .option('--settle-timeout <duration>', 'how long to wait for the listings to show the writes', '30s');
+  addSafetyOptions(command);
+  addPolicyOptions(command);
+  addConnectionOptions(command);
+  addLogOptions(command);
+  command.action(async (flags: ApplyFlags) => {
+    process.exitCode = await apply(flags);
+  });
+}
+
+export async function apply(flags: ApplyFlags): Promise<number> {
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
+  let policy;
+  try {
+    policy = await loadDesired({ policies: flags.policies });
+  } catch (error) {
+    if (!(error instanceof InvalidPoliciesError)) throw error;
+    await writeDiagnostics(error.result, flags.format);
+    return EXIT.error;
+  }
+  if (policy.files.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
+
+  const connection = await connect(flags, logger);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort(new Error('stopped by signal'));
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  try {
+    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner });
+    if (saved) checkPlanIsCurrent(saved, prepared.desired, prepared.live, flags.owner);
+    const plan = saved ?? prepared.plan;
+    if (flags.format === 'text') await writePlan(plan, 'text');
+
+    const safety = checkSafety(plan, { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned, force: flags.force });
+    if (!safety.ok) throw new UnsafePlanError(safety.message);
+    if (flags.dryRun || !hasChanges(plan)) {
+      if (flags.format === 'json') await writePlan(plan, 'json');
+      logger.info({ dryRun: Boolean(flags.dryRun), ...plan.summary }, flags.dryRun ? 'dry run: nothing applied' : 'nothing to apply');
+      return EXIT.ok;
+    }
+
+    const report = await applyPlan(plan, {
+      api: connection.api,
+      concurrency: flags.concurrency,
+      stop: stop.signal,
+      logger,
+      settleTimeoutMs: parseDuration(flags.settleTimeout),
+    });
+    process.stdout.write(renderReport(plan, report, { format: flags.format, color: useColor() }));
+    if (report.failed > 0 || report.skipped > 0) {
+      throw new ApplyFailedError(`${report.failed} change(s) failed and ${report.skipped} were not attempted; run apply again to converge`);
+    }
+    return EXIT.ok;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    await connection.close();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Connects to the service API named by the options, or starts the in-process
+ * emulator for `--emulator`. The one place a token is resolved.
+ */
+import { randomBytes } from 'node:crypto';
+import { ApiClient } from '../api/client.js';
+import { resolveCredentials } from '../api/credentials.js';
+import { ServiceApi } from '../api/service.js';
+import { startEmulator, type RunningEmulator } from '../emulator/index.js';
+import { UsageError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ConnectionOptions } from './options.js';
+
+export interface Connection {
+  readonly api: ServiceApi;
+  /** Set with `--emulator`. */
+  readonly emulator?: RunningEmulator;
+  /** Where it is connected, for logs (never the token). */
+  readonly target: string;
+  close(): Promise<void>;
+}
+
+export interface ConnectHooks {
+  readonly onRetry?: (info: { route: string; attempt: number; delayMs: number; error: Error }) => void;
+}
+
+export async function connect(options: ConnectionOptions, logger: Logger, hooks: ConnectHooks = {}): Promise<Connection> {
+  if (options.emulator && options.apiUrl) {
+    throw new UsageError('--emulator and --api-url (RAMPART_API_URL) exclude each other: choose one');
+  }
+  let emulator: RunningEmulator | undefined;
+  let baseUrl: string;
+  let credentials;
+  if (options.emulator) {
+    const token = randomBytes(24).toString('hex');
+    emulator = await startEmulator({
+      token,
+      port: 0,
+      ...(options.emulatorData ? { dataFile: options.emulatorData } : {}),
+      ...(options.emulatorLag !== undefined ? { listingLagMs: options.emulatorLag } : {}),
+      logger,
+    });
+    baseUrl = emulator.url;
+    credentials = { token };
+    logger.info({ url: emulator.url, dataFile: options.emulatorData ?? null }, 'started the embedded emulator');
+  } else {
+    if (!options.apiUrl) {
+      throw new UsageError('no API URL: set --api-url or RAMPART_API_URL (or use --emulator to try Rampart without an account)');
+    }
+    baseUrl = checkUrl(options.apiUrl);
+    credentials = await resolveCredentials({ tokenFile: options.apiTokenFile, secretFile: options.apiSecretFile });
+  }
+  const http = new ApiClient({
+    baseUrl,
+    credentials,
+    connections: options.concurrency,
+    requestTimeoutMs: options.requestTimeout,
+    onRetry: (info) => {
+      logger.warn({ route: info.route, attempt: info.attempt, delayMs: info.delayMs, code: info.error.code }, 'retrying an API call');
+      hooks.onRetry?.(info);
+    },
+  });
+  return {
+    api: new ServiceApi(http),
+    ...(emulator ? { emulator } : {}),
+    target: emulator ? `embedded emulator at ${emulator.url}` : new URL(baseUrl).origin,
+    async close() {
+      await http.close();
+      await emulator?.close();
+    },
+  };
+}
+
+function checkUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--api-url is not a URL: "${value}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--api-url must be http(s), got ${url.protocol}`);
+  if (url.username || url.password) throw new UsageError('--api-url must not carry credentials; use the token settings');
+  return url.toString();
+}

@@ -1,0 +1,74 @@
+/**
+ * Options shared by the commands that read policies or talk to the API, with
+ * their environment fallbacks (contract.md, "Connecting to the service").
+ */
+import { type Command, Option } from 'commander';
+import { DEFAULT_OWNER, isValidOwner } from '../model/ownership.js';
+import { UsageError } from '../errors.js';
+
+export interface PolicyOptions {
+  policies: string;
+}
+
+export interface ConnectionOptions {
+  apiUrl?: string;
+  apiTokenFile?: string;
+  apiSecretFile?: string;
+  emulator?: boolean;
+  emulatorData?: string;
+  emulatorLag?: number;
+  owner: string;
+  concurrency: number;
+  requestTimeout: number;
+}
+
+export interface LogFlags {
+  logFormat?: 'json' | 'pretty';
+  logLevel?: string;
+}
+
+export function addPolicyOptions(command: Command): Command {
+  return command.addOption(
+    new Option('--policies <dir>', 'policy directory').env('RAMPART_POLICIES').default('./policies'),
+  );
+}
+
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--api-url <url>', 'API base URL of your cloud (US or EU)').env('RAMPART_API_URL'))
+    .addOption(new Option('--api-token-file <file>', 'file holding the API token (or RAMPART_API_TOKEN / RAMPART_API_TOKEN_FILE)'))
+    .addOption(new Option('--api-secret-file <file>', 'file holding the optional API secret (or RAMPART_API_SECRET / RAMPART_API_SECRET_FILE)'))
+    .addOption(new Option('--emulator', 'use an in-process emulator of the API instead of a real account'))
+    .addOption(new Option('--emulator-data <file>', 'with --emulator: keep its state in this file'))
+    .addOption(new Option('--emulator-lag <ms>', 'with --emulator: listings lag writes by this long').argParser(positiveInt).hideHelp())
+    .addOption(new Option('--owner <name>', 'owner name written on managed objects').env('RAMPART_OWNER').default(DEFAULT_OWNER).argParser(ownerName))
+    .addOption(new Option('--concurrency <n>', 'API calls in flight at once').default(8).argParser(positiveInt))
+    .addOption(new Option('--request-timeout <ms>', 'timeout of one API call').default(30_000).argParser(positiveInt));
+}
+
+export function addLogOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--log-format <format>', 'log format on stderr (default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']).env('RAMPART_LOG_FORMAT'))
+    .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).env('RAMPART_LOG_LEVEL'));
+}
+
+export function positiveInt(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new UsageError(`expected a non-negative integer, got "${value}"`);
+  return number;
+}
+
+function ownerName(value: string): string {
+  if (!isValidOwner(value)) throw new UsageError(`--owner must be 1-64 letters, digits, '.', '_' or '-', got "${value}"`);
+  return value;
+}
+
+/** `60s`, `5m`, `1h`, `1500ms` or plain seconds → milliseconds. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`invalid duration "${value}" (use e.g. 30s, 5m, 1h)`);
+  const amount = Number(match[1]);
+  const unit = match[2] ?? 's';
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1_000 : unit === 'm' ? 60_000 : 3_600_000;
+  return Math.round(amount * factor);
+}

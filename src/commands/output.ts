@@ -1,0 +1,37 @@
+/**
+ * Writes a plan in the chosen format to stdout (and `--out FILE` as JSON), and
+ * prints policy diagnostics when the policies are invalid. Stdout carries only
+ * plans and reports; logs go to stderr.
+ */
+import { appendFile, writeFile } from 'node:fs/promises';
+import { formatDiagnostics, formatMarkdown } from '../policy/format.js';
+import type { PolicyLoadResult } from '../policy/types.js';
+import { renderGithub, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+
+export const PLAN_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
+/** Colour only on a terminal, and never with NO_COLOR (https://no-color.org). */
+export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
+  return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+}
+
+export async function writePlan(plan: Plan, format: PlanFormat, out?: string): Promise<void> {
+  if (out) await writeFile(out, renderJson(plan), { mode: 0o644 });
+  if (format === 'json') process.stdout.write(renderJson(plan));
+  else if (format === 'markdown') process.stdout.write(renderMarkdown(plan));
+  else if (format === 'github') {
+    const { annotations, summary } = renderGithub(plan);
+    process.stdout.write(annotations);
+    if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, summary);
+    else process.stdout.write(summary);
+  } else process.stdout.write(renderText(plan, { color: useColor() }));
+}
+
+/** Invalid policies in `plan`/`apply`: the same report `validate` prints. */
+export async function writeDiagnostics(result: PolicyLoadResult, format: PlanFormat): Promise<void> {
+  const diagnosticFormat = format === 'markdown' ? 'text' : format;
+  const report = { files: result.files, diagnostics: result.diagnostics };
+  process.stdout.write(formatDiagnostics(report, diagnosticFormat));
+  if (format === 'github' && process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, formatMarkdown(report));
+}

@@ -1,0 +1,56 @@
+/**
+ * `rampart plan`: validate, read the live state, print the changes. Never writes
+ * to the account. With --detailed-exitcode: 0 no changes, 2 changes, 1 error.
+ */
+import { Option, type Command } from 'commander';
+import { EXIT } from '../exit-codes.js';
+import { createLogger } from '../log.js';
+import { hasChanges } from '../plan/index.js';
+import { InvalidPoliciesError, loadDesired, prepare } from '../reconcile/prepare.js';
+import { connect } from './connect.js';
+import { addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, type PolicyOptions } from './options.js';
+import { PLAN_FORMATS, type PlanFormat, writeDiagnostics, writePlan } from './output.js';
+
+interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags {
+  format: PlanFormat;
+  out?: string;
+  detailedExitcode?: boolean;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('plan')
+    .description('validate, read the live state and print the changes apply would make; changes nothing')
+    .addOption(new Option('--format <format>', 'output format').choices(PLAN_FORMATS).default('text'))
+    .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`')
+    .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none, 1 on error');
+  addPolicyOptions(command);
+  addConnectionOptions(command);
+  addLogOptions(command);
+  command.action(async (flags: PlanFlags) => {
+    process.exitCode = await plan(flags);
+  });
+}
+
+export async function plan(flags: PlanFlags): Promise<number> {
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  // Policies first: an invalid file is reported without needing a token or the network.
+  let policy;
+  try {
+    policy = await loadDesired({ policies: flags.policies });
+  } catch (error) {
+    if (!(error instanceof InvalidPoliciesError)) throw error;
+    await writeDiagnostics(error.result, flags.format);
+    return EXIT.error;
+  }
+  const connection = await connect(flags, logger);
+  try {
+    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner });
+    await writePlan(prepared.plan, flags.format, flags.out);
+    logger.info({ ...prepared.plan.summary, calls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
+    if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The read half of a cycle, shared by plan, apply and the daemon: load and
+ * validate the policies, read the live state of the clients they name, and
+ * compute the plan. Changes nothing.
+ */
+import type { ServiceApi } from '../api/service.js';
+import { PolicyInvalidError, UsageError } from '../errors.js';
+import type { WriteJournal } from '../apply/write-journal.js';
+import { readLiveState } from '../live/read.js';
+import type { DesiredState, LiveState } from '../model/state.js';
+import { buildPlan } from '../plan/plan.js';
+import type { Plan } from '../plan/types.js';
+import { loadPolicies } from '../policy/index.js';
+import type { Diagnostic, PolicyLoadResult } from '../policy/types.js';
+
+export interface PrepareOptions {
+  readonly policies: string;
+  readonly api: ServiceApi;
+  readonly owner: string;
+  readonly maxDeleteShare?: number;
+  readonly journal?: WriteJournal;
+  readonly signal?: AbortSignal;
+  /** Loads the policies; the daemon passes a snapshot-consistent loader. */
+  readonly load?: (dir: string) => Promise<PolicyLoadResult>;
+}
+
+export interface Prepared {
+  readonly policy: PolicyLoadResult;
+  readonly desired: DesiredState;
+  readonly live: LiveState;
+  readonly plan: Plan;
+}
+
+/** Invalid policies: the diagnostics ride on the error so callers can print them. */
+export class InvalidPoliciesError extends PolicyInvalidError {
+  constructor(readonly result: PolicyLoadResult) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    super(`${errors.length} policy error(s); nothing is applied while any policy file is invalid${firstError(errors)}`);
+  }
+}
+
+export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load'>): Promise<PolicyLoadResult & { desired: DesiredState }> {
+  const policy = await (options.load ?? loadPolicies)(options.policies);
+  if (!policy.exists) {
+    throw new UsageError(`policy directory ${options.policies} does not exist; nothing is planned (an absent directory never means "delete everything")`);
+  }
+  if (!policy.desired) throw new InvalidPoliciesError(policy);
+  return { ...policy, desired: policy.desired };
+}
+
+export async function prepare(options: PrepareOptions): Promise<Prepared> {
+  const policy = await loadDesired(options);
+  const read = await readLiveState(options.api, policy.desired.clients, { signal: options.signal });
+  const live = options.journal ? options.journal.overlay(read) : read;
+  const plan = buildPlan(policy.desired, live, {
+    owner: options.owner,
+    ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),
+  });
+  return { policy, desired: policy.desired, live, plan };
+}
+
+function firstError(errors: readonly Diagnostic[]): string {
+  const [first] = errors;
+  return first ? ` (first: ${first.file}:${first.line}:${first.col}: ${first.message})` : '';
+}
