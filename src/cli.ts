@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { isRampartError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { packageVersion } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
   const program = new Command('rampart')
@@ -34,12 +35,6 @@ function describe(error: unknown): string {
     return process.env.RAMPART_DEBUG ? (error.stack ?? error.message) : `internal error: ${error.message}`;
   }
   return String(error);
-}
-
-async function packageVersion(): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const text = await readFile(new URL('../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
 }
 
 main(process.argv).then(

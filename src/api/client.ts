@@ -23,6 +23,8 @@ export interface ApiClientOptions {
   readonly connections?: number;
   readonly retry?: RetryPolicy;
   readonly onRetry?: (info: { route: string; attempt: number; delayMs: number; error: ApiError }) => void;
+  /** Told after every call sent: the HTTP status, or `network` when none came back. */
+  readonly onCall?: (info: { route: string; status: number | 'network' }) => void;
   readonly userAgent?: string;
 }
 
@@ -106,9 +108,11 @@ export class ApiClient {
         bodyTimeout: timeout,
       });
     } catch (cause) {
+      this.options.onCall?.({ route, status: 'network' });
       signal?.throwIfAborted();
       throw errorFromTransport(cause, { method, route });
     }
+    this.options.onCall?.({ route, status: response.statusCode });
     let raw: Buffer;
     try {
       raw = Buffer.from(await response.body.arrayBuffer());

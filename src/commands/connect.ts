@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiClient } from '../api/client.js';
 import { resolveCredentials } from '../api/credentials.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retry.js';
 import { ServiceApi } from '../api/service.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { UsageError } from '../errors.js';
@@ -22,6 +23,7 @@ export interface Connection {
 
 export interface ConnectHooks {
   readonly onRetry?: (info: { route: string; attempt: number; delayMs: number; error: Error }) => void;
+  readonly onCall?: (info: { route: string; status: number | 'network' }) => void;
 }
 
 export async function connect(options: ConnectionOptions, logger: Logger, hooks: ConnectHooks = {}): Promise<Connection> {
@@ -55,10 +57,12 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
     credentials,
     connections: options.concurrency,
     requestTimeoutMs: options.requestTimeout,
+    retry: retryPolicyFromEnv(),
     onRetry: (info) => {
       logger.warn({ route: info.route, attempt: info.attempt, delayMs: info.delayMs, code: info.error.code }, 'retrying an API call');
       hooks.onRetry?.(info);
     },
+    ...(hooks.onCall ? { onCall: hooks.onCall } : {}),
   });
   return {
     api: new ServiceApi(http),
@@ -69,6 +73,19 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
       await emulator?.close();
     },
   };
+}
+
+/**
+ * `RAMPART_RETRY_BASE_MS` (undocumented, for tests and drills): the first
+ * backoff step instead of 1 s; the cap scales with it (30 × base). Retry-After
+ * is still honoured as the server sends it.
+ */
+export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+  const raw = env.RAMPART_RETRY_BASE_MS;
+  if (raw === undefined || raw === '') return DEFAULT_RETRY_POLICY;
+  const base = Number(raw);
+  if (!Number.isInteger(base) || base < 1) throw new UsageError(`RAMPART_RETRY_BASE_MS must be a positive integer, got "${raw}"`);
+  return { ...DEFAULT_RETRY_POLICY, baseDelayMs: base, maxDelayMs: base * 30 };
 }
 
 function checkUrl(value: string): string {

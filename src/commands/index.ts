@@ -3,6 +3,7 @@ import { register as registerValidate } from './validate.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerPlan } from './plan.js';
 import { register as registerApply } from './apply.js';
+import { register as registerRun } from './run.js';
 
 /**
  * Each command module exports `register(program)`; add new commands here,
@@ -13,4 +14,5 @@ export function registerCommands(program: Command): void {
   registerValidate(program);
   registerPlan(program);
   registerApply(program);
+  registerRun(program);
 }

@@ -1,0 +1,86 @@
+/**
+ * `rampart run`: the daemon. Watches the policy directory (git-sync and
+ * ConfigMap swaps included), re-plans on change and on the resync interval,
+ * applies, and serves /healthz, /readyz, /metrics and /plan. `--once` runs one
+ * cycle and exits; `--dry-run` plans and reports only.
+ */
+import { Option, type Command } from 'commander';
+import { WriteJournal } from '../apply/write-journal.js';
+import { DaemonMetrics, isSuccessfulResult, onShutdownSignals, ReconcileLoop, runDaemon } from '../daemon/index.js';
+import { EXIT } from '../exit-codes.js';
+import { createLogger } from '../log.js';
+import { createCycle } from '../reconcile/cycle.js';
+import { connect } from './connect.js';
+import {
+  addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, parseDuration, type PolicyOptions,
+} from './options.js';
+import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
+import { packageVersion } from '../version.js';
+
+interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags {
+  interval: string;
+  listen: string;
+  dryRun?: boolean;
+  once?: boolean;
+  settleTimeout: string;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('run')
+    .description('the daemon: watch the policies, resync on an interval, apply; serves health, metrics and the last plan')
+    .addOption(new Option('--interval <duration>', 'resync interval (jittered by ±10%)').env('RAMPART_INTERVAL').default('60s'))
+    .addOption(new Option('--listen <host:port>', 'address of /healthz, /readyz, /metrics and /plan').env('RAMPART_LISTEN').default('127.0.0.1:9464'))
+    .option('--dry-run', 'plan and report only; change nothing')
+    .option('--once', 'run one cycle and exit (0 on success, 1 otherwise)')
+    .option('--settle-timeout <duration>', 'how long an apply waits for the listings to show its writes', '30s');
+  addSafetyOptions(command);
+  addPolicyOptions(command);
+  addConnectionOptions(command);
+  addLogOptions(command);
+  command.action(async (flags: RunFlags) => {
+    process.exitCode = await run(flags);
+  });
+}
+
+export async function run(flags: RunFlags): Promise<number> {
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const intervalMs = parseDuration(flags.interval);
+  const metrics = new DaemonMetrics({ version: await packageVersion() });
+  const connection = await connect(flags, logger, {
+    onCall: ({ route, status }) => metrics.recordApiCall(route, status),
+    onRetry: ({ route }) => metrics.recordRetry(route),
+  });
+  const stop = new AbortController();
+  const hardStop = new AbortController();
+  const disposeSignals = onShutdownSignals(stop, { logger, hardExit: (code) => {
+    hardStop.abort();
+    process.exit(code);
+  } });
+  const cycle = createCycle({
+    policies: flags.policies,
+    api: connection.api,
+    owner: flags.owner,
+    journal: new WriteJournal(Math.max(120_000, 2 * intervalMs)),
+    dryRun: Boolean(flags.dryRun),
+    force: Boolean(flags.force),
+    maxDeleteShare: flags.maxDeleteShare,
+    minOwned: flags.minOwned,
+    concurrency: flags.concurrency,
+    settleTimeoutMs: parseDuration(flags.settleTimeout),
+  });
+  logger.info({ policies: flags.policies, target: connection.target, intervalMs, dryRun: Boolean(flags.dryRun), owner: flags.owner }, 'rampart run starting');
+  try {
+    if (flags.once) {
+      const loop = new ReconcileLoop({ cycle, intervalMs, logger, metrics });
+      const outcome = await loop.runOnce(stop.signal);
+      return isSuccessfulResult(outcome.result) ? EXIT.ok : EXIT.error;
+    }
+    await runDaemon({ dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics });
+    logger.info('rampart run stopped');
+    return EXIT.ok;
+  } finally {
+    disposeSignals();
+    await connection.close();
+  }
+}
