@@ -26,6 +26,8 @@ export interface EmulatorOptions {
   listingLagMs?: number;
   /** Default 'per-value'. */
   ipGranularity?: IpGranularity;
+  /** Every API call is answered this much later (admin calls are not). Default 0. */
+  latencyMs?: number;
   /** Larger request bodies get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -37,6 +39,8 @@ export interface EmulatorOptions {
 export interface EmulatorConfig {
   listingLagMs: number;
   ipGranularity: IpGranularity;
+  /** Injected per-call latency (benchmarks); absent means 0. */
+  latencyMs?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -45,6 +49,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
   return {
     listingLagMs: options.listingLagMs ?? 0,
     ipGranularity: options.ipGranularity ?? 'per-value',
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   };
 }
 
@@ -53,6 +58,10 @@ export function configProblem(patch: Partial<Record<keyof EmulatorConfig, unknow
   const lag = patch.listingLagMs;
   if (lag !== undefined && (typeof lag !== 'number' || !Number.isFinite(lag) || lag < 0)) {
     return 'listingLagMs must be a non-negative number';
+  }
+  const latency = patch.latencyMs;
+  if (latency !== undefined && (typeof latency !== 'number' || !Number.isFinite(latency) || latency < 0)) {
+    return 'latencyMs must be a non-negative number';
   }
   const granularity = patch.ipGranularity;
   if (granularity !== undefined && !(IP_GRANULARITIES as readonly unknown[]).includes(granularity)) {

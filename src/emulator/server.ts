@@ -3,6 +3,7 @@
  * flush if it wrote → envelope. Never throws out of a request; every request is
  * answered, reset on purpose, or held on purpose (hang fault).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { authenticate, type Credentials } from './auth.js';
@@ -64,6 +65,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   }
 
   if (isAdmin(path)) return deps.admin(req, res, raw);
+
+  // Injected network latency: the call is answered (and takes effect) this much later.
+  const latencyMs = deps.core.config.latencyMs ?? 0;
+  if (latencyMs > 0) await sleep(latencyMs);
 
   const fault = deps.faults.take(route);
   if (fault && fault.kind !== 'reset-after-write') return applyFault(fault, req, res, log);
