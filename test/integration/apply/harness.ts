@@ -1,0 +1,94 @@
+/**
+ * Shared by the plan and apply integration tests: an emulator on port 0, the
+ * CLI pointed at it, and readers of the emulator's own state (not its lagging
+ * listings) to assert what really exists.
+ */
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { runCli, startCli, type CliOptions, type CliResult, type RunningCli } from '../../helpers/cli.js';
+import type { EmulatorOptions, HintRecord, IpObject } from '../../../src/emulator/index.js';
+
+export const CLIENT = 10042;
+
+/** Routes that change the account. */
+export const WRITE_ROUTES = ['POST /v1/objects/hint/create', 'POST /v1/objects/hint/delete', 'POST /v4/ip_rules', 'DELETE /v4/ip_rules'];
+export const CREATE_HINT = 'POST /v1/objects/hint/create';
+export const DELETE_HINT = 'POST /v1/objects/hint/delete';
+export const CREATE_IP = 'POST /v4/ip_rules';
+export const DELETE_IP = 'DELETE /v4/ip_rules';
+
+export interface Harness {
+  readonly emulator: TestEmulator;
+  /** `rampart <command> --api-url URL --policies DIR ...args`. */
+  cli(command: 'plan' | 'apply', policies: string, args?: readonly string[], options?: CliOptions): Promise<CliResult>;
+  start(command: 'plan' | 'apply', policies: string, args?: readonly string[], options?: CliOptions): RunningCli;
+  /** Rules that exist now (deleted ones still lagging in listings excluded). */
+  hints(): HintRecord[];
+  ipObjects(): IpObject[];
+  /** Write calls the emulator saw, in order. */
+  writes(): { route: string; status: number | null; outcome: string }[];
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: Partial<EmulatorOptions> = {}): Promise<Harness> {
+  const emulator = await startTestEmulator(options);
+  const fullArgs = (command: string, policies: string, args: readonly string[]) => [
+    command, '--api-url', emulator.url, '--policies', policies, ...args,
+  ];
+  return {
+    emulator,
+    cli: (command, policies, args = [], cliOptions) => runCli(fullArgs(command, policies, args), cliOptions),
+    start: (command, policies, args = [], cliOptions) => startCli(fullArgs(command, policies, args), cliOptions),
+    hints: () => emulator.control.state().hints.filter((h) => h.unlistedFromMs === undefined).map((h) => h.record),
+    ipObjects: () => emulator.control.state().ipObjects.filter((o) => o.unlistedFromMs === undefined).map((o) => o.record),
+    writes: () =>
+      emulator.control
+        .calls()
+        .filter((call) => WRITE_ROUTES.includes(call.route))
+        .map(({ route, status, outcome }) => ({ route, status, outcome })),
+    close: () => emulator.close(),
+  };
+}
+
+/** A rule's identity as stored (conditions as a set), to count copies. */
+export function hintKey(hint: HintRecord): string {
+  const conditions = hint.action.map((c) => JSON.stringify([c.point, c.type, c.value])).sort();
+  return JSON.stringify([hint.clientid, hint.type, conditions, hint.point, hint.attack_type, hint.regex, hint.mode, hint.comment]);
+}
+
+/** Copies of each rule; a duplicate shows as a count above 1. */
+export function hintCounts(hints: readonly HintRecord[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const hint of hints) counts.set(hintKey(hint), (counts.get(hintKey(hint)) ?? 0) + 1);
+  return counts;
+}
+
+/** Each IP value as `list|rule_type|pools|value`, once per object holding it (sorted). */
+export function ipValues(objects: readonly IpObject[]): string[] {
+  return objects
+    .flatMap((o) => (o.rule_type === 'ip_range' ? [o.subnet ?? ''] : (o.source_values ?? [])).map((v) => `${o.list}|${o.rule_type}|${o.pools.join(',')}|${v}`))
+    .sort();
+}
+
+/** True when no rule and no IP value exists twice. */
+export function expectNoDuplicates(harness: Harness): { rules: number; ipValues: number } {
+  const counts = hintCounts(harness.hints());
+  const duplicates = [...counts].filter(([, n]) => n > 1);
+  if (duplicates.length > 0) throw new Error(`duplicate rules: ${JSON.stringify(duplicates)}`);
+  const values = ipValues(harness.ipObjects());
+  const repeated = values.filter((v, i) => values.indexOf(v) !== i);
+  if (repeated.length > 0) throw new Error(`duplicate IP values: ${JSON.stringify(repeated)}`);
+  return { rules: counts.size, ipValues: values.length };
+}
+
+/** What the sample policies declare for account 10042: 8 rules, 11 IP values. */
+export const SAMPLE_RULES = 8;
+export const SAMPLE_IP_VALUES = 11;
+
+/** Parses stdout of `--format json` (the plan), failing with the output when it is not JSON. */
+export function parseJson<T = Record<string, unknown>>(result: CliResult): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+  }
+}

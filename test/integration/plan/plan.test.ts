@@ -1,0 +1,204 @@
+/**
+ * `rampart plan` end to end: the built CLI against the emulator over real HTTP.
+ * Each test asserts the exit code, what stdout shows, and that the emulator saw
+ * no write (plan changes nothing).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import { CLIENT, expectNoDuplicates, hintCounts, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES, startHarness, type Harness } from '../apply/harness.js';
+import type { Plan } from '../../../src/plan/types.js';
+
+let harness: Harness | undefined;
+let policies: PolicyDir;
+
+beforeEach(async () => {
+  policies = await samplePolicyDir();
+});
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  await policies.cleanup();
+});
+
+async function appliedHarness(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  harness = await startHarness(options);
+  const applied = await harness.cli('apply', policies.dir, ['--settle-timeout', '5s']);
+  expect(applied.code, applied.stderr).toBe(0);
+  harness.emulator.control.resetCalls();
+  return harness;
+}
+
+describe('plan against an account that matches the policies', () => {
+  it('shows no changes (exit 0), then exactly one edit (exit 2), and never writes', async () => {
+    const h = await appliedHarness();
+    const clean = await h.cli('plan', policies.dir, ['--detailed-exitcode']);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toContain('No changes');
+
+    // One edit: the office address moves. Exactly that create and that delete.
+    await policies.edit('shop.yaml', 'ips: [192.0.2.10]', 'ips: [192.0.2.11]');
+    const edited = await h.cli('plan', policies.dir, ['--detailed-exitcode', '--format', 'json']);
+    expect(edited.code, edited.stderr).toBe(2);
+    const plan = parseJson<Plan>(edited);
+    expect(plan.summary).toMatchObject({ create: 1, delete: 1, replace: 0, unchanged: SAMPLE_RULES + SAMPLE_IP_VALUES - 1 });
+    expect(plan.changes).toHaveLength(2);
+    const [create, del] = plan.changes;
+    expect(create).toMatchObject({ action: 'create', kind: 'ip', client: CLIENT, application: 7, object: { list: 'white', values: ['192.0.2.11/32'] } });
+    expect(create && 'file' in create ? create.file : '').toMatch(/shop\.yaml$/);
+    const office = h.ipObjects().find((o) => o.subnet === '192.0.2.10/32');
+    expect(del).toMatchObject({ action: 'delete', kind: 'ip', client: CLIENT, ids: [office?.id] });
+
+    const text = await h.cli('plan', policies.dir, ['--detailed-exitcode']);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toMatch(/\+ allow 192\.0\.2\.11\/32/);
+    expect(text.stdout).toMatch(/1 to create, 1 to delete/);
+
+    expect(h.writes()).toEqual([]);
+    expect(h.emulator.control.count('POST /v1/objects/hint')).toBeGreaterThan(0);
+  });
+});
+
+describe('plan with the service quirks on', () => {
+  it('copes with listing lag, per-request IP objects and foreign objects', async () => {
+    harness = await startHarness({ listingLagMs: 600, ipGranularity: 'per-request' });
+    const { control } = harness.emulator;
+    // Made in the console: equal to shop.yaml's curltool-scanner (no owner mark).
+    const consoleRule = control.seedHint({
+      clientid: CLIENT, type: 'regex', action: [{ point: ['instance'], type: 'equal', value: '7' }],
+      point: ['header', 'USER-AGENT'], regex: '.*curltool.*', attack_type: 'scanner', comment: 'flags a known scanner',
+    });
+    // A rule type Rampart does not manage, another owner's rule and IP object, a console IP value.
+    const stamp = control.seedHint({ clientid: CLIENT, type: 'disable_stamp', action: [], stamp: 1234 });
+    const otherRule = control.seedHint({
+      clientid: CLIENT, type: 'service_mode', mode: 'off', action: [{ point: ['instance'], type: 'equal', value: '9' }],
+      comment: 'their rule [managed-by:other-tool]',
+    });
+    const otherIp = control.seedIpObject({ clientid: CLIENT, list: 'black', rule_type: 'country', values: ['CN'], reason: 'theirs [managed-by:other-tool]' });
+    const consoleIp = control.seedIpObject({ clientid: CLIENT, list: 'black', rule_type: 'ip_range', values: ['198.51.100.99/32'], reason: 'hand-made' });
+
+    const applied = await harness.cli('apply', policies.dir, ['--settle-timeout', '5s', '--format', 'json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(parseJson<{ settled: boolean }>(applied).settled).toBe(true);
+
+    // Right after apply settled: nothing left to do, though the listings lag.
+    control.resetCalls();
+    const plan = await harness.cli('plan', policies.dir, ['--detailed-exitcode', '--format', 'json']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const parsed = parseJson<Plan>(plan);
+    expect(parsed.changes).toEqual([]);
+    expect(parsed.notes.map((n) => n.message)).toContain(`satisfied by unmanaged id ${consoleRule.id}`);
+    expect(harness.writes()).toEqual([]);
+
+    // The console rule was not duplicated; the foreign objects are all still there.
+    const hints = harness.hints();
+    expect(hints.filter((h) => h.regex === '.*curltool.*')).toHaveLength(1);
+    expect(hints.map((h) => h.id)).toEqual(expect.arrayContaining([consoleRule.id, stamp.id, otherRule.id]));
+    expect(hints).toHaveLength(SAMPLE_RULES - 1 + 3);
+    const ids = harness.ipObjects().map((o) => o.id);
+    expect(ids).toEqual(expect.arrayContaining([otherIp.id, consoleIp.id]));
+    // Per-request granularity: the two gray proxies and two datacenters are one object each.
+    expect(harness.ipObjects().find((o) => o.list === 'gray')?.source_values).toEqual(['PUB', 'VPN']);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES - 1 + 3, ipValues: SAMPLE_IP_VALUES + 2 });
+    expect([...hintCounts(hints).values()].every((n) => n === 1)).toBe(true);
+  });
+});
+
+describe('plan when the API fails', () => {
+  it('exits 1 without a plan when a listing page fails beyond the retries', async () => {
+    harness = await startHarness();
+    harness.emulator.control.addFault({ route: 'GET /v4/ip_rules', kind: 'status', status: 500, count: 100 });
+    const result = await harness.cli('plan', policies.dir, ['--detailed-exitcode']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/rampart: the service failed \(GET \/v4\/ip_rules answered 500: Internal server error\) \[api_server\]/);
+    expect(result.stdout).toBe('');
+    // Retried (6 attempts in all), then gave up; not one page more.
+    expect(result.logs.filter((l) => l.msg === 'retrying an API call').length).toBeGreaterThanOrEqual(5);
+    expect(harness.writes()).toEqual([]);
+  });
+
+  it('exits 1 on a 403 listing page, without retrying it', async () => {
+    harness = await startHarness();
+    harness.emulator.control.addFault({ route: 'POST /v1/objects/hint', kind: 'status', status: 403 });
+    const result = await harness.cli('plan', policies.dir, ['--concurrency', '1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/token is wrong or lacks rights/);
+    expect(result.stdout).toBe('');
+    expect(harness.emulator.control.count('POST /v1/objects/hint')).toBe(1);
+  });
+
+  it('says the token is wrong, and never prints it', async () => {
+    harness = await startHarness();
+    const secret = 'wrong-token-c0ffee-4242';
+    const fromEnv = await harness.cli('plan', policies.dir, [], { env: { RAMPART_API_TOKEN: secret } });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toMatch(/the API token is wrong or lacks rights for this account .*answered 401.*\[api_auth\]/);
+    expect(fromEnv.stdout).toBe('');
+    expect(fromEnv.stdout + fromEnv.stderr).not.toContain(secret);
+
+    const tokenFile = policies.scratch('token');
+    await import('node:fs/promises').then((fs) => fs.writeFile(tokenFile, `${secret}\n`));
+    const fromFile = await harness.cli('plan', policies.dir, ['--api-token-file', tokenFile, '--log-level', 'debug'], { env: { RAMPART_API_TOKEN: undefined } });
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.stderr).toMatch(/token is wrong/);
+    expect(fromFile.stdout + fromFile.stderr).not.toContain(secret);
+    expect(harness.emulator.control.calls().every((c) => c.status === 401)).toBe(true);
+  });
+});
+
+describe('plan output formats', () => {
+  it('json, markdown and github carry the plan; --out saves the JSON plan', async () => {
+    harness = await startHarness();
+    const run = (args: string[], env?: Record<string, string>) =>
+      harness!.cli('plan', 'policies', ['--detailed-exitcode', ...args], { cwd: policies.root, ...(env ? { env } : {}) });
+
+    const json = await run(['--format', 'json']);
+    expect(json.code).toBe(2);
+    const plan = parseJson<Plan>(json);
+    expect(plan).toMatchObject({ format_version: 1, owner: 'rampart', summary: { create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0, unchanged: 0 } });
+    expect(plan.changes).toContainEqual(expect.objectContaining({
+      action: 'create', kind: 'rule', client: CLIENT, application: 7, file: 'policies/shop.yaml', name: 'block-legacy-admin',
+    }));
+    expect(plan.checksum).toMatch(/^[0-9a-f]{64}$/);
+
+    const markdown = await run(['--format', 'markdown']);
+    expect(markdown.code).toBe(2);
+    expect(markdown.stdout).toContain('### Rampart plan');
+    expect(markdown.stdout).toContain(`**Plan: ${SAMPLE_RULES + SAMPLE_IP_VALUES} to create`);
+    expect(markdown.stdout).toMatch(/\| `\+` \| create rule \| application 7 \| rule block-legacy-admin \(vpatch/);
+
+    const github = await run(['--format', 'github']);
+    expect(github.code).toBe(2);
+    expect(github.stdout).toMatch(/^::notice file=policies\/shop\.yaml,line=11,title=Rampart%3A create::rule block-legacy-admin \(vpatch\) will be created for client 10042$/m);
+    const summaryFile = policies.scratch('step-summary.md');
+    const withSummary = await run(['--format', 'github'], { GITHUB_STEP_SUMMARY: summaryFile });
+    expect(withSummary.stdout).not.toContain('### Rampart plan');
+    expect(await readFile(summaryFile, 'utf8')).toContain('### Rampart plan');
+
+    const out = policies.scratch('plan.json');
+    const text = await run(['--out', out]);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toMatch(/Plan: 19 to create/);
+    const saved = JSON.parse(await readFile(out, 'utf8')) as Plan;
+    expect(saved.checksum).toBe(plan.checksum);
+    expect(saved.changes).toEqual(plan.changes);
+    expect(harness.writes()).toEqual([]);
+  });
+
+  it('reports an invalid policy with file:line:col, exit 1 and no API call', async () => {
+    harness = await startHarness();
+    await policies.write('bad.yaml', 'version: 1\nclient: 10042\napplication: 7\nip_lists:\n  deny:\n    - countries: [DE, UK]\n');
+    const out = policies.scratch('plan.json');
+    const result = await harness.cli('plan', 'policies', ['--detailed-exitcode', '--out', out], { cwd: policies.root });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/policies\/bad\.yaml:6:\d+: .*UK/);
+    expect(harness.emulator.control.calls()).toEqual([]);
+    expect(existsSync(out)).toBe(false);
+
+    const json = await harness.cli('plan', 'policies', ['--format', 'json'], { cwd: policies.root });
+    expect(json.code).toBe(1);
+    expect(JSON.stringify(parseJson(json))).toContain('bad.yaml');
+    expect(harness.emulator.control.calls()).toEqual([]);
+  });
+});
