@@ -2,7 +2,10 @@
  * Diagnostics → text for people, JSON for machines, GitHub annotations and a
  * step summary. Pure functions over values, so `plan` reuses them.
  */
+import { annotation } from '../github-commands.js';
 import type { Diagnostic } from './types.js';
+
+export { escapeData, escapeProperty } from '../github-commands.js';
 
 export type DiagnosticFormat = 'text' | 'json' | 'github';
 
@@ -53,10 +56,8 @@ export function formatGithub(report: DiagnosticReport): string {
   for (const severity of ['error', 'warning'] as const) {
     const all = report.diagnostics.filter((d) => d.severity === severity);
     for (const d of all.slice(0, GITHUB_ANNOTATION_LIMIT)) {
-      const props = [`file=${escapeProperty(d.file)}`];
-      if (d.line > 0) props.push(`line=${d.line}`, `col=${d.col}`);
-      props.push(`title=${escapeProperty(`rampart ${d.code}`)}`);
-      lines.push(`::${severity} ${props.join(',')}::${escapeData(d.message)}`);
+      const where: Record<string, number> = d.line > 0 ? { line: d.line, col: d.col } : {};
+      lines.push(annotation(severity, { file: d.file, ...where, title: `rampart ${d.code}` }, d.message));
     }
     if (all.length > GITHUB_ANNOTATION_LIMIT) {
       lines.push(`${all.length - GITHUB_ANNOTATION_LIMIT} more ${severity}s not annotated; see the step summary or run rampart validate`);
@@ -79,14 +80,6 @@ export function formatMarkdown(report: DiagnosticReport): string {
     lines.push('');
   }
   return lines.join('\n') + '\n';
-}
-
-export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
 function cell(text: string): string {

@@ -1,3 +1,6 @@
+import { annotation, escapeData } from '../../github-commands.js';
+
+export { escapeData, escapeProperty } from '../../github-commands.js';
 import type { Plan } from '../types.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -13,20 +16,6 @@ export interface GithubOutput {
   readonly summary: string;
 }
 
-/** Workflow-command message data: `%`, CR and LF are escaped. */
-export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** Workflow-command property values: as data, plus `:` and `,`. */
-export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-function command(level: 'notice' | 'warning', props: Record<string, string | number>, message: string): string {
-  const list = Object.entries(props).map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
-  return `::${level} ${list}::${escapeData(message)}`;
-}
 
 /**
  * GitHub Actions: notices on the policy lines that cause creates, warnings on
@@ -41,18 +30,18 @@ export function renderGithub(plan: Plan, options: GithubOptions = {}): GithubOut
     const title = replacing ? 'Rampart: replace' : 'Rampart: create';
     const verb = replacing ? 'will be replaced' : 'will be created';
     if (c.kind === 'rule') {
-      commands.push(command('notice', { file: c.file, line: c.line, title },
+      commands.push(annotation('notice', { file: c.file, line: c.line, title },
         `rule ${c.name} (${c.rule.type}) ${verb} for client ${c.client}`));
     } else {
       for (const s of c.sources) {
-        commands.push(command('notice', { file: s.file, line: s.line, col: s.col, title },
+        commands.push(annotation('notice', { file: s.file, line: s.line, col: s.col, title },
           `${s.name}: ${s.values.join(', ')} ${verb} for client ${c.client}`));
       }
     }
   }
   for (const n of plan.notes) {
     if (n.level === 'warning') {
-      commands.push(command('warning', { file: n.file, line: n.line, title: 'Rampart' }, `${n.name}: ${n.message}`));
+      commands.push(annotation('warning', { file: n.file, line: n.line, title: 'Rampart' }, `${n.name}: ${n.message}`));
     }
   }
   const shown = commands.slice(0, max);
