@@ -6,7 +6,7 @@
  */
 import { Option, type Command } from 'commander';
 import { WriteJournal } from '../apply/write-journal.js';
-import { DaemonMetrics, isSuccessfulResult, onShutdownSignals, ReconcileLoop, runDaemon } from '../daemon/index.js';
+import { type Cycle, DaemonMetrics, isSuccessfulResult, onShutdownSignals, ReconcileLoop, runDaemon } from '../daemon/index.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { createCycle } from '../reconcile/cycle.js';
@@ -47,7 +47,13 @@ export async function run(flags: RunFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   const intervalMs = parseDuration(flags.interval);
   const metrics = new DaemonMetrics({ version: await packageVersion() });
-  const connection = await connect(flags, logger, {
+  // The API client is shared by every cycle and logs its retries itself; cycles run one at a
+  // time, so its lines (and the embedded emulator's) carry the id of the cycle running then.
+  let runningCycle: string | undefined;
+  const connectionLogger = logger.child({}, {
+    formatters: { log: (fields) => (runningCycle === undefined ? fields : { cycle: runningCycle, ...fields }) },
+  });
+  const connection = await connect(flags, connectionLogger, {
     onCall: ({ route, status }) => metrics.recordApiCall(route, status),
     onRetry: ({ route }) => metrics.recordRetry(route),
   });
@@ -57,7 +63,7 @@ export async function run(flags: RunFlags): Promise<number> {
     hardStop.abort();
     process.exit(code);
   } });
-  const cycle = createCycle({
+  const reconcile = createCycle({
     policies: flags.policies,
     api: connection.api,
     owner: flags.owner,
@@ -69,6 +75,14 @@ export async function run(flags: RunFlags): Promise<number> {
     concurrency: flags.concurrency,
     settleTimeoutMs: parseDuration(flags.settleTimeout),
   });
+  const cycle: Cycle = async (context) => {
+    runningCycle = context.cycleId;
+    try {
+      return await reconcile(context);
+    } finally {
+      runningCycle = undefined;
+    }
+  };
   logger.info({ policies: flags.policies, target: connection.target, intervalMs, dryRun: Boolean(flags.dryRun), owner: flags.owner }, 'rampart run starting');
   try {
     if (flags.once) {
