@@ -10,13 +10,13 @@ import { ApplyFailedError, UnsafePlanError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
-import { InvalidPoliciesError, loadDesired, prepare } from '../reconcile/prepare.js';
+import { prepare } from '../reconcile/prepare.js';
 import { checkPlanIsCurrent, readSavedPlan } from '../reconcile/saved-plan.js';
 import { connect } from './connect.js';
 import {
   addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
-import { useColor, writeDiagnostics, writePlan } from './output.js';
+import { useColor, loadOrReport, writePlan } from './output.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 
 interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags {
@@ -46,14 +46,8 @@ export function register(program: Command): void {
 export async function apply(flags: ApplyFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
-  let policy;
-  try {
-    policy = await loadDesired({ policies: flags.policies });
-  } catch (error) {
-    if (!(error instanceof InvalidPoliciesError)) throw error;
-    await writeDiagnostics(error.result, flags.format);
-    return EXIT.error;
-  }
+  const policy = await loadOrReport(flags.policies, flags.format);
+  if (!policy) return EXIT.error;
   if (policy.files.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
 
   const connection = await connect(flags, logger);

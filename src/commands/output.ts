@@ -6,6 +6,7 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { formatDiagnostics, formatMarkdown } from '../policy/format.js';
 import type { PolicyLoadResult } from '../policy/types.js';
+import { InvalidPoliciesError, loadDesired, type LoadedPolicies } from '../reconcile/prepare.js';
 import { renderGithub, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
 
 export const PLAN_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
@@ -34,4 +35,18 @@ export async function writeDiagnostics(result: PolicyLoadResult, format: PlanFor
   const report = { files: result.files, diagnostics: result.diagnostics };
   process.stdout.write(formatDiagnostics(report, diagnosticFormat));
   if (format === 'github' && process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, formatMarkdown(report));
+}
+
+/**
+ * Loads the policies before anything touches the network, so an invalid file is
+ * reported (in the command's format) without a token. Undefined when invalid.
+ */
+export async function loadOrReport(policies: string, format: PlanFormat): Promise<LoadedPolicies | undefined> {
+  try {
+    return await loadDesired({ policies });
+  } catch (error) {
+    if (!(error instanceof InvalidPoliciesError)) throw error;
+    await writeDiagnostics(error.result, format);
+    return undefined;
+  }
 }

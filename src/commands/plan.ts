@@ -6,10 +6,10 @@ import { Option, type Command } from 'commander';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { hasChanges } from '../plan/index.js';
-import { InvalidPoliciesError, loadDesired, prepare } from '../reconcile/prepare.js';
+import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
 import { addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, type PolicyOptions } from './options.js';
-import { PLAN_FORMATS, type PlanFormat, writeDiagnostics, writePlan } from './output.js';
+import { PLAN_FORMATS, type PlanFormat, loadOrReport, writePlan } from './output.js';
 
 interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags {
   format: PlanFormat;
@@ -35,14 +35,8 @@ export function register(program: Command): void {
 export async function plan(flags: PlanFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   // Policies first: an invalid file is reported without needing a token or the network.
-  let policy;
-  try {
-    policy = await loadDesired({ policies: flags.policies });
-  } catch (error) {
-    if (!(error instanceof InvalidPoliciesError)) throw error;
-    await writeDiagnostics(error.result, flags.format);
-    return EXIT.error;
-  }
+  const policy = await loadOrReport(flags.policies, flags.format);
+  if (!policy) return EXIT.error;
   const connection = await connect(flags, logger);
   try {
     const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner });

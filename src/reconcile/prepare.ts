@@ -39,7 +39,10 @@ export class InvalidPoliciesError extends PolicyInvalidError {
   }
 }
 
-export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load'>): Promise<PolicyLoadResult & { desired: DesiredState }> {
+/** Valid policies: the load result with its desired state. */
+export type LoadedPolicies = PolicyLoadResult & { desired: DesiredState };
+
+export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load'>): Promise<LoadedPolicies> {
   const policy = await (options.load ?? loadPolicies)(options.policies);
   if (!policy.exists) {
     throw new UsageError(`policy directory ${options.policies} does not exist; nothing is planned (an absent directory never means "delete everything")`);
