@@ -15,6 +15,9 @@ import { type ApplyReport, type ChangeResult, summarize } from './results.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from './write-journal.js';
 
+/** How long to look for a create whose outcome is unknown (lag is ~3 s) before making it again. */
+export const DEFAULT_VERIFY_TIMEOUT_MS = 10_000;
+
 export interface ApplyOptions {
   readonly api: ServiceApi;
   readonly concurrency?: number;
@@ -39,7 +42,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     owner: plan.owner,
     stopRetrying: options.stop,
     journal: options.journal,
-    verifyTimeoutMs: options.verifyTimeoutMs ?? 10_000,
+    verifyTimeoutMs: options.verifyTimeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS,
     verifyIntervalMs: Math.min(1_000, options.settleIntervalMs ?? 1_000),
   };
   const results: ChangeResult[] = [];

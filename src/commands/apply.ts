@@ -4,7 +4,7 @@
  * Exit 0 when everything applied, 1 on any error or failed change.
  */
 import { Option, type Command } from 'commander';
-import { applyPlan } from '../apply/apply.js';
+import { applyPlan, DEFAULT_VERIFY_TIMEOUT_MS } from '../apply/apply.js';
 import { renderReport } from '../apply/render-report.js';
 import { ApplyFailedError, UnsafePlanError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -69,12 +69,15 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       return EXIT.ok;
     }
 
+    const settleTimeoutMs = parseDuration(flags.settleTimeout);
     const report = await applyPlan(plan, {
       api: connection.api,
       concurrency: flags.concurrency,
       stop: stop.signal,
       logger,
-      settleTimeoutMs: parseDuration(flags.settleTimeout),
+      settleTimeoutMs,
+      // Looking for a create whose answer was lost is a wait for the listing too: bounded the same way.
+      ...(settleTimeoutMs > 0 ? { verifyTimeoutMs: Math.min(settleTimeoutMs, DEFAULT_VERIFY_TIMEOUT_MS) } : {}),
     });
     process.stdout.write(renderReport(plan, report, { format: flags.format, color: useColor() }));
     if (report.failed > 0 || report.skipped > 0) {

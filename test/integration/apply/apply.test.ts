@@ -1,0 +1,154 @@
+/**
+ * `rampart apply` end to end against the emulator: convergence from empty, the
+ * no-op rerun, --dry-run, the safety guard, an empty policy directory, and
+ * saved plans (`apply --plan FILE`) with their staleness checks.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import type { Plan } from '../../../src/plan/types.js';
+import {
+  CLIENT, CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
+  startHarness, type Harness,
+} from './harness.js';
+
+let harness: Harness;
+let policies: PolicyDir;
+
+beforeEach(async () => {
+  harness = await startHarness();
+  policies = await samplePolicyDir();
+});
+afterEach(async () => {
+  await harness.close();
+  await policies.cleanup();
+});
+
+const apply = (args: string[] = []) => harness.cli('apply', policies.dir, ['--settle-timeout', '5s', ...args]);
+const plan = (args: string[] = []) => harness.cli('plan', policies.dir, ['--detailed-exitcode', ...args]);
+
+describe('apply from an empty account', () => {
+  it('creates everything, after which plan shows no changes and a rerun writes nothing', async () => {
+    const first = await apply();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/Plan: 19 to create, 0 to delete/);
+    expect(first.stdout).toMatch(/Apply complete: 17 of 17 call\(s\) done/);
+    // 8 rule creates, 9 IP creates (one per IP; one per group of countries/proxies/datacenters).
+    expect(harness.emulator.control.count(CREATE_HINT)).toBe(8);
+    expect(harness.emulator.control.count(CREATE_IP)).toBe(9);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+    expect(harness.hints().every((h) => h.comment?.endsWith('[managed-by:rampart]'))).toBe(true);
+    expect(harness.ipObjects().every((o) => o.reason?.endsWith('[managed-by:rampart]'))).toBe(true);
+
+    const clean = await plan();
+    expect(clean.code, clean.stdout).toBe(0);
+    expect(clean.stdout).toContain('No changes');
+
+    harness.emulator.control.resetCalls();
+    const again = await apply(['--format', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(parseJson<Plan>(again).changes).toEqual([]);
+    expect(harness.writes()).toEqual([]);
+    expect(again.logs.some((l) => l.msg === 'nothing to apply')).toBe(true);
+  });
+
+  it('--dry-run prints the plan and writes nothing', async () => {
+    const dry = await apply(['--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/Plan: 19 to create/);
+    expect(dry.stdout).not.toMatch(/Apply complete/);
+    expect(harness.writes()).toEqual([]);
+    expect(harness.hints()).toEqual([]);
+    expect(harness.ipObjects()).toEqual([]);
+  });
+});
+
+describe('the safety guard', () => {
+  it('refuses to delete most owned objects without --force, and deletes them with it', async () => {
+    expect((await apply()).code).toBe(0);
+    await policies.remove('api.yaml');
+    await policies.remove('account-wide.yaml');
+    harness.emulator.control.resetCalls();
+
+    const refused = await apply();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Refusing: the plan deletes 11 of the 19 objects owned by "rampart" (57.9%), more than the 30% limit.');
+    expect(refused.stderr).toContain('[unsafe_plan]');
+    expect(harness.writes()).toEqual([]);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+
+    const forced = await apply(['--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(harness.writes().map((w) => w.route)).toEqual([DELETE_HINT, DELETE_HINT, DELETE_HINT, DELETE_HINT, DELETE_IP]);
+    // What shop.yaml declares is left: 4 rules, 4 IP values.
+    expect(expectNoDuplicates(harness)).toEqual({ rules: 4, ipValues: 4 });
+    expect((await plan()).code).toBe(0);
+  });
+
+  it('an empty policy directory deletes nothing', async () => {
+    expect((await apply()).code).toBe(0);
+    for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml']) await policies.remove(file);
+    harness.emulator.control.resetCalls();
+
+    const empty = await apply(['--force']);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.logs.some((l) => l.msg === 'no policy files: nothing is managed, nothing is deleted')).toBe(true);
+    expect(harness.emulator.control.calls()).toEqual([]);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  });
+});
+
+describe('apply --plan FILE', () => {
+  it('applies exactly the saved plan', async () => {
+    await policies.edit('shop.yaml', 'ips: [192.0.2.10]', 'ips: [192.0.2.10, 192.0.2.20]');
+    const file = policies.scratch('plan.json');
+    const saved = await plan(['--out', file]);
+    expect(saved.code).toBe(2);
+    const planned = JSON.parse(await readFile(file, 'utf8')) as Plan;
+
+    const applied = await apply(['--plan', file, '--format', 'json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const report = parseJson<{ checksum: string; results: { index: number; status: string }[] }>(applied);
+    expect(report.checksum).toBe(planned.checksum);
+    expect(report.results.map((r) => r.status)).toEqual(planned.changes.map(() => 'applied'));
+    // One write call per planned change, nothing more.
+    expect(harness.writes().map((w) => w.route)).toEqual(planned.changes.map((c) => (c.kind === 'rule' ? CREATE_HINT : CREATE_IP)));
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES + 1 });
+  });
+
+  it('refuses a plan made stale by a policy edit, a live change, or an edit of the plan file', async () => {
+    const file = policies.scratch('plan.json');
+    expect((await plan(['--out', file])).code).toBe(2);
+
+    // The policies changed since.
+    await policies.edit('shop.yaml', 'reason: office', 'reason: head office');
+    const policyEdit = await apply(['--plan', file]);
+    expect(policyEdit.code).toBe(1);
+    expect(policyEdit.stderr).toMatch(/the policies changed since the plan was made; run plan again \[stale_plan\]/);
+    expect(harness.writes()).toEqual([]);
+    await policies.edit('shop.yaml', 'reason: head office', 'reason: office');
+
+    // Someone wrote to the account since.
+    const seeded = harness.emulator.control.seedIpObject({ clientid: CLIENT, list: 'gray', rule_type: 'country', values: ['BR'], reason: 'console' });
+    const liveChange = await apply(['--plan', file]);
+    expect(liveChange.code).toBe(1);
+    expect(liveChange.stderr).toMatch(/the live state changed since the plan was made.*\[stale_plan\]/);
+    expect(harness.writes()).toEqual([]);
+    await harness.emulator.call('DELETE', '/v4/ip_rules', { filter: { clientid: CLIENT, id: [seeded.id] } });
+    harness.emulator.control.resetCalls();
+
+    // The plan file itself was edited.
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('"192.0.2.10/32"', '"192.0.2.99/32"'));
+    const tampered = await apply(['--plan', file]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toMatch(/was modified after it was made \(checksum mismatch\); make a new plan \[stale_plan\]/);
+
+    // It did not write either; the untouched plan still applies.
+    expect(harness.writes()).toEqual([]);
+    await writeFile(file, text);
+    const good = await apply(['--plan', file]);
+    expect(good.code, good.stderr).toBe(0);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  });
+});
