@@ -75,14 +75,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     concurrency,
   );
 
-  const settled = await waitForListings(results, {
+  // Stopped: exit promptly, without starting even a listing call to wait for.
+  const settled = options.stop?.aborted ? false : await waitForListings(results, {
     api: options.api,
     owner: plan.owner,
     timeoutMs: options.settleTimeoutMs ?? 30_000,
     intervalMs: options.settleIntervalMs ?? 1_000,
     stop: options.stop,
   });
-  if (!settled) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
+  if (!settled && !options.stop?.aborted) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
   return summarize(results, { calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled });
 }
 

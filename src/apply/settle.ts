@@ -37,7 +37,9 @@ export async function waitForListings(results: readonly ChangeResult[], options:
   for (;;) {
     if (await listingsShow(expected, options)) return true;
     if (Date.now() >= deadline || options.stop?.aborted) return false;
-    await sleep(options.intervalMs);
+    // A stop cuts the wait short and starts no further listing call.
+    await sleep(options.intervalMs, undefined, options.stop ? { signal: options.stop } : {}).catch(() => undefined);
+    if (options.stop?.aborted) return false;
   }
 }
 

@@ -1,0 +1,109 @@
+/**
+ * `rampart apply` interrupted: killed outright (SIGKILL) mid-run, then rerun;
+ * and asked to stop (SIGTERM), which lets the call in flight finish, starts no
+ * new call and exits 1 with the report of what was not applied.
+ * The emulator answers each call 250 ms late so the run is slow enough to hit.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import { CREATE_HINT, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES, startHarness, type Harness, WRITE_ROUTES } from './harness.js';
+
+let harness: Harness;
+let policies: PolicyDir;
+
+beforeEach(async () => {
+  harness = await startHarness({ latencyMs: 250 });
+  policies = await samplePolicyDir();
+});
+afterEach(async () => {
+  await harness.close();
+  await policies.cleanup();
+});
+
+async function waitForCalls(route: string, count: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (harness.emulator.control.count(route) < count) {
+    if (Date.now() > deadline) throw new Error(`${route} was called ${harness.emulator.control.count(route)} times, not ${count}`);
+    await sleep(10);
+  }
+}
+
+const startedAt = (call: { time: number; durationMs: number }) => call.time - call.durationMs;
+
+describe('an apply killed mid-run', () => {
+  it('SIGKILL, then a rerun converges without duplicates', async () => {
+    const run = harness.start('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '5s']);
+    await waitForCalls(CREATE_HINT, 3);
+    // A fourth create is in flight: the emulator performs it though nobody is left to hear the answer.
+    run.kill('SIGKILL');
+    const killed = await run.result;
+    expect(killed.signal).toBe('SIGKILL');
+    await sleep(300);
+    const before = harness.hints().length;
+    expect(before).toBeGreaterThanOrEqual(3);
+    expect(before).toBeLessThan(SAMPLE_RULES);
+
+    harness.emulator.control.setConfig({ latencyMs: 0 });
+    const rerun = await harness.cli('apply', policies.dir, ['--settle-timeout', '5s', '--format', 'json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+    // The rerun created only what the killed run had not: one create call per rule over both runs.
+    expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
+    const clean = await harness.cli('plan', policies.dir, ['--detailed-exitcode']);
+    expect(clean.code, clean.stdout).toBe(0);
+  });
+});
+
+describe('an apply asked to stop', () => {
+  it('SIGTERM: the call in flight finishes, no new call starts, exit 1 with what was not applied', async () => {
+    const run = harness.start('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '5s', '--format', 'json']);
+    await waitForCalls(CREATE_HINT, 2);
+    await sleep(100); // the third create is in flight now
+    const signalledAt = Date.now();
+    run.kill('SIGTERM');
+    const stopped = await run.result;
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/0 change\(s\) failed and \d+ were not attempted; run apply again to converge \[apply_failed\]/);
+
+    const report = parseJson<{ summary: { applied: number; failed: number; skipped: number }; results: { status: string; detail?: string }[] }>(stopped);
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.applied).toBe(3);
+    expect(report.summary.skipped).toBe(17 - 3);
+    expect(report.results.filter((r) => r.status === 'skipped').every((r) => r.detail === 'stopped before this change')).toBe(true);
+
+    const calls = harness.emulator.control.calls();
+    const writes = calls.filter((c) => WRITE_ROUTES.includes(c.route));
+    // The in-flight create was answered, not cut; it is the last write, and it started before the signal.
+    expect(writes).toHaveLength(3);
+    expect(writes.every((c) => c.status === 200 && c.outcome === 'answered')).toBe(true);
+    expect(startedAt(writes[2]!)).toBeLessThan(signalledAt);
+    // No call of any kind (not even a listing) started after the signal was handled.
+    expect(calls.filter((c) => startedAt(c) > signalledAt + 50)).toEqual([]);
+    expect(harness.hints()).toHaveLength(3);
+
+    harness.emulator.control.setConfig({ latencyMs: 0 });
+    const rerun = await harness.cli('apply', policies.dir, ['--settle-timeout', '5s']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  });
+});
+
+describe('an apply stopped while it waits for the listings', () => {
+  it('SIGTERM during the settle wait: exits 0 at once, everything was applied', async () => {
+    harness.emulator.control.setConfig({ latencyMs: 0, listingLagMs: 3000 });
+    const run = harness.start('apply', policies.dir, ['--settle-timeout', '20s', '--format', 'json']);
+    await waitForCalls('POST /v4/ip_rules', 9);
+    await sleep(200); // now polling the lagging listings
+    const signalledAt = Date.now();
+    run.kill('SIGTERM');
+    const stopped = await run.result;
+    expect(Date.now() - signalledAt).toBeLessThan(1500);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    const report = parseJson<{ summary: { applied: number; skipped: number }; settled: boolean }>(stopped);
+    expect(report).toMatchObject({ summary: { applied: 17, skipped: 0 }, settled: false });
+    const late = harness.emulator.control.calls().filter((c) => startedAt(c) > signalledAt + 50);
+    expect(late).toEqual([]);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  });
+});
