@@ -400,13 +400,19 @@ export interface SlowProxy {
 /** Forwards to `target`, holding each request matching `slow` for `delayMs` before forwarding. */
 export async function startSlowProxy(
   target: string,
-  options: { delayMs: number; slow: (method: string, pathname: string) => boolean },
+  options: {
+    delayMs: number;
+    slow: (method: string, pathname: string) => boolean;
+    /** Told of each request as it arrives, before it is held (to signal the daemon at an exact point). */
+    onRequest?: (request: ProxiedRequest, pathname: string) => void;
+  },
 ): Promise<SlowProxy> {
   const upstream = new URL(target);
   const requests: ProxiedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const record: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', at: Date.now() };
     requests.push(record);
+    options.onRequest?.(record, new URL(record.path, 'http://proxy').pathname);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
