@@ -1,0 +1,76 @@
+/**
+ * `rampart export --client ID`: writes the live rules and IP lists of an
+ * account as policy files (`--out DIR`) so that `plan` on them right after
+ * shows no changes. Reads only; never writes to the account. See
+ * docs/policy-reference.md ("Exporting an account") and src/export/.
+ */
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import { EXIT } from '../exit-codes.js';
+import { buildExport, renderReport, writeExport, type ReportFormat } from '../export/index.js';
+import { readLiveState } from '../live/read.js';
+import { createLogger } from '../log.js';
+import { connect } from './connect.js';
+import { addConnectionOptions, addLogOptions, type ConnectionOptions, type LogFlags } from './options.js';
+import { UsageError } from '../errors.js';
+
+interface ExportFlags extends ConnectionOptions, LogFlags {
+  client: number;
+  out: string;
+  includeOwned?: boolean;
+  force?: boolean;
+  schemaRef?: string;
+  format: ReportFormat;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('export')
+    .description('write the live rules and IP lists of an account as policy files; changes nothing in the account')
+    .requiredOption('--client <id>', 'account id (clientid) to export', clientId)
+    .addOption(new Option('--out <dir>', 'directory to write the policy files into').default('./exported'))
+    .option('--include-owned', 'also export objects carrying the --owner mark (by default they are left out: they are in your policies already)')
+    .option('--force', 'overwrite files in --out that an earlier export did not write')
+    .option('--schema-ref <ref>', 'what the yaml-language-server modeline points at (default: the installed schema, relative to --out)')
+    .addOption(new Option('--format <format>', 'report format').choices(['text', 'json']).default('text'));
+  addConnectionOptions(command);
+  addLogOptions(command);
+  command.action(async (flags: ExportFlags) => {
+    process.exitCode = await exportAccount(flags);
+  });
+}
+
+export async function exportAccount(flags: ExportFlags): Promise<number> {
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const connection = await connect(flags, logger);
+  try {
+    const live = await readLiveState(connection.api, [flags.client], { concurrency: flags.concurrency });
+    logger.info({ rules: live.rules.length, ipValues: live.ipEntries.length, target: connection.target }, 'live state read');
+    const result = buildExport(live, {
+      client: flags.client,
+      owner: flags.owner,
+      includeOwned: Boolean(flags.includeOwned),
+      now: Math.floor(Date.now() / 1000),
+      schemaRef: flags.schemaRef ?? defaultSchemaRef(flags.out),
+    });
+    const write = await writeExport(flags.out, result.files, { force: Boolean(flags.force) });
+    process.stdout.write(renderReport({ client: flags.client, out: flags.out, owner: flags.owner, result, write }, flags.format));
+    logger.info({ files: write.written.length, removed: write.removed.length, skipped: result.skipped.length }, 'export written');
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The schema shipped with this Rampart, relative to the output directory. */
+function defaultSchemaRef(out: string): string {
+  const schema = fileURLToPath(new URL('../../schemas/policy.schema.json', import.meta.url));
+  return relative(resolve(out), schema).split('\\').join('/');
+}
+
+function clientId(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--client must be a positive integer account id, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,7 @@
+/** `rampart export`: live rules and IP lists → policy files. */
+export { buildExport, ExportCheckError } from './build.js';
+export { writeExport, type WriteResult } from './write.js';
+export { renderReport, type ReportFormat } from './report.js';
+export { assignNames, contentHash, nameStem, slugify } from './names.js';
+export { selectObjects } from './select.js';
+export * from './types.js';

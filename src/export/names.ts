@@ -1,0 +1,75 @@
+/**
+ * Stable, readable rule names: a slug of the comment (or of the rule's type
+ * and point when it has none) plus a short hash of the rule's content. The
+ * hash leaves out the client and the application, so one rule exported for
+ * applications 7 and 8 has the same name in both files, and a name never
+ * depends on ids, listing order or what else the account holds.
+ */
+import { createHash } from 'node:crypto';
+import { conditionKey, sortConditions, type Rule } from '../model/rule.js';
+
+const MAX_SLUG = 48;
+const HASH_LENGTHS = [6, 10, 16, 64] as const;
+
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (slug.length <= MAX_SLUG) return slug;
+  const cut = slug.slice(0, MAX_SLUG);
+  const boundary = cut.lastIndexOf('-');
+  return (boundary >= 16 ? cut.slice(0, boundary) : cut).replace(/-+$/g, '');
+}
+
+const TYPE_LABEL: Record<Rule['type'], string> = { vpatch: 'vpatch', regex: 'regex', service_mode: 'mode' };
+
+/** What the name says before the hash. */
+export function nameStem(rule: Rule): string {
+  const fromComment = rule.comment ? slugify(rule.comment) : '';
+  if (fromComment) return fromComment;
+  const parts: string[] = [TYPE_LABEL[rule.type]];
+  if (rule.type === 'service_mode') parts.push(rule.mode ?? '');
+  else {
+    if (rule.attackType) parts.push(rule.attackType);
+    const first = rule.point[0];
+    if (first) parts.push(first.map(String).join('-'));
+  }
+  return slugify(parts.join('-')) || TYPE_LABEL[rule.type];
+}
+
+/** sha256 (hex) of what the rule matches and does, without client and instance. */
+export function contentHash(rule: Rule): string {
+  const conditions = sortConditions(rule.conditions.filter((c) => c.point[0] !== 'instance')).map(conditionKey);
+  const content = JSON.stringify([rule.type, conditions, rule.point, rule.attackType ?? null, rule.regex ?? null, rule.mode ?? null]);
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/**
+ * Names for the rules of one file, in the order given. Where two stems and
+ * short hashes meet (practically never), both take a longer hash; the result
+ * does not depend on the order of `rules`.
+ */
+export function assignNames(rules: readonly Rule[]): string[] {
+  const stems = rules.map(nameStem);
+  const hashes = rules.map(contentHash);
+  const lengths = rules.map(() => 0);
+  for (;;) {
+    const names = rules.map((_, i) => `${stems[i]}-${(hashes[i] as string).slice(0, HASH_LENGTHS[lengths[i] as number])}`);
+    const seen = new Map<string, number[]>();
+    names.forEach((name, i) => seen.set(name, [...(seen.get(name) ?? []), i]));
+    let grew = false;
+    for (const indexes of seen.values()) {
+      if (indexes.length < 2) continue;
+      for (const i of indexes) {
+        if ((lengths[i] as number) < HASH_LENGTHS.length - 1) {
+          lengths[i] = (lengths[i] as number) + 1;
+          grew = true;
+        }
+      }
+    }
+    if (!grew) return names;
+  }
+}

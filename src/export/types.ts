@@ -1,0 +1,85 @@
+/**
+ * The values `rampart export` works with: which live objects go into which
+ * policy file, and which were left out and why.
+ */
+import type { LiveIpEntry } from '../model/ip.js';
+import type { LiveRule } from '../model/rule.js';
+
+/** Which applications a file covers: `all` (account-wide) or sorted ids. */
+export type Scope = { readonly kind: 'all' } | { readonly kind: 'apps'; readonly apps: readonly number[] };
+
+export const SKIP_REASONS = [
+  'owned',
+  'other-owner',
+  'expired',
+  'duplicate',
+  'conflict',
+  'unmappable',
+  'invalid',
+  'no-round-trip',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export interface Skipped {
+  readonly kind: 'rule' | 'ip';
+  /** The API id of the rule or IP object. */
+  readonly id: number;
+  /** For IP entries: the value (address, country, ...). */
+  readonly value?: string;
+  readonly reason: SkipReason;
+  readonly detail: string;
+}
+
+/** A live rule placed in a file, with its conditions minus the instance one. */
+export interface PlacedRule {
+  readonly scope: Scope;
+  readonly live: LiveRule;
+}
+
+export interface PlacedIpEntry {
+  readonly scope: Scope;
+  readonly live: LiveIpEntry;
+}
+
+export interface Selection {
+  readonly rules: readonly PlacedRule[];
+  readonly ipEntries: readonly PlacedIpEntry[];
+  readonly skipped: readonly Skipped[];
+}
+
+export interface ExportFile {
+  /** File name inside the output directory, e.g. `app-7.yaml`. */
+  readonly name: string;
+  readonly text: string;
+  readonly rules: number;
+  /** IP-list values (one per address, country, ...), as plans count them. */
+  readonly ipValues: number;
+}
+
+export interface ExportOptions {
+  readonly client: number;
+  /** The owner name whose marked objects count as "owned". */
+  readonly owner: string;
+  /** Also export objects carrying `owner`'s mark. */
+  readonly includeOwned: boolean;
+  /** Unix seconds: entries expiring at or before this are left out. */
+  readonly now: number;
+  /** What the `yaml-language-server` modeline points at. */
+  readonly schemaRef: string;
+}
+
+export interface ExportResult {
+  /** Sorted by name. */
+  readonly files: readonly ExportFile[];
+  /** Sorted by kind, id, value. */
+  readonly skipped: readonly Skipped[];
+}
+
+export function fileNameOf(scope: Scope): string {
+  if (scope.kind === 'all') return 'account-wide.yaml';
+  if (scope.apps.length === 1) return `app-${scope.apps[0]}.yaml`;
+  return `apps-${scope.apps.join('-')}.yaml`;
+}
+
+/** Every exported file says this in its header comment; `writeExport` recognises its own files by it. */
+export const EXPORT_HEADER = 'Written by `rampart export';
