@@ -95,6 +95,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Daemon
   }
 }
 
+/** A bind failure is a configuration problem: say which address and what to do, keep the cause. */
+function listenError(listen: string, error: NodeJS.ErrnoException): UsageError {
+  const why = error.code === 'EADDRINUSE' ? 'the address is already in use (another rampart run?)'
+    : error.code === 'EADDRNOTAVAIL' ? 'no interface has this address'
+      : error.code === 'EACCES' ? 'permission denied (ports below 1024 need privileges)'
+        : error.message;
+  return new UsageError(`cannot listen on ${listen} (${error.code ?? 'error'}): ${why}; choose another --listen`, { cause: error });
+}
+
 /** Starts listening; resolves once bound. `close()` also drops idle keep-alive connections. */
 export async function startDaemonServer(options: DaemonServerOptions): Promise<DaemonServer> {
   const { host, port } = parseListenAddress(options.listen);
@@ -107,9 +116,10 @@ export async function startDaemonServer(options: DaemonServerOptions): Promise<D
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const onError = (error: NodeJS.ErrnoException): void => reject(listenError(options.listen, error));
+    server.once('error', onError);
     server.listen({ host, port }, () => {
-      server.off('error', reject);
+      server.off('error', onError);
       resolve();
     });
   });
