@@ -6,14 +6,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
 import {
-  accountSummary, cleanupDaemons, edit, freePort, plainPolicyDir, runArgs, SAMPLE_IP_VALUES,
+  accountSummary, cleanupDaemons, edit, freePort, onCleanup, plainPolicyDir, runArgs, SAMPLE_IP_VALUES,
   SAMPLE_RULES, samplePolicies, samplePolicy, startDaemon, startEmulatorForDaemon, startSlowProxy, tempDir, waitUntil,
-  WRITE_ROUTES, type ProxiedRequest,
+  writeCalls, WRITE_ROUTES, type ProxiedRequest,
 } from '../../helpers/daemon.js';
 
 afterEach(cleanupDaemons);
@@ -140,6 +142,32 @@ describe('rampart run: stopping and one-shot runs', () => {
     expect(failure).toMatchObject({ result: 'failed' });
     expect(JSON.stringify(failure!.err)).toMatch(/ECONNREFUSED|connect|unreachable|network/i);
     for (const run of [ok, invalid, unreachable]) expect(run.stdout + run.stderr).not.toContain(TEST_TOKEN);
+  });
+
+  it('a taken --listen address is a clear usage error; a wrong token fails cycles with a clear reason, never printed', async () => {
+    const emulator = await startEmulatorForDaemon();
+    const policies = await plainPolicyDir(samplePolicies());
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    onCleanup(() => new Promise((resolve) => blocker.close(resolve)));
+    const taken = (blocker.address() as AddressInfo).port;
+    const busy = await runCli(['run', '--api-url', emulator.url, '--policies', policies, '--listen', `127.0.0.1:${taken}`, '--log-format', 'json']);
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain(`cannot listen on 127.0.0.1:${taken}`);
+    expect(busy.stderr).not.toMatch(/internal error/);
+    expect(writeCalls(emulator)).toEqual([]);
+
+    const wrongToken = 'wrong-token-must-not-leak-42';
+    const daemon = await startDaemon(runArgs(emulator.url, policies), { env: { RAMPART_API_TOKEN: wrongToken } });
+    const failed = await daemon.waitForCycle(() => true, 'the first cycle');
+    expect(failed.result).toBe('failed');
+    const notReady = await daemon.get('/readyz');
+    expect(notReady.status).toBe(503);
+    expect(notReady.json().reason).toMatch(/token is wrong or lacks rights/);
+    const result = await daemon.stop();
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr + notReady.text).not.toContain(wrongToken);
+    expect(writeCalls(emulator)).toEqual([]);
   });
 
   it('npm start style: embedded emulator with a data file, ready, then quiet resyncs; state survives a restart', async () => {
