@@ -1,0 +1,94 @@
+/**
+ * The daemon as users run it (`rampart run`, a child process) against the
+ * emulator: its resident memory once idle, and the time from a policy edit to
+ * the first API call it causes (and to the first write), read from the
+ * emulator's call log.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, appendFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
+import { writeScalePolicies } from './scale.js';
+
+export interface DaemonFigures {
+  readonly rules: number;
+  readonly startupMs: number;
+  readonly idleRssMb: number;
+  /** Per edit: ms from the file write to the first API call it caused. */
+  readonly editToFirstCallMs: number[];
+  readonly editToFirstWriteMs: number[];
+  readonly rssAfterEditsMb: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return Math.round(kb / 1024);
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 5): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export async function benchDaemon(
+  emulator: BenchEmulator,
+  options: { cli: string; policies: string; rules: number; edits: number },
+): Promise<DaemonFigures> {
+  await emulator.reset();
+  await writeScalePolicies(options.policies, { rules: options.rules, ipValues: 0, files: 10 });
+  const port = await freePort();
+  const started = Date.now();
+  const daemon = spawn(process.execPath, [
+    options.cli, 'run', '--policies', options.policies, '--listen', `127.0.0.1:${port}`, '--interval', '1h',
+  ], {
+    env: { ...process.env, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
+  try {
+    await until(async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined), 60_000, 'the daemon to be ready', 50);
+    const startupMs = Date.now() - started;
+    await sleep(2_000);
+    const idleRssMb = await rssMb(daemon.pid ?? 0);
+
+    const firstCall: number[] = [];
+    const firstWrite: number[] = [];
+    const file = join(options.policies, 'team-0', 'app-1.yaml');
+    for (let i = 0; i < options.edits; i++) {
+      await emulator.resetCalls();
+      const edited = Date.now();
+      await appendFile(file, `  - name: edit-${i}\n    type: mode\n    mode: block\n    when:\n      - { point: [path, 0], equal: "edit${i}" }\n`);
+      const calls = await until(async () => {
+        const { calls: log } = await emulator.calls();
+        return log.some((c) => c.route === 'POST /v1/objects/hint/create') ? log : undefined;
+      }, 30_000, 'the daemon to apply the edit');
+      const start = (c: { time: number; durationMs: number }) => c.time - c.durationMs;
+      firstCall.push(Math.min(...calls.map(start)) - edited);
+      firstWrite.push(Math.min(...calls.filter((c) => c.route === 'POST /v1/objects/hint/create').map(start)) - edited);
+      await sleep(1_500);
+    }
+    return { rules: options.rules, startupMs, idleRssMb, editToFirstCallMs: firstCall, editToFirstWriteMs: firstWrite, rssAfterEditsMb: await rssMb(daemon.pid ?? 0) };
+  } finally {
+    daemon.kill('SIGTERM');
+    await exited;
+  }
+}

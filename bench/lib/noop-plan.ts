@@ -1,0 +1,174 @@
+/**
+ * No-op plan at scale: seed the emulator with exactly what the policies
+ * declare, then time `prepare` (load → read live → plan), the same steps as
+ * `rampart plan`, in a fresh process, and count its API calls against the
+ * minimum a full read needs. Run directly, this module is that fresh process.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ApiClient } from '../../src/api/client.js';
+import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../src/api/service.js';
+import { minimumListingCalls } from '../../src/live/paging.js';
+import { IP_LISTS } from '../../src/model/ip.js';
+import { buildPlan } from '../../src/plan/plan.js';
+import { loadPolicies } from '../../src/policy/index.js';
+import { prepare } from '../../src/reconcile/prepare.js';
+import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
+import { hintSeed, ipSeed, writeScalePolicies, type ScaleSpec } from './scale.js';
+
+const OWNER = 'rampart';
+
+export interface NoopRun {
+  readonly totalMs: number;
+  readonly loadMs: number;
+  readonly readMs: number;
+  readonly planMs: number;
+  readonly cpuMs: number;
+}
+
+export interface NoopPlanFigures {
+  readonly rules: number;
+  readonly ipValues: number;
+  readonly clients: number;
+  /** Latency the emulator added to every call. */
+  readonly latencyMs: number;
+  /** First plan in a fresh process (what `rampart plan` costs, without node's start-up). */
+  readonly cold: NoopRun;
+  /** The same plan again in that process (what a daemon cycle costs). */
+  readonly warm: NoopRun;
+  readonly calls: number;
+  readonly minimumCalls: number;
+  readonly hintPages: number;
+  readonly ipPages: number;
+  readonly changes: number;
+  /** Time the emulator spent answering the cold plan's calls (sum over calls; they overlap). */
+  readonly serverMs: number;
+  readonly rssMb: number;
+  readonly maxRssMb: number;
+  readonly heapUsedMb: number;
+}
+
+interface ChildReport {
+  cold: NoopRun;
+  warm: NoopRun;
+  calls: number;
+  changes: number;
+  rssMb: number;
+  maxRssMb: number;
+  heapUsedMb: number;
+}
+
+export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, policies: string, latencyMs = 0): Promise<NoopPlanFigures> {
+  await emulator.reset();
+  await writeScalePolicies(policies, spec);
+  const loaded = await loadPolicies(policies);
+  if (!loaded.desired) throw new Error(`generated policies are invalid: ${JSON.stringify(loaded.diagnostics.slice(0, 2))}`);
+  const { desired } = loaded;
+  await emulator.seedHints(desired.rules.map((rule) => hintSeed(rule, OWNER)));
+  await emulator.seedIpObjects(desired.ipEntries.map((entry) => ipSeed(entry, OWNER)));
+
+  let hintPages = 0;
+  let ipPages = 0;
+  for (const client of desired.clients) {
+    hintPages += minimumListingCalls(desired.rules.filter((r) => r.client === client).length, HINT_PAGE_LIMIT);
+    for (const list of IP_LISTS) {
+      ipPages += minimumListingCalls(desired.ipEntries.filter((e) => e.client === client && e.list === list).length, IP_RULE_PAGE_LIMIT);
+    }
+  }
+
+  await emulator.setConfig({ latencyMs });
+  await emulator.resetCalls();
+  const report = await runChild(emulator.url, policies).finally(() => emulator.setConfig({ latencyMs: 0 }));
+  const { calls } = await emulator.calls();
+  if (report.changes !== 0) throw new Error(`the seeded account is not a no-op: ${report.changes} change(s) planned`);
+  const coldCalls = calls.slice(0, report.calls);
+  return {
+    rules: desired.rules.length,
+    ipValues: desired.ipEntries.length,
+    clients: desired.clients.length,
+    latencyMs,
+    cold: report.cold,
+    warm: report.warm,
+    calls: report.calls,
+    minimumCalls: hintPages + ipPages,
+    hintPages,
+    ipPages,
+    changes: report.changes,
+    serverMs: Math.round(coldCalls.reduce((sum, call) => sum + call.durationMs, 0)),
+    rssMb: report.rssMb,
+    maxRssMb: report.maxRssMb,
+    heapUsedMb: report.heapUsedMb,
+  };
+}
+
+function runChild(url: string, policies: string): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    // BENCH_PROFILE_DIR: write a CPU profile of the plan process there (open it in Chrome DevTools).
+    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
+    const child = spawn(process.execPath, [...profile, fileURLToPath(import.meta.url), policies], {
+      env: { ...process.env, BENCH_API_URL: url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the no-op plan process exited with ${code}`));
+      else resolve(JSON.parse(out) as ChildReport);
+    });
+  });
+}
+
+const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
+
+async function timedPrepare(api: ServiceApi, policies: string): Promise<{ run: NoopRun; changes: number }> {
+  let loadMs = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const prepared = await prepare({
+    policies,
+    api,
+    owner: OWNER,
+    load: async (dir) => {
+      const t = performance.now();
+      const result = await loadPolicies(dir);
+      loadMs = performance.now() - t;
+      return result;
+    },
+  });
+  const totalMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  // prepare's last step again, alone, for the split.
+  const t = performance.now();
+  buildPlan(prepared.desired, prepared.live, { owner: OWNER });
+  const planMs = performance.now() - t;
+  const round = (n: number) => Math.round(n);
+  return {
+    run: { totalMs: round(totalMs), loadMs: round(loadMs), planMs: round(planMs), readMs: round(totalMs - loadMs - planMs), cpuMs: round((used.user + used.system) / 1000) },
+    changes: prepared.plan.changes.length,
+  };
+}
+
+async function child(policies: string): Promise<void> {
+  const http = new ApiClient({ baseUrl: process.env.BENCH_API_URL ?? '', credentials: { token: BENCH_TOKEN } });
+  const api = new ServiceApi(http);
+  const cold = await timedPrepare(api, policies);
+  const calls = http.totalCalls;
+  const warm = await timedPrepare(api, policies);
+  const memory = process.memoryUsage();
+  await http.close();
+  const report: ChildReport = {
+    cold: cold.run,
+    warm: warm.run,
+    calls,
+    changes: cold.changes + warm.changes,
+    rssMb: mb(memory.rss),
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    heapUsedMb: mb(memory.heapUsed),
+  };
+  process.stdout.write(JSON.stringify(report));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await child(process.argv[2] ?? '');
+}

@@ -1,0 +1,150 @@
+/**
+ * `npm run bench` (`-- --quick` for a run under a minute, `-- --json` for
+ * machine-readable output): Rampart's figures at scale, measured against the
+ * emulator running in a process of its own.
+ *
+ *   - no-op plan (load → read → plan) at 1k to 50k rules and IP values, with
+ *     its API calls beside the minimum a full read needs;
+ *   - apply of 1,000 creates and 1,000 deletes at 20 ms per call;
+ *   - diff and plan of 100k objects (bench/diff.ts), validate of 1,000 files
+ *     (bench/validate.ts);
+ *   - the daemon: edit-to-first-call latency and resident memory.
+ *
+ * Speed is measured, not asserted: this prints figures; the tests check behaviour.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { BenchFigures as DiffFigures } from './diff.js';
+import { benchApply, type ApplyFigures } from './lib/apply-bench.js';
+import { benchDaemon, type DaemonFigures } from './lib/daemon-bench.js';
+import { spawnEmulator } from './lib/emulator-process.js';
+import { machineInfo, type MachineInfo } from './lib/machine.js';
+import { benchNoopPlan, type NoopPlanFigures } from './lib/noop-plan.js';
+import { ensureCliBuilt } from './soak/build.js';
+import { benchValidate } from './validate.js';
+
+interface Results {
+  machine: MachineInfo;
+  mode: 'quick' | 'full';
+  validate?: { files: number; ms: number; cpuMs: number };
+  diff?: DiffFigures;
+  noopPlans: NoopPlanFigures[];
+  applies: ApplyFigures[];
+  daemon?: DaemonFigures;
+  /** Peak RSS of the no-op plan process at the largest scale measured. */
+  totalMs: number;
+}
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
+const quick = flags.quick;
+const progress = (line: string): void => {
+  process.stderr.write(`bench: ${line}\n`);
+};
+
+function runDiffProcess(objects: number): Promise<DiffFigures> {
+  const script = join(fileURLToPath(new URL('.', import.meta.url)), 'diff.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', script, String(objects)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as DiffFigures) : reject(new Error(`bench/diff exited with ${code}`))));
+  });
+}
+
+async function main(): Promise<Results> {
+  const started = performance.now();
+  const results: Results = { machine: machineInfo(), mode: quick ? 'quick' : 'full', noopPlans: [], applies: [], totalMs: 0 };
+  const cli = ensureCliBuilt();
+  const work = await mkdtemp(join(tmpdir(), 'rampart-bench-'));
+  const policies = join(work, 'policies');
+  const emulator = await spawnEmulator();
+  try {
+    progress('validate: 1,000 files');
+    results.validate = await benchValidate();
+    progress('diff: 100k objects');
+    results.diff = await runDiffProcess(100_000);
+
+    const scales: [number, number, number][] = quick
+      ? [[1_000, 1_000, 0], [10_000, 10_000, 0]]
+      : [[1_000, 1_000, 0], [10_000, 10_000, 0], [10_000, 50_000, 0], [50_000, 50_000, 0], [10_000, 50_000, 20]];
+    for (const [rules, ipValues, latencyMs] of scales) {
+      progress(`no-op plan: ${rules} rules, ${ipValues} IP values${latencyMs ? `, ${latencyMs} ms per call` : ''}`);
+      results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs));
+    }
+    for (const kind of quick ? (['rules'] as const) : (['rules', 'ip'] as const)) {
+      progress(`apply: 1,000 creates + 1,000 deletes (${kind}), 20 ms per call`);
+      results.applies.push(await benchApply(emulator, { kind, count: 1_000, latencyMs: 20, policies }));
+    }
+    progress('daemon: start, idle memory, edit-to-first-call');
+    results.daemon = await benchDaemon(emulator, { cli, policies, rules: 300, edits: quick ? 2 : 5 });
+  } finally {
+    await emulator.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  results.totalMs = Math.round(performance.now() - started);
+  return results;
+}
+
+const k = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+};
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function render(r: Results): string {
+  const m = r.machine;
+  const out: string[] = [
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM (${m.freeMemoryGb} GB free), Node ${m.node}, ${m.platform}; load average ${m.loadAverage} at start`,
+    `Mode: ${r.mode}; total ${s(r.totalMs)}. Wall times on a shared machine are noisy: CPU time is given where it helps.`,
+    '',
+    'No-op plan (load + validate policies → read every listing → diff + plan), a fresh process, emulator in another:',
+    table(
+      ['rules', 'IP values', 'latency', 'plan (cold)', 'load', 'read', 'diff+plan', 'CPU', 'plan (warm)', 'API calls', 'minimum', 'peak RSS'],
+      r.noopPlans.map((p) => [
+        k(p.rules), k(p.ipValues), `${p.latencyMs} ms`, s(p.cold.totalMs), s(p.cold.loadMs), s(p.cold.readMs), s(p.cold.planMs), s(p.cold.cpuMs),
+        s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages)`, `${p.maxRssMb} MB`,
+      ]),
+    ),
+    '',
+    'Apply (real prepare + applyPlan, concurrency 8, settle polling included), 20 ms added to every call:',
+    table(
+      ['objects', 'creates', 'deletes', 'wall', 'of which apply', 'API calls', 'minimum', 'writes', 'listings', 'effective concurrency', 'CPU'],
+      r.applies.map((a) => [
+        a.kind === 'rules' ? 'rules' : 'IP values', String(a.creates), String(a.deletes), s(a.wallMs), s(a.applyMs), String(a.calls),
+        `${a.minimumCalls} (${a.minimumWriteCalls} writes + ${a.planReadCalls} read + ${a.settleMinimumCalls} settle)`,
+        String(a.writeCalls), String(a.listingCalls), String(a.effectiveConcurrency), s(a.cpuMs),
+      ]),
+    ),
+  ];
+  const rows: string[][] = [];
+  if (r.diff) {
+    rows.push(['diff + plan, 100k objects', `diff ${s(r.diff.diffMs)}, buildPlan ${s(r.diff.planMs)}, JSON ${s(r.diff.renderJsonMs)}`,
+      `${r.diff.changes} changes; heap +${r.diff.heapUsedDeltaMb} MB; peak RSS ${r.diff.maxRssMb} MB`]);
+  }
+  if (r.validate) rows.push(['validate, 1,000 files', s(r.validate.ms), `CPU ${s(r.validate.cpuMs)}`]);
+  if (r.daemon) {
+    const d = r.daemon;
+    rows.push(['daemon: edit → first API call', `${median(d.editToFirstCallMs)} ms median`, `each: ${d.editToFirstCallMs.join(', ')} ms (debounce 200 ms included)`]);
+    rows.push(['daemon: edit → first write', `${median(d.editToFirstWriteMs)} ms median`, `each: ${d.editToFirstWriteMs.join(', ')} ms`]);
+    rows.push(['daemon RSS, idle', `${d.idleRssMb} MB`, `after start-up and a first cycle over ${d.rules} rules (ready in ${d.startupMs} ms)`]);
+  }
+  const largest = [...r.noopPlans].sort((a, b) => b.rules + b.ipValues - (a.rules + a.ipValues))[0];
+  if (largest) rows.push([`RSS at scale (${k(largest.rules)} rules + ${k(largest.ipValues)} IP)`, `${largest.rssMb} MB after plan`, `peak ${largest.maxRssMb} MB, heap ${largest.heapUsedMb} MB`]);
+  out.push('', 'Other figures:', table(['what', 'figure', 'detail'], rows));
+  return out.join('\n');
+}
+
+const results = await main();
+console.log(flags.json ? JSON.stringify(results, null, 2) : render(results));
