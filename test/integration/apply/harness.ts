@@ -3,7 +3,11 @@
  * CLI pointed at it, and readers of the emulator's own state (not its lagging
  * listings) to assert what really exists.
  */
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { ApiClient } from '../../../src/api/client.js';
+import { ServiceApi } from '../../../src/api/service.js';
+import { applyPlan } from '../../../src/apply/apply.js';
+import { prepare } from '../../../src/reconcile/prepare.js';
 import { runCli, startCli, type CliOptions, type CliResult, type RunningCli } from '../../helpers/cli.js';
 import type { EmulatorOptions, HintRecord, IpObject } from '../../../src/emulator/index.js';
 
@@ -47,6 +51,24 @@ export async function startHarness(options: Partial<EmulatorOptions> = {}): Prom
         .map(({ route, status, outcome }) => ({ route, status, outcome })),
     close: () => emulator.close(),
   };
+}
+
+/**
+ * Brings the account in step with `policies` in-process (the same plan and
+ * apply code, without spawning the CLI): the setup step of tests about what
+ * comes next. Clears the call log afterwards.
+ */
+export async function applyInProcess(harness: Harness, policies: string): Promise<void> {
+  const http = new ApiClient({ baseUrl: harness.emulator.url, credentials: { token: TEST_TOKEN } });
+  try {
+    const api = new ServiceApi(http);
+    const { plan } = await prepare({ policies, api, owner: 'rampart' });
+    const report = await applyPlan(plan, { api, settleTimeoutMs: 10_000, settleIntervalMs: 50 });
+    if (report.failed + report.skipped > 0 || !report.settled) throw new Error(`setup apply incomplete: ${JSON.stringify(report.results)}`);
+  } finally {
+    await http.close();
+  }
+  harness.emulator.control.resetCalls();
 }
 
 /** A rule's identity as stored (conditions as a set), to count copies. */
