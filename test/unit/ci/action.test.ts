@@ -1,0 +1,94 @@
+/** action.yml and the example workflow: metadata, shells, and secrets passed through env only. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const ROOT = join(import.meta.dirname, '../../..');
+
+interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+  if?: string;
+}
+interface Action {
+  name: string;
+  description: string;
+  inputs: Record<string, { description?: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description?: string; value?: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as Action;
+const runSteps = action.runs.steps.filter((s) => s.run !== undefined);
+
+describe('action.yml', () => {
+  it('has a name, a description and a composite runs section', () => {
+    expect(action.name).toBeTruthy();
+    expect(action.description.length).toBeGreaterThan(20);
+    expect(action.runs.using).toBe('composite');
+  });
+
+  it('declares every input the docs name, each with a description', () => {
+    const names = ['policies', 'api-url', 'api-token', 'format', 'comment', 'github-token', 'working-directory', 'version'];
+    for (const name of names) {
+      expect(action.inputs[name], name).toBeDefined();
+      expect(action.inputs[name]?.description, name).toMatch(/\w{3}/);
+    }
+    expect(action.inputs['github-token']?.default).toBe('${{ github.token }}');
+    expect(action.inputs.comment?.default).toBe('true');
+    for (const [name, output] of Object.entries(action.outputs)) expect(output.description, name).toBeTruthy();
+  });
+
+  it('gives every run step a shell', () => {
+    expect(runSteps.length).toBeGreaterThanOrEqual(4);
+    for (const step of runSteps) expect(step.shell, step.name).toBe('bash');
+    for (const step of action.runs.steps) expect(step.run !== undefined || step.uses !== undefined, step.name).toBe(true);
+  });
+
+  it('never interpolates an expression into a command: inputs and secrets arrive through env', () => {
+    for (const step of runSteps) expect(step.run, step.name).not.toContain('${{');
+    const tokenSteps = runSteps.filter((s) => Object.values(s.env ?? {}).some((v) => v.includes('inputs.api-token')));
+    expect(tokenSteps.length).toBeGreaterThan(0);
+    for (const step of tokenSteps) expect(step.env?.RAMPART_API_TOKEN).toBe('${{ inputs.api-token }}');
+    const commentStep = runSteps.find((s) => s.run?.includes('ci comment'));
+    expect(commentStep?.env?.GITHUB_TOKEN).toBe('${{ inputs.github-token }}');
+  });
+
+  it('validates, plans with --detailed-exitcode and --out, renders markdown and updates one comment', () => {
+    const script = runSteps.map((s) => s.run).join('\n');
+    expect(script).toMatch(/rampart validate --format "\$FORMAT"/);
+    expect(script).toMatch(/rampart plan .*--format "\$FORMAT" --detailed-exitcode --out "\$plan_json"/);
+    expect(script).toMatch(/rampart plan .*--format markdown > "\$plan_md"/);
+    expect(script).toContain('rampart ci comment --provider github --file "$PLAN_MD"');
+    const plan = action.runs.steps.find((s) => s.id === 'plan');
+    // Exit 2 (changes) is a success for the step; 1 fails it.
+    expect(plan?.run).toContain('if [ "$code" -ne 0 ] && [ "$code" -ne 2 ]; then exit "$code"; fi');
+    expect(action.runs.steps.find((s) => s.run?.includes('ci comment'))?.if).toContain("inputs.comment == 'true'");
+  });
+});
+
+describe('docs/ci/rampart-plan.yml (the example workflow)', () => {
+  const workflow = parse(readFileSync(join(ROOT, 'docs/ci/rampart-plan.yml'), 'utf8')) as {
+    on: Record<string, unknown>;
+    permissions: Record<string, string>;
+    jobs: Record<string, { steps: Step[] }>;
+  };
+
+  it('runs on pull requests with the least permissions the comment needs', () => {
+    expect(Object.keys(workflow.on)).toEqual(['pull_request']);
+    expect(workflow.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+  });
+
+  it('passes the token from a secret and uses the action', () => {
+    const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+    const step = steps.find((s) => s.with?.['api-token'] !== undefined);
+    expect(step?.with?.['api-token']).toBe('${{ secrets.RAMPART_API_TOKEN }}');
+    for (const s of steps) if (s.run) expect(s.run).not.toContain('${{');
+  });
+});
