@@ -48,6 +48,8 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     } else {
       lastGood = { ...snapshot, desired: snapshot.desired };
     }
+    // Known now, whatever the API does next: a cycle that then fails on the API must not report valid files as invalid.
+    metrics?.setPolicyValid(invalid === undefined);
     if (invalid && !lastGood) return { result: 'invalid', error: invalid };
     const policy = lastGood;
     if (!policy) throw new UsageError('unreachable: no policies');

@@ -30,7 +30,8 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     expect(early.status).toBe(503);
     expect(early.json()).toMatchObject({ status: 'not ready' });
     expect((await daemon.get('/healthz')).status).toBe(200);
-    expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(0);
+    await waitUntil(async () => (await daemon.metrics()).value('rampart_cycle_in_progress') === 1, 'the first cycle running');
+    expect((await daemon.metrics()).value('rampart_reconcile_total', { result: 'success' })).toBeUndefined();
 
     const first = await daemon.waitForCycle(() => true, 'the first cycle');
     expect(first).toMatchObject({ result: 'success', reasons: ['initial'], changes: { create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0 } });
@@ -128,6 +129,8 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     // The retry waits ~1 s (backoff), far longer than this poll takes.
     expect(notReady.status).toBe(503);
     expect(notReady.json().reason).toMatch(/last cycle failed/);
+    // The API failed, not the policies: they were read and are valid.
+    expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(1);
     const retried = await daemon.waitForCycle(() => true, 'the retry', { after: 1, timeoutMs: 5000 });
     expect(retried).toMatchObject({ result: 'success', reasons: ['retry after failure'] });
     await waitUntil(async () => (await daemon.get('/readyz')).status === 200, '/readyz 200');
