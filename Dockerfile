@@ -1,0 +1,54 @@
+# syntax=docker/dockerfile:1
+#
+# Rampart container image: `rampart run` (the daemon) by default.
+#   docker build -t rampart .
+#   docker run --rm --read-only -e RAMPART_API_URL=... -e RAMPART_API_TOKEN_FILE=/run/secrets/token \
+#     -v "$PWD/policies:/policies:ro" -e RAMPART_POLICIES=/policies -p 9464:9464 rampart
+# Runs as UID 10001 on a read-only root filesystem; writes nothing. Node.js is
+# PID 1 and the daemon handles SIGTERM/SIGINT itself (graceful stop, exit 0);
+# Rampart starts no child processes, so no init is needed to reap zombies.
+# `docker run --init` (tini) works too. See docs/operations.md.
+
+ARG NODE_IMAGE=node:20-slim
+
+# 1. Build: all dependencies (TypeScript), compile src/ to dist/.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# --ignore-scripts: the `prepare` hook would build before the sources are here.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY schemas ./schemas
+RUN npx tsc -p tsconfig.build.json
+
+# 2. Production dependencies only.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# 3. Runtime: node, production node_modules, dist/, schemas/ and the sample policies.
+FROM ${NODE_IMAGE} AS runtime
+LABEL org.opencontainers.image.title="rampart" \
+      org.opencontainers.image.description="Policy-as-code reconciler for the Attack Protection Service" \
+      org.opencontainers.image.licenses="Apache-2.0"
+ENV NODE_ENV=production \
+    RAMPART_LOG_FORMAT=json \
+    RAMPART_LISTEN=0.0.0.0:9464
+WORKDIR /app
+COPY --from=deps --chown=0:0 /app/node_modules ./node_modules
+COPY --from=build --chown=0:0 /src/dist ./dist
+COPY --chown=0:0 package.json ./
+COPY --chown=0:0 schemas ./schemas
+# Sample policies (the default --policies ./policies); mount your own over them
+# or point RAMPART_POLICIES elsewhere.
+COPY --chown=0:0 policies ./policies
+# Files belong to root and are read-only for the app user.
+USER 10001:10001
+EXPOSE 9464
+HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "/app/dist/cli.js"]
+CMD ["run"]
