@@ -6,6 +6,7 @@
  * nothing to change. An object that fails either check is left out and
  * reported instead of breaking the export.
  */
+import { RampartError } from '../errors.js';
 import { ipKey, type LiveIpEntry } from '../model/ip.js';
 import { ruleKey, type LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
@@ -16,7 +17,9 @@ import { selectObjects, sortSkipped } from './select.js';
 import type { ExportOptions, ExportResult, PlacedIpEntry, PlacedRule, Skipped } from './types.js';
 
 /** Thrown when the output fails validation for a reason no single object explains (a bug). */
-export class ExportCheckError extends Error {
+export class ExportCheckError extends RampartError {
+  readonly code = 'export_check';
+
   constructor(readonly diagnostics: readonly Diagnostic[]) {
     super(`the exported files do not validate: ${diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.message} [${d.code}]`).join('; ')}`);
   }
