@@ -36,6 +36,7 @@ export interface Outcome {
 export async function createRule(change: PlanCreateRule, context: ExecuteContext): Promise<Outcome> {
   const rule = ruleFromPlan(change.client, change.rule);
   const request = hintCreateRequest(rule, context.owner);
+  context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: { ...rule, id: UNKNOWN_ID, owner: context.owner } });
   let id: number;
   try {
     id = (await context.api.createHint(request, { stopRetrying: context.stopRetrying })).id;
@@ -55,8 +56,9 @@ export async function createRule(change: PlanCreateRule, context: ExecuteContext
 export async function createIp(change: PlanCreateIp, context: ExecuteContext): Promise<Outcome> {
   const entries = ipEntriesFromPlan(change.client, change.object);
   const request = ipRuleCreateRequest(entries, context.owner, change.force);
-  const record = () =>
-    context.journal?.recordIpCreated(entries.map((entry) => ({ ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner })));
+  const live = entries.map((entry) => ({ ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner }));
+  const record = () => context.journal?.recordIpCreated(live);
+  context.journal?.recordCreateIntent({ kind: 'ip-create-intent', at: Date.now(), entries: live });
   try {
     await context.api.createIpRule(request, { stopRetrying: context.stopRetrying });
   } catch (error) {
@@ -78,6 +80,8 @@ export async function createIp(change: PlanCreateIp, context: ExecuteContext): P
 }
 
 export async function deleteRule(change: PlanDeleteRule, context: ExecuteContext): Promise<Outcome> {
+  // A journaled create whose id we never heard: nothing to delete until the listing shows it.
+  if (change.id < 0) return { status: 'already-done', detail: 'not listed yet' };
   const deleted = await context.api.deleteHint(change.client, change.id, { stopRetrying: context.stopRetrying });
   context.journal?.recordRuleDeleted(change.id);
   return deleted.length > 0 ? { status: 'applied' } : { status: 'already-done', detail: 'already gone' };

@@ -17,7 +17,24 @@ interface Remembered<T> {
 /** Ids below zero stand for objects whose real id we do not know yet; they are never deleted. */
 export const UNKNOWN_ID = -1;
 
+/** One remembered write, as appended to a journal file (one JSON line each). */
+export type JournalEvent =
+  | { readonly kind: 'rule-created'; readonly at: number; readonly rule: LiveRule }
+  | { readonly kind: 'ip-created'; readonly at: number; readonly entries: readonly LiveIpEntry[] }
+  | { readonly kind: 'rule-deleted'; readonly at: number; readonly ids: readonly number[] }
+  | { readonly kind: 'ip-deleted'; readonly at: number; readonly ids: readonly number[] }
+  /**
+   * Written before a create is sent. A process killed with the call in flight
+   * cannot know whether it landed; read back without its completion, the create
+   * counts as made for `uncertainMs` (longer than the listing lag), after which
+   * the listing decides.
+   */
+  | { readonly kind: 'rule-create-intent'; readonly at: number; readonly rule: LiveRule }
+  | { readonly kind: 'ip-create-intent'; readonly at: number; readonly entries: readonly LiveIpEntry[] };
+
 export class WriteJournal {
+  /** Told of every write as it is recorded; a journal file appends it. */
+  sink?: (event: JournalEvent) => void;
   private readonly createdRules = new Map<string, Remembered<LiveRule>>();
   private readonly createdIp = new Map<string, Remembered<LiveIpEntry>>();
   private readonly deletedRuleIds = new Map<number, number>();
@@ -26,6 +43,7 @@ export class WriteJournal {
   constructor(
     private readonly ttlMs = 120_000,
     private readonly now: () => number = Date.now,
+    private readonly uncertainMs = 15_000,
   ) {}
 
   get size(): number {
@@ -33,19 +51,53 @@ export class WriteJournal {
   }
 
   recordRuleCreated(rule: LiveRule): void {
-    this.createdRules.set(ruleKey(rule), { value: rule, at: this.now() });
+    this.replay({ kind: 'rule-created', at: this.now(), rule });
   }
 
   recordIpCreated(entries: readonly LiveIpEntry[]): void {
-    for (const entry of entries) this.createdIp.set(ipKey(entry), { value: entry, at: this.now() });
+    this.replay({ kind: 'ip-created', at: this.now(), entries });
   }
 
   recordRuleDeleted(id: number): void {
-    this.deletedRuleIds.set(id, this.now());
+    this.replay({ kind: 'rule-deleted', at: this.now(), ids: [id] });
   }
 
   recordIpDeleted(ids: readonly number[]): void {
-    for (const id of ids) this.deletedIpIds.set(id, this.now());
+    this.replay({ kind: 'ip-deleted', at: this.now(), ids });
+  }
+
+  /** Before a create is sent: only the journal file needs it (see JournalEvent). */
+  recordCreateIntent(event: Extract<JournalEvent, { kind: 'rule-create-intent' | 'ip-create-intent' }>): void {
+    this.sink?.(event);
+  }
+
+  /** Records an event: a new write, or one read back from a journal file. */
+  replay(event: JournalEvent, fromFile = false): void {
+    if (event.kind === 'rule-create-intent' || event.kind === 'ip-create-intent') {
+      // Backdated so it expires `uncertainMs` after the intent; a completion read later replaces it.
+      const at = event.at - (this.ttlMs - this.uncertainMs);
+      if (event.kind === 'rule-create-intent') this.replay({ kind: 'rule-created', at, rule: event.rule }, true);
+      else this.replay({ kind: 'ip-created', at, entries: event.entries }, true);
+      return;
+    }
+    if (event.at < this.now() - this.ttlMs) return;
+    if (event.kind === 'rule-created') this.createdRules.set(ruleKey(event.rule), { value: event.rule, at: event.at });
+    else if (event.kind === 'ip-created') for (const entry of event.entries) this.createdIp.set(ipKey(entry), { value: entry, at: event.at });
+    else if (event.kind === 'rule-deleted') for (const id of event.ids) this.deletedRuleIds.set(id, event.at);
+    else for (const id of event.ids) this.deletedIpIds.set(id, event.at);
+    if (!fromFile) this.sink?.(event);
+  }
+
+  /** Every write still remembered, oldest first: what a compacted journal file holds. */
+  events(): JournalEvent[] {
+    this.forgetExpired();
+    const events: JournalEvent[] = [
+      ...[...this.createdRules.values()].map(({ value, at }) => ({ kind: 'rule-created' as const, at, rule: value })),
+      ...[...this.createdIp.values()].map(({ value, at }) => ({ kind: 'ip-created' as const, at, entries: [value] })),
+      ...[...this.deletedRuleIds].map(([id, at]) => ({ kind: 'rule-deleted' as const, at, ids: [id] })),
+      ...[...this.deletedIpIds].map(([id, at]) => ({ kind: 'ip-deleted' as const, at, ids: [id] })),
+    ];
+    return events.sort((a, b) => a.at - b.at);
   }
 
   /** The live state as it will be once the listing catches up with our writes. */

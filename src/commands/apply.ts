@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import { applyPlan, DEFAULT_VERIFY_TIMEOUT_MS } from '../apply/apply.js';
 import { renderReport } from '../apply/render-report.js';
+import { openJournalFile } from '../apply/journal-file.js';
 import { ApplyFailedError, UnsafePlanError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
@@ -14,12 +15,12 @@ import { prepare } from '../reconcile/prepare.js';
 import { checkPlanIsCurrent, readSavedPlan } from '../reconcile/saved-plan.js';
 import { connect } from './connect.js';
 import {
-  addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, parseDuration, type PolicyOptions,
+  addConnectionOptions, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type JournalFlags, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
 import { useColor, loadOrReport, writePlan } from './output.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 
-interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags {
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags {
   plan?: string;
   dryRun?: boolean;
   format: 'text' | 'json';
@@ -35,6 +36,7 @@ export function register(program: Command): void {
     .addOption(new Option('--format <format>', 'output format of the plan and report').choices(['text', 'json']).default('text'))
     .option('--settle-timeout <duration>', 'how long to wait for the listings to show the writes', '30s');
   addSafetyOptions(command);
+  addJournalOption(command);
   addPolicyOptions(command);
   addConnectionOptions(command);
   addLogOptions(command);
@@ -56,8 +58,10 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner });
-    if (saved) checkPlanIsCurrent(saved, prepared.desired, prepared.live, flags.owner);
+    const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
+    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, journal });
+    // A saved plan was made by `plan` from the listing alone; compare like with like.
+    if (saved) checkPlanIsCurrent(saved, prepared.desired, prepared.listed, flags.owner);
     const plan = saved ?? prepared.plan;
     if (flags.format === 'text') await writePlan(plan, 'text');
 
@@ -75,6 +79,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       concurrency: flags.concurrency,
       stop: stop.signal,
       logger,
+      journal,
       settleTimeoutMs,
       // Looking for a create whose answer was lost is a wait for the listing too: bounded the same way.
       ...(settleTimeoutMs > 0 ? { verifyTimeoutMs: Math.min(settleTimeoutMs, DEFAULT_VERIFY_TIMEOUT_MS) } : {}),

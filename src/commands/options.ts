@@ -72,3 +72,15 @@ export function parseDuration(value: string): number {
   const factor = unit === 'ms' ? 1 : unit === 's' ? 1_000 : unit === 'm' ? 60_000 : 3_600_000;
   return Math.round(amount * factor);
 }
+
+export interface JournalFlags {
+  journal?: string;
+}
+
+/** `--journal FILE`: remember our own writes across restarts (see src/apply/journal-file.ts). */
+export function addJournalOption(command: Command): Command {
+  return command.addOption(
+    new Option('--journal <file>', 'keep a journal of recent writes here, so a restart right after a kill never duplicates a write')
+      .env('RAMPART_JOURNAL'),
+  );
+}

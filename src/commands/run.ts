@@ -5,6 +5,7 @@
  * cycle and exits; `--dry-run` plans and reports only.
  */
 import { Option, type Command } from 'commander';
+import { openJournalFile } from '../apply/journal-file.js';
 import { WriteJournal } from '../apply/write-journal.js';
 import { type Cycle, DaemonMetrics, isSuccessfulResult, onShutdownSignals, ReconcileLoop, runDaemon } from '../daemon/index.js';
 import { EXIT } from '../exit-codes.js';
@@ -12,12 +13,12 @@ import { createLogger } from '../log.js';
 import { createCycle } from '../reconcile/cycle.js';
 import { connect } from './connect.js';
 import {
-  addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, parseDuration, type PolicyOptions,
+  addConnectionOptions, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type JournalFlags, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 import { packageVersion } from '../version.js';
 
-interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags {
+interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags {
   interval: string;
   listen: string;
   dryRun?: boolean;
@@ -35,6 +36,7 @@ export function register(program: Command): void {
     .option('--once', 'run one cycle and exit (0 on success, 1 otherwise)')
     .option('--settle-timeout <duration>', 'how long an apply waits for the listings to show its writes', '30s');
   addSafetyOptions(command);
+  addJournalOption(command);
   addPolicyOptions(command);
   addConnectionOptions(command);
   addLogOptions(command);
@@ -63,11 +65,15 @@ export async function run(flags: RunFlags): Promise<number> {
     hardStop.abort();
     process.exit(code);
   } });
+  // Long enough to outlast the listing lag across a couple of cycles.
+  const journalTtlMs = Math.max(120_000, 2 * intervalMs);
   const reconcile = createCycle({
     policies: flags.policies,
     api: connection.api,
     owner: flags.owner,
-    journal: new WriteJournal(Math.max(120_000, 2 * intervalMs)),
+    journal: flags.journal
+      ? openJournalFile(flags.journal, { ttlMs: journalTtlMs, logger })
+      : new WriteJournal(journalTtlMs),
     dryRun: Boolean(flags.dryRun),
     force: Boolean(flags.force),
     maxDeleteShare: flags.maxDeleteShare,

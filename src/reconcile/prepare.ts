@@ -27,6 +27,9 @@ export interface PrepareOptions {
 export interface Prepared {
   readonly policy: PolicyLoadResult;
   readonly desired: DesiredState;
+  /** The live state as listed, before the journal's overlay. */
+  readonly listed: LiveState;
+  /** The live state the plan was made from. */
   readonly live: LiveState;
   readonly plan: Plan;
 }
@@ -53,13 +56,13 @@ export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'lo
 
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const policy = await loadDesired(options);
-  const read = await readLiveState(options.api, policy.desired.clients, { signal: options.signal });
-  const live = options.journal ? options.journal.overlay(read) : read;
+  const listed = await readLiveState(options.api, policy.desired.clients, { signal: options.signal });
+  const live = options.journal ? options.journal.overlay(listed) : listed;
   const plan = buildPlan(policy.desired, live, {
     owner: options.owner,
     ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),
   });
-  return { policy, desired: policy.desired, live, plan };
+  return { policy, desired: policy.desired, listed, live, plan };
 }
 
 function firstError(errors: readonly Diagnostic[]): string {

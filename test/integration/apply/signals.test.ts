@@ -55,6 +55,26 @@ describe('an apply killed mid-run', () => {
   });
 });
 
+describe('an apply killed mid-run while the listings lag', () => {
+  it('with --journal, a rerun right after the kill creates no duplicate', async () => {
+    const journal = `${policies.dir}/../journal.jsonl`;
+    harness.emulator.control.setConfig({ listingLagMs: 3_000 });
+    const run = harness.start('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '5s', '--journal', journal]);
+    await waitForCalls(CREATE_HINT, 3);
+    run.kill('SIGKILL');
+    expect((await run.result).signal).toBe('SIGKILL');
+    await sleep(300); // the create in flight at the kill lands on the server, unlisted for 3 s
+
+    harness.emulator.control.setConfig({ latencyMs: 0 });
+    const rerun = await harness.cli('apply', policies.dir, ['--settle-timeout', '8s', '--journal', journal]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    // Listed or not, nothing the killed run wrote (in flight included) was written twice.
+    expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
+    await sleep(3_100);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  }, 40_000);
+});
+
 describe('an apply asked to stop', () => {
   it('SIGTERM: the call in flight finishes, no new call starts, exit 1 with what was not applied', async () => {
     const run = harness.start('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '5s', '--format', 'json']);

@@ -1,0 +1,100 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openJournalFile } from '../../../src/apply/journal-file.js';
+import { WriteJournal } from '../../../src/apply/write-journal.js';
+import type { LiveIpEntry } from '../../../src/model/ip.js';
+import type { LiveRule } from '../../../src/model/rule.js';
+import type { LiveState } from '../../../src/model/state.js';
+
+const rule: LiveRule = {
+  id: 41, client: 1, type: 'service_mode', mode: 'block', point: [], owner: 'rampart',
+  conditions: [{ point: ['instance'], type: 'equal', value: '7' }],
+};
+const entry: LiveIpEntry = {
+  id: 9, client: 1, list: 'black', ruleType: 'country', value: 'KP', pools: [7], expiresAt: 33223139044, objectSize: 1, owner: 'rampart',
+};
+const empty: LiveState = { clients: [1], rules: [], ipEntries: [] };
+
+describe('WriteJournal', () => {
+  it('counts a created rule the listing does not show yet, and forgets it once listed', () => {
+    const journal = new WriteJournal();
+    journal.recordRuleCreated(rule);
+    expect(journal.overlay(empty).rules).toEqual([rule]);
+    const listed = { ...empty, rules: [rule] };
+    expect(journal.overlay(listed).rules).toEqual([rule]);
+    expect(journal.size).toBe(0);
+  });
+
+  it('hides a deleted object the listing still shows', () => {
+    const journal = new WriteJournal();
+    journal.recordIpDeleted([9]);
+    journal.recordRuleDeleted(41);
+    const stale = { ...empty, rules: [rule], ipEntries: [entry] };
+    expect(journal.overlay(stale)).toEqual(empty);
+  });
+
+  it('forgets writes after its time to live', () => {
+    let now = 1_000_000;
+    const journal = new WriteJournal(10_000, () => now);
+    journal.recordIpCreated([entry]);
+    now += 10_001;
+    expect(journal.overlay(empty).ipEntries).toEqual([]);
+  });
+
+  it('ignores clients the read did not cover', () => {
+    const journal = new WriteJournal();
+    journal.recordRuleCreated({ ...rule, client: 2 });
+    expect(journal.overlay(empty).rules).toEqual([]);
+  });
+});
+
+describe('journal file', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rampart-journal-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('remembers writes across a restart', async () => {
+    const file = join(dir, 'state', 'journal.jsonl');
+    const first = openJournalFile(file);
+    first.recordRuleCreated(rule);
+    first.recordIpDeleted([9]);
+    const second = openJournalFile(file);
+    expect(second.overlay({ ...empty, ipEntries: [entry] })).toEqual({ clients: [1], rules: [rule], ipEntries: [] });
+  });
+
+  it('treats a create in flight at the kill as made, for a short while only', async () => {
+    const file = join(dir, 'journal.jsonl');
+    let now = 5_000_000;
+    const killed = openJournalFile(file, { now: () => now });
+    killed.recordCreateIntent({ kind: 'rule-create-intent', at: now, rule: { ...rule, id: -1 } });
+    const restarted = openJournalFile(file, { now: () => now });
+    expect(restarted.overlay(empty).rules).toHaveLength(1);
+    now += 16_000;
+    expect(openJournalFile(file, { now: () => now }).overlay(empty).rules).toEqual([]);
+  });
+
+  it('a completed create outlasts its intent', async () => {
+    const file = join(dir, 'journal.jsonl');
+    let now = 5_000_000;
+    const journal = openJournalFile(file, { now: () => now });
+    journal.recordCreateIntent({ kind: 'rule-create-intent', at: now, rule: { ...rule, id: -1 } });
+    journal.recordRuleCreated(rule);
+    now += 16_000;
+    expect(openJournalFile(file, { now: () => now }).overlay(empty).rules).toEqual([rule]);
+  });
+
+  it('skips a line cut short by a kill and compacts the file on open', async () => {
+    const file = join(dir, 'journal.jsonl');
+    const now = Date.now();
+    await writeFile(file, `${JSON.stringify({ kind: 'ip-deleted', at: now, ids: [9] })}\n{"kind":"rule-cre`);
+    const journal = openJournalFile(file);
+    expect(journal.overlay({ ...empty, ipEntries: [entry] }).ipEntries).toEqual([]);
+    expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(1);
+  });
+});
