@@ -323,9 +323,10 @@ export interface GitSyncTree {
 /**
  * git-sync's layout: `<root>/git/repo` is a RELATIVE link to `.worktrees/<hash>`.
  * A commit creates the new worktree, makes a `tmp` link, renames it over `repo`
- * (atomic) and deletes the old worktree right after.
+ * (atomic) and deletes the old worktree right after. Without `files`, `repo`
+ * does not exist until the first commit (git-sync still cloning).
  */
-export async function gitSyncTree(files: Record<string, string>): Promise<GitSyncTree> {
+export async function gitSyncTree(files: Record<string, string> | undefined): Promise<GitSyncTree> {
   const git = path.join(await tempDir('rampart-git-'), 'git');
   let current: string | undefined;
   const commit = async (next: Record<string, string>): Promise<string> => {
@@ -338,7 +339,8 @@ export async function gitSyncTree(files: Record<string, string>): Promise<GitSyn
     current = hash;
     return hash;
   };
-  await commit(files);
+  if (files) await commit(files);
+  await mkdir(git, { recursive: true });
   return { policies: path.join(git, 'repo', 'policies'), commit };
 }
 

@@ -68,6 +68,27 @@ describe('rampart run: atomic policy swaps', () => {
     expect((await daemon.stop()).code).toBe(0);
   });
 
+  it('waits for a git-sync clone that is not there yet: not ready, nothing deleted; then applies the first commit', async () => {
+    const emulator = await startEmulatorForDaemon();
+    const git = await gitSyncTree(undefined);
+    const daemon = await startDaemon(runArgs(emulator.url, git.policies, ['--interval', '30s']));
+    const first = await daemon.waitForCycle(() => true, 'the first cycle');
+    expect(first.result).toBe('invalid');
+    expect(JSON.stringify(first.err)).toMatch(/does not exist/);
+    const notReady = await daemon.get('/readyz');
+    expect(notReady.status).toBe(503);
+    expect(notReady.json().reason).toMatch(/invalid/);
+    expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(0);
+    expect(emulator.control.calls()).toEqual([]);
+
+    await git.commit(samplePolicies());
+    await daemon.waitForCycle((c) => c.result === 'success', 'the first commit applied', { after: 1, timeoutMs: 5000 });
+    expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+    expect((await daemon.get('/readyz')).status).toBe(200);
+    expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(1);
+    expect((await daemon.stop()).code).toBe(0);
+  });
+
   it('an invalid commit writes nothing and reports file:line; the fixed commit is applied', async () => {
     const emulator = await startEmulatorForDaemon();
     const git = await gitSyncTree(samplePolicies());
