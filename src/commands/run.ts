@@ -8,6 +8,7 @@ import { Option, type Command } from 'commander';
 import { openJournalFile } from '../apply/journal-file.js';
 import { WriteJournal } from '../apply/write-journal.js';
 import { type Cycle, DaemonMetrics, isSuccessfulResult, onShutdownSignals, ReconcileLoop, runDaemon } from '../daemon/index.js';
+import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { createCycle } from '../reconcile/cycle.js';
@@ -94,7 +95,9 @@ export async function run(flags: RunFlags): Promise<number> {
     if (flags.once) {
       const loop = new ReconcileLoop({ cycle, intervalMs, logger, metrics });
       const outcome = await loop.runOnce(stop.signal);
-      return isSuccessfulResult(outcome.result) ? EXIT.ok : EXIT.error;
+      if (isSuccessfulResult(outcome.result)) return EXIT.ok;
+      // The cycle's log line has the details; a person at a terminal wants one line.
+      throw outcome.error instanceof Error ? outcome.error : new UsageError(`the cycle ended ${outcome.result}`);
     }
     await runDaemon({ dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics });
     logger.info('rampart run stopped');

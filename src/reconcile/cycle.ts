@@ -44,7 +44,10 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     } else if (!snapshot.desired) {
       const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
       for (const d of errors.slice(0, 20)) logger.error({ file: d.file, line: d.line, col: d.col, code: d.code }, d.message);
-      invalid = new PolicyInvalidError(`${errors.length} policy error(s); keeping the last good policies`);
+      const [first] = errors;
+      const where = first ? ` (first: ${first.file}:${first.line}:${first.col}: ${first.message})` : '';
+      const keeping = lastGood ? 'keeping the last good policies' : 'nothing is applied';
+      invalid = new PolicyInvalidError(`${errors.length} policy error(s); ${keeping}${where}`);
     } else {
       lastGood = { ...snapshot, desired: snapshot.desired };
     }
