@@ -4,33 +4,18 @@
  * grouped IP object under per-request granularity (no value ever missing).
  * Every test checks the emulator's real state.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions, FaultSpec } from '../../../src/emulator/index.js';
 import {
   applyInProcess, CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
-  startHarness, type Harness,
+  useSampleSetup,
 } from './harness.js';
 
-let harness: Harness | undefined;
-let policies: PolicyDir;
+const setup = useSampleSetup();
+const start = (options: Partial<EmulatorOptions> = {}) => setup.start(options);
 
-beforeEach(async () => {
-  policies = await samplePolicyDir();
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await policies.cleanup();
-});
-
-async function start(options: Partial<EmulatorOptions> = {}): Promise<Harness> {
-  harness = await startHarness(options);
-  return harness;
-}
-
-const apply = (args: string[] = []) => harness!.cli('apply', policies.dir, ['--settle-timeout', '3s', ...args]);
-const plan = () => harness!.cli('plan', policies.dir, ['--detailed-exitcode']);
+const apply = (args: string[] = []) => setup.harness.cli('apply', setup.policies.dir, ['--settle-timeout', '3s', ...args]);
+const plan = () => setup.harness.cli('plan', setup.policies.dir, ['--detailed-exitcode']);
 
 describe('listing lag', () => {
   it('apply waits until the listings show its writes; a plan right after shows no changes', async () => {
@@ -50,7 +35,7 @@ describe('listing lag', () => {
 describe('replacing a rule (comment edit)', () => {
   it('creates the new rule before deleting the old; keeps the old one when the create fails', async () => {
     const h = await start();
-    await applyInProcess(h, policies.dir);
+    await applyInProcess(h, setup.policies.dir);
     const oldRule = h.hints().find((r) => r.comment?.startsWith('the old admin panel'));
     expect(oldRule).toBeDefined();
 
@@ -59,7 +44,7 @@ describe('replacing a rule (comment edit)', () => {
       { route: CREATE_HINT, kind: 'status', status: 400, body: { comment: { error: 'is invalid' } } },
       { route: CREATE_HINT, kind: 'status', status: 423, count: 6 },
     ] satisfies FaultSpec[]) {
-      await policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone (edited)');
+      await setup.policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone (edited)');
       h.emulator.control.resetCalls();
       h.emulator.control.addFault(fault);
       const failed = await apply();
@@ -70,11 +55,11 @@ describe('replacing a rule (comment edit)', () => {
       expect(h.emulator.control.count(DELETE_HINT)).toBe(0);
       expect(h.hints().find((r) => r.id === oldRule!.id)).toBeDefined();
       expect(h.emulator.control.faults()).toEqual([]);
-      await policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone for good');
+      await setup.policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone for good');
     }
 
     // Without faults: create first, then delete, in that order.
-    await policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone (edited)');
+    await setup.policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone (edited)');
     h.emulator.control.resetCalls();
     const replaced = await apply();
     expect(replaced.code, replaced.stderr).toBe(0);
@@ -89,14 +74,14 @@ describe('replacing a rule (comment edit)', () => {
 describe('a grouped IP object shrinks under per-request granularity', () => {
   it('moves the kept values out before deleting the object, so none is ever missing', async () => {
     const h = await start({ ipGranularity: 'per-request' });
-    await policies.edit('account-wide.yaml', 'countries: [KP]', 'countries: [KP, IR, SY]');
-    await applyInProcess(h, policies.dir);
+    await setup.policies.edit('account-wide.yaml', 'countries: [KP]', 'countries: [KP, IR, SY]');
+    await applyInProcess(h, setup.policies.dir);
     const group = h.ipObjects().find((o) => o.rule_type === 'country');
     expect(group?.source_values).toEqual(['IR', 'KP', 'SY']);
     const countries = () => h.ipObjects().filter((o) => o.rule_type === 'country').flatMap((o) => o.source_values ?? []).sort();
 
     // SY goes. First with the delete failing for good: KP and IR must already be safe elsewhere.
-    await policies.edit('account-wide.yaml', 'countries: [KP, IR, SY]', 'countries: [KP, IR]');
+    await setup.policies.edit('account-wide.yaml', 'countries: [KP, IR, SY]', 'countries: [KP, IR]');
     h.emulator.control.resetCalls();
     h.emulator.control.addFault({ route: DELETE_IP, kind: 'status', status: 503, count: 6 });
     const failed = await apply();
@@ -117,8 +102,8 @@ describe('a grouped IP object shrinks under per-request granularity', () => {
 
   it('in one go: a forced create, then the delete, and the exact final state', async () => {
     const h = await start({ ipGranularity: 'per-request' });
-    await applyInProcess(h, policies.dir);
-    await policies.edit('account-wide.yaml', 'datacenters: [hetzner, ovh]', 'datacenters: [hetzner]');
+    await applyInProcess(h, setup.policies.dir);
+    await setup.policies.edit('account-wide.yaml', 'datacenters: [hetzner, ovh]', 'datacenters: [hetzner]');
     h.emulator.control.resetCalls();
     const result = await apply();
     expect(result.code, result.stderr).toBe(0);

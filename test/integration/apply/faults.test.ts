@@ -3,32 +3,17 @@
  * the write routes. Every test checks the emulator's real state: converged,
  * and never a duplicate.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions, FaultSpec } from '../../../src/emulator/index.js';
 import {
   CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
-  startHarness, type Harness,
+  useSampleSetup,
 } from './harness.js';
 
-let harness: Harness | undefined;
-let policies: PolicyDir;
+const setup = useSampleSetup();
+const start = (options: Partial<EmulatorOptions> = {}) => setup.start(options);
 
-beforeEach(async () => {
-  policies = await samplePolicyDir();
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await policies.cleanup();
-});
-
-async function start(options: Partial<EmulatorOptions> = {}): Promise<Harness> {
-  harness = await startHarness(options);
-  return harness;
-}
-
-const apply = (args: string[] = []) => harness!.cli('apply', policies.dir, ['--settle-timeout', '3s', ...args]);
+const apply = (args: string[] = []) => setup.harness.cli('apply', setup.policies.dir, ['--settle-timeout', '3s', ...args]);
 
 describe('faults on the write routes', () => {
   const cases: { name: string; faults: FaultSpec[]; args?: string[]; emulator?: Partial<EmulatorOptions>; detail?: string }[] = [

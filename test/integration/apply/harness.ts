@@ -9,7 +9,9 @@ import { ServiceApi } from '../../../src/api/service.js';
 import { applyPlan } from '../../../src/apply/apply.js';
 import { prepare } from '../../../src/reconcile/prepare.js';
 import { runCli, startCli, type CliOptions, type CliResult, type RunningCli } from '../../helpers/cli.js';
+import { afterEach, beforeEach } from 'vitest';
 import type { EmulatorOptions, HintRecord, IpObject } from '../../../src/emulator/index.js';
+import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 
 export const CLIENT = 10042;
 
@@ -113,4 +115,41 @@ export function parseJson<T = Record<string, unknown>>(result: CliResult): T {
   } catch {
     throw new Error(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
   }
+}
+
+export interface SampleSetup {
+  /** Starts this test's emulator (closed after the test). */
+  start(options?: Partial<EmulatorOptions>): Promise<Harness>;
+  /** The running harness; only after `start`. */
+  readonly harness: Harness;
+  /** A fresh copy of the sample policies for each test. */
+  readonly policies: PolicyDir;
+}
+
+/** Registers the per-test setup most plan and apply tests share: sample policies and an emulator. */
+export function useSampleSetup(): SampleSetup {
+  let harness: Harness | undefined;
+  let policies: PolicyDir | undefined;
+  beforeEach(async () => {
+    policies = await samplePolicyDir();
+  });
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+    await policies?.cleanup();
+  });
+  return {
+    async start(options = {}) {
+      harness = await startHarness(options);
+      return harness;
+    },
+    get harness() {
+      if (!harness) throw new Error('call start() first');
+      return harness;
+    },
+    get policies() {
+      if (!policies) throw new Error('no policies outside a test');
+      return policies;
+    },
+  };
 }
