@@ -13,7 +13,7 @@
  * Speed is measured, not asserted: this prints figures; the tests check behaviour.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,11 +35,17 @@ interface Results {
   noopPlans: NoopPlanFigures[];
   applies: ApplyFigures[];
   daemon?: DaemonFigures;
-  /** Peak RSS of the no-op plan process at the largest scale measured. */
   totalMs: number;
 }
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    /** Also write the JSON figures to this file (the table still goes to stdout). */
+    'json-file': { type: 'string' },
+  },
+});
 const quick = flags.quick;
 const progress = (line: string): void => {
   process.stderr.write(`bench: ${line}\n`);
@@ -148,3 +154,4 @@ function render(r: Results): string {
 
 const results = await main();
 console.log(flags.json ? JSON.stringify(results, null, 2) : render(results));
+if (flags['json-file']) await writeFile(flags['json-file'], `${JSON.stringify(results, null, 2)}\n`);

@@ -25,12 +25,13 @@ export interface BenchEmulator {
   close(): Promise<void>;
 }
 
-const SEED_BATCH = 2_000;
+const SEED_BATCH = 1_000;
 
 export async function spawnEmulator(): Promise<BenchEmulator> {
   const child: ChildProcess = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
     env: { ...process.env, BENCH_EMULATOR_TOKEN: BENCH_TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // stdin stays open while this process lives: the emulator exits when it closes.
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('error', reject);
@@ -42,7 +43,9 @@ export async function spawnEmulator(): Promise<BenchEmulator> {
   const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${url}${path}`, {
       method,
-      headers: { 'x-serviceapi-token': BENCH_TOKEN, 'content-type': 'application/json' },
+      // A fresh connection each time: a kept-alive one can be closed by the server's idle timeout
+      // while this process is busy (loading 100k objects), and a POST on it then fails.
+      headers: { 'x-serviceapi-token': BENCH_TOKEN, 'content-type': 'application/json', connection: 'close' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const envelope = (await response.json()) as { status: number; body: T };
@@ -78,9 +81,11 @@ export async function spawnEmulator(): Promise<BenchEmulator> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const emulator = await startEmulator({ token: process.env.BENCH_EMULATOR_TOKEN ?? BENCH_TOKEN, port: 0 });
+  const emulator = await startEmulator({ token: process.env.BENCH_EMULATOR_TOKEN ?? BENCH_TOKEN, port: 0, maxBodyBytes: 64 * 2 ** 20 });
   process.stdout.write(`${JSON.stringify({ url: emulator.url })}\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // The benchmark that started us is gone (even killed): stop too.
+  process.stdin.once('end', stop).once('close', stop).resume();
 }

@@ -107,7 +107,7 @@ export class PolicyModel {
       this.addIp(file);
       return 'add-file';
     }
-    if (roll < 0.08 && files.length > 2) {
+    if (roll < 0.07 && files.length > 3) {
       const file = this.random.pick(files);
       this.files.delete(pathOf(file.client, file.application));
       return 'remove-file';

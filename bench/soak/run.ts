@@ -46,6 +46,8 @@ export interface SoakResult {
   readonly exitCodes: Record<string, number>;
   readonly edits: Record<string, number>;
   readonly faults: Record<string, number>;
+  /** Why cycles that were not killed failed (exit 1), by the first error logged. */
+  readonly failures: Record<string, number>;
   readonly apiCalls: number;
   readonly finalApplyExit: number | null;
   readonly finalPlanExit: number | null;
@@ -89,6 +91,19 @@ function runCli(cli: string, args: readonly string[], env: NodeJS.ProcessEnv, ki
   });
 }
 
+/** The first error a failed cycle logged (JSON log lines on stderr), shortened. */
+function failureReason(stderr: string): string {
+  for (const text of stderr.split('\n')) {
+    try {
+      const entry = JSON.parse(text) as { level?: number; msg?: string; detail?: string; code?: string };
+      if ((entry.level ?? 0) >= 50) return `${entry.code ? `${entry.code}: ` : ''}${entry.detail ?? entry.msg ?? ''}`.slice(0, 120);
+    } catch {
+      // not a log line
+    }
+  }
+  return stderr.trim().split('\n').at(-1)?.slice(0, 120) ?? 'unknown';
+}
+
 const tally = (counts: Record<string, number>, key: string): void => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
@@ -116,6 +131,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const exitCodes: Record<string, number> = {};
   const edits: Record<string, number> = {};
   const faults: Record<string, number> = {};
+  const failures: Record<string, number> = {};
   let iterations = 0;
   let kills = 0;
   let lastFailure = '';
@@ -144,7 +160,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       if (run.killed) kills++;
       const outcome = run.killed ? 'killed' : String(run.code);
       tally(exitCodes, outcome);
-      if (!run.killed && run.code !== 0) lastFailure = run.stderrTail;
+      if (!run.killed && run.code !== 0) {
+        lastFailure = run.stderrTail;
+        tally(failures, failureReason(run.stderrTail));
+      }
       log(`#${iterations} edits=[${done.join(',')}] faults=[${injected.join(',')}] lag=${emulator.control.config().listingLagMs} ` +
         `kill=${killAfter ?? '-'} → ${outcome}`);
     }
@@ -171,6 +190,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       exitCodes,
       edits,
       faults,
+      failures,
       apiCalls,
       finalApplyExit: final.code,
       finalPlanExit: plan.code,
@@ -197,6 +217,7 @@ export function formatSoakResult(result: SoakResult): string {
     line('exit codes', counts(result.exitCodes)),
     line('edits', counts(result.edits)),
     line('faults injected', counts(result.faults)),
+    line('failed cycles', counts(result.failures)),
     line('API calls', String(result.apiCalls)),
     line('final apply / plan', `exit ${result.finalApplyExit} / exit ${result.finalPlanExit}`),
     line('desired', `${v.desiredRules} rules, ${v.desiredIpValues} IP values`),
