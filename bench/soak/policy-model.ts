@@ -40,6 +40,8 @@ interface PolicyFile {
 
 export const SOAK_CLIENTS = [20001, 20002] as const;
 export const SOAK_APPLICATIONS = [1, 2, 3] as const;
+/** Rules, and IP entries, the policies keep at least (file removals aside). */
+const MIN_OBJECTS = 12;
 const COUNTRIES = ['KP', 'IR', 'CN', 'RU', 'BR', 'IN', 'VN', 'NG', 'UA', 'TR', 'ID', 'PK', 'TH', 'EG', 'MX'];
 const PROXIES = ['VPN', 'SES', 'PUB', 'WEB', 'TOR'];
 const DATACENTERS = ['hetzner', 'ovh', 'linode', 'aws', 'gce', 'azure', 'alibaba'];
@@ -117,11 +119,14 @@ export class PolicyModel {
       file.mode = file.mode === undefined ? this.random.pick(['monitoring', 'block'] as const) : undefined;
       return 'toggle-mode';
     }
+    // Removals only above a floor, so the account does not drift down to nothing.
+    const rules = files.reduce((n, f) => n + f.rules.length, 0);
+    const ipEntries = files.reduce((n, f) => n + f.ip.length, 0);
     if (roll < 0.3) return this.addRule(file);
-    if (roll < 0.42) return file.rules.length > 0 ? this.removeRule(file) : this.addRule(file);
+    if (roll < 0.42) return file.rules.length > 0 && rules > MIN_OBJECTS ? this.removeRule(file) : this.addRule(file);
     if (roll < 0.55) return file.rules.length > 0 ? this.changeRule(file) : this.addRule(file);
     if (roll < 0.75) return this.addIp(file);
-    if (roll < 0.87) return file.ip.length > 0 ? this.removeIp(file) : this.addIp(file);
+    if (roll < 0.87) return file.ip.length > 0 && ipEntries > MIN_OBJECTS ? this.removeIp(file) : this.addIp(file);
     return file.ip.length > 0 ? this.changeIp(file) : this.addIp(file);
   }
 
