@@ -66,8 +66,15 @@ export function pointKey(point: Point): string {
 }
 
 export function conditionKey(condition: Condition): string {
-  return JSON.stringify([condition.point, condition.type, condition.value]);
+  let key = conditionKeys.get(condition);
+  if (key === undefined) {
+    key = JSON.stringify([condition.point, condition.type, condition.value]);
+    conditionKeys.set(condition, key);
+  }
+  return key;
 }
+
+const conditionKeys = new WeakMap<Condition, string>();
 
 /** Canonical condition order, so equal sets compare and print identically. */
 export function sortConditions(conditions: readonly Condition[]): Condition[] {
@@ -80,16 +87,27 @@ export function sortConditions(conditions: readonly Condition[]): Condition[] {
  * by comment protect the same traffic.
  */
 export function ruleKey(rule: Rule): string {
-  return JSON.stringify([
-    rule.client,
-    rule.type,
-    sortConditions(rule.conditions).map(conditionKey),
-    rule.point.map(pointKey),
-    rule.attackType ?? null,
-    rule.regex ?? null,
-    rule.mode ?? null,
-  ]);
+  let key = ruleKeys.get(rule);
+  if (key === undefined) {
+    key = JSON.stringify([
+      rule.client,
+      rule.type,
+      sortConditions(rule.conditions).map(conditionKey),
+      rule.point.map(pointKey),
+      rule.attackType ?? null,
+      rule.regex ?? null,
+      rule.mode ?? null,
+    ]);
+    ruleKeys.set(rule, key);
+  }
+  return key;
 }
+
+/**
+ * Rules are immutable values; their key is computed once each. A plan at scale
+ * asks for it from validation, the diff and both digests.
+ */
+const ruleKeys = new WeakMap<Rule, string>();
 
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
