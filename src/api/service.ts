@@ -3,6 +3,7 @@
  * Page sizes are the largest each listing allows.
  */
 import { ApiProtocolError } from '../errors.js';
+import { checkHints, checkIpRules } from './check-records.js';
 import type { ApiClient, CallOptions } from './client.js';
 import type { ApiHint, ApiHintCreate, ApiIpRule, ApiIpRuleCreate } from './records.js';
 
@@ -20,7 +21,7 @@ export class ServiceApi {
       limit,
       offset,
     }, options);
-    return expectArray<ApiHint>(body, 'POST /v1/objects/hint');
+    return checkHints(expectArray(body, 'POST /v1/objects/hint'), 'POST /v1/objects/hint');
   }
 
   async createHint(hint: ApiHintCreate, options?: CallOptions): Promise<ApiHint> {
@@ -46,7 +47,7 @@ export class ServiceApi {
     });
     const body = await this.http.call('GET', `/v4/ip_rules?${query.toString()}`, undefined, options);
     const objects = body && typeof body === 'object' ? (body as { objects?: unknown }).objects : undefined;
-    return expectArray<ApiIpRule>(objects, 'GET /v4/ip_rules');
+    return checkIpRules(expectArray(objects, 'GET /v4/ip_rules'), 'GET /v4/ip_rules');
   }
 
   async createIpRule(request: ApiIpRuleCreate, options?: CallOptions): Promise<unknown> {
@@ -59,9 +60,9 @@ export class ServiceApi {
   }
 }
 
-function expectArray<T>(value: unknown, route: string): T[] {
+function expectArray(value: unknown, route: string): unknown[] {
   if (!Array.isArray(value)) {
     throw new ApiProtocolError(`${route} answered with a body that is not a list`, { route, body: value });
   }
-  return value as T[];
+  return value;
 }

@@ -1,0 +1,74 @@
+/**
+ * Listed records checked before they are trusted: a record of the wrong shape
+ * fails the whole listing with an ApiProtocolError (never a TypeError deep in
+ * the normalizer, never a plan from a listing we could not read). Rule types
+ * Rampart does not manage are only checked for what filtering them needs.
+ */
+import { ApiProtocolError } from '../errors.js';
+import { MANAGED_RULE_TYPES } from '../model/rule.js';
+import type { ApiHint, ApiIpRule } from './records.js';
+
+type Problem = string | undefined;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value);
+const isAbsent = (value: unknown): boolean => value === undefined || value === null;
+const optionalString = (value: unknown): boolean => isAbsent(value) || typeof value === 'string';
+const isPointElement = (value: unknown): boolean => typeof value === 'string' || typeof value === 'number';
+const isPoint = (value: unknown): boolean => Array.isArray(value) && value.every(isPointElement);
+
+function hintProblem(hint: unknown): Problem {
+  if (!isObject(hint)) return 'a rule that is not an object';
+  if (!isId(hint.id) || !isId(hint.clientid) || typeof hint.type !== 'string') return 'a rule without a numeric id and clientid and a type';
+  if (!(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
+  if (!isAbsent(hint.action)) {
+    if (!Array.isArray(hint.action)) return `rule ${hint.id}: action is not a list`;
+    for (const condition of hint.action as unknown[]) {
+      if (!isObject(condition) || !isPoint(condition.point) || typeof condition.type !== 'string') {
+        return `rule ${hint.id}: a condition without a point list and a type`;
+      }
+      if (!isAbsent(condition.value) && !isPointElement(condition.value)) return `rule ${hint.id}: a condition value is not a string`;
+    }
+  }
+  if (!isAbsent(hint.point) && !(Array.isArray(hint.point) && hint.point.every((p) => isPointElement(p) || isPoint(p)))) {
+    return `rule ${hint.id}: point is not a list of point elements`;
+  }
+  for (const field of ['attack_type', 'regex', 'mode', 'comment'] as const) {
+    if (!optionalString(hint[field])) return `rule ${hint.id}: ${field} is not a string`;
+  }
+  return undefined;
+}
+
+function ipRuleProblem(object: unknown): Problem {
+  if (!isObject(object)) return 'an IP-list object that is not an object';
+  if (!isId(object.id) || !isId(object.clientid) || typeof object.list !== 'string' || typeof object.rule_type !== 'string') {
+    return 'an IP-list object without a numeric id and clientid, a list and a rule_type';
+  }
+  const id = String(object.id);
+  for (const field of ['subnet', 'country', 'proxy_type', 'datacenter', 'reason'] as const) {
+    if (!optionalString(object[field])) return `object ${id}: ${field} is not a string`;
+  }
+  if (!isAbsent(object.source_values) && !(Array.isArray(object.source_values) && object.source_values.every((v) => typeof v === 'string'))) {
+    return `object ${id}: source_values is not a list of strings`;
+  }
+  if (!isAbsent(object.pools) && !(Array.isArray(object.pools) && object.pools.every(isId))) {
+    return `object ${id}: pools is not a list of application ids`;
+  }
+  const expiry = object.expired_at;
+  if (!isAbsent(expiry) && !((typeof expiry === 'number' || (typeof expiry === 'string' && expiry.trim() !== '')) && Number.isFinite(Number(expiry)))) {
+    return `object ${id}: expired_at is not a number`;
+  }
+  return undefined;
+}
+
+function checkAll<T>(records: readonly unknown[], route: string, problemOf: (record: unknown) => Problem): T[] {
+  for (const record of records) {
+    const problem = problemOf(record);
+    if (problem) throw new ApiProtocolError(`${route} listed ${problem}; nothing is planned from a listing that cannot be read`, { route });
+  }
+  return records as T[];
+}
+
+export const checkHints = (records: readonly unknown[], route: string): ApiHint[] => checkAll<ApiHint>(records, route, hintProblem);
+export const checkIpRules = (records: readonly unknown[], route: string): ApiIpRule[] => checkAll<ApiIpRule>(records, route, ipRuleProblem);
