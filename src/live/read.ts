@@ -31,7 +31,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     listings.push(async () => {
       const hints = await fetchAllPages((offset, limit) => api.listHints(client, offset, limit, { signal }), HINT_PAGE_LIMIT, signal);
       // The filter is by client, but trust nothing: keep only what was asked for.
-      rules.push(hints.filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
+      rules.push(lastById(hints).filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
     });
     for (const list of IP_LISTS) {
       listings.push(async () => {
@@ -40,7 +40,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
           IP_RULE_PAGE_LIMIT,
           signal,
         );
-        ipEntries.push(objects.filter((object) => object.clientid === client && object.list === list).flatMap(liveEntriesFromIpRule));
+        ipEntries.push(lastById(objects).filter((object) => object.clientid === client && object.list === list).flatMap(liveEntriesFromIpRule));
       });
     }
   }
@@ -55,4 +55,19 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     rules: rules.flat().sort((a, b) => a.id - b.id),
     ipEntries: ipEntries.flat().sort((a, b) => a.id - b.id || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)),
   };
+}
+
+/**
+ * One record per id. Offset paging over a listing the server orders by
+ * `updated_at` shows an object touched between two page calls on both pages;
+ * read twice, it would look like its own duplicate and the plan would delete
+ * the copy it keeps. The later page holds the newer version.
+ */
+function lastById<T extends { readonly id: number }>(records: readonly T[]): T[] {
+  const byId = new Map<number, T>();
+  for (const record of records) {
+    byId.delete(record.id);
+    byId.set(record.id, record);
+  }
+  return [...byId.values()];
 }
