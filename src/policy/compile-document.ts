@@ -44,6 +44,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     client: validId(doc.client) ? doc.client : undefined,
     applications: applicationsOf(doc.application),
     clean: (path) => {
+      if (errorPaths.length === 0) return true;
       const ptr = pointer(path);
       return !errorPaths.some((p) => p === ptr || p.startsWith(`${ptr}/`));
     },

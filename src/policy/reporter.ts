@@ -1,5 +1,5 @@
 /** Collects one file's diagnostics, placing each at the node a path names. */
-import { pointer, type Path, type SourceMap } from './source-map.js';
+import type { Path, SourceMap } from './source-map.js';
 import type { Diagnostic, Severity } from './types.js';
 
 export class Reporter {
@@ -19,7 +19,7 @@ export class Reporter {
   }
 
   position(path: Path, atKey = false): { line: number; col: number } {
-    return atKey ? this.map.key(pointer(path)) : this.map.value(pointer(path));
+    return atKey ? this.map.keyAt(path) : this.map.at(path);
   }
 
   private add(severity: Severity, code: string, message: string, path: Path, atKey: boolean): void {

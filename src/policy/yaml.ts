@@ -5,7 +5,7 @@
  * properties instead of touching a prototype.
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
-import { pointer, SourceMap } from './source-map.js';
+import { SourceMap, type Spots } from './source-map.js';
 import {
   DEFAULT_MAX_ALIAS_COUNT,
   DEFAULT_MAX_FILE_BYTES,
@@ -38,7 +38,6 @@ class LimitError extends Error {
 
 export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}): ParsedPolicy {
   const { file, text } = input;
-  const map = new SourceMap();
   const diagnostics: Diagnostic[] = [];
   const error = (code: string, message: string, position: Position): void => {
     diagnostics.push({ file, line: position.line, col: position.col, severity: 'error', code, message });
@@ -48,7 +47,7 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxBytes) {
     error('file-too-large', `file is ${bytes} bytes; policy files may hold at most ${maxBytes} bytes`, { line: 0, col: 0 });
-    return { file, map, diagnostics };
+    return { file, map: new SourceMap(), diagnostics };
   }
 
   const lineCounter = new LineCounter();
@@ -56,10 +55,11 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
     const { line, col } = lineCounter.linePos(offset);
     return { line, col };
   };
+  const empty = new SourceMap(positionOf);
   const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: false });
   const list: Document.Parsed[] = Array.isArray(docs) ? docs : [];
   if (list.length === 0) {
-    return { file, data: null, map, diagnostics };
+    return { file, data: null, map: empty, diagnostics };
   }
   if (list.length > 1) {
     const second = list[1];
@@ -74,14 +74,26 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
   for (const problem of doc.warnings) {
     diagnostics.push({ file, ...positionOf(problem.pos[0]), severity: 'warning', code: 'yaml-warning', message: firstLine(problem.message) });
   }
-  if (doc.errors.length > 0) return { file, map, diagnostics };
+  if (doc.errors.length > 0) return { file, map: empty, diagnostics };
 
   const maxAliases = options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT;
   let aliases = 0;
   let nodes = 0;
   const resolving = new Set<Node>();
+  /** The spots of the collection `convert` last returned; undefined after a scalar. */
+  let built: Spots | undefined;
 
-  const convert = (node: unknown, path: string): unknown => {
+  /** Where the value `node` stands for is recorded: an alias at itself, a node at its start, else nowhere (-1). */
+  const offsetOf = (node: unknown): number => {
+    if (isAlias(node)) return node.range?.[0] ?? 0;
+    if (node && typeof node === 'object' && 'range' in node) {
+      const range = (node as { range?: [number, number, number] | null }).range;
+      if (range) return range[0];
+    }
+    return -1;
+  };
+
+  const convert = (node: unknown): unknown => {
     if (++nodes > MAX_NODES) {
       throw new LimitError('yaml-too-large', `the document expands to more than ${MAX_NODES} values`, { line: 1, col: 1 });
     }
@@ -93,54 +105,81 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
       const target = node.resolve(doc);
       if (!target) throw new LimitError('yaml-syntax', `unknown alias *${node.source}`, position);
       if (resolving.has(target)) throw new LimitError('yaml-alias-limit', `alias *${node.source} refers to itself`, position);
-      map.setValue(path, position);
       resolving.add(target);
       try {
-        return convertInner(target, path, false);
+        return convertInner(target);
       } finally {
         resolving.delete(target);
       }
     }
-    return convertInner(node, path, true);
+    return convertInner(node);
   };
 
-  const convertInner = (node: unknown, path: string, record: boolean): unknown => {
-    if (record && node && typeof node === 'object' && 'range' in node) {
-      const range = (node as { range?: [number, number, number] | null }).range;
-      if (range) map.setValue(path, positionOf(range[0]));
+  const convertInner = (node: unknown): unknown => {
+    if (isScalar(node)) {
+      built = undefined;
+      return node.value;
     }
-    if (isScalar(node)) return node.value;
     if (isSeq(node)) {
-      return node.items.map((item, index) => convert(item, `${path}/${index}`));
-    }
-    if (isMap(node)) {
-      // Own properties defined explicitly: `__proto__` stays an ordinary key.
-      const out: Record<string, unknown> = {};
-      for (const pair of node.items) {
-        const keyNode = pair.key;
-        const keyPosition = positionOf((keyNode as { range?: [number, number, number] } | null)?.range?.[0] ?? 0);
-        if (!isScalar(keyNode) || (typeof keyNode.value === 'object' && keyNode.value !== null)) {
-          throw new LimitError('yaml-syntax', 'mapping keys must be plain scalars', keyPosition);
-        }
-        const key = String(keyNode.value);
-        const child = `${path}${pointer([key])}`;
-        map.setKey(child, keyPosition);
-        const value = pair.value === null ? null : convert(pair.value, child);
-        if (pair.value === null) map.setValue(child, keyPosition);
-        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      const items = node.items;
+      const out = new Array<unknown>(items.length);
+      const valueAt = new Array<number>(items.length);
+      let children: (Spots | undefined)[] | undefined;
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        valueAt[i] = offsetOf(item);
+        out[i] = convert(item);
+        if (built) (children ??= new Array<Spots | undefined>(items.length))[i] = built;
       }
+      built = children ? { valueAt, children } : { valueAt };
       return out;
     }
+    if (isMap(node)) {
+      // `__proto__` is defined explicitly, so it stays an ordinary own key; every other
+      // key is assigned (the same own, enumerable, writable property, made faster).
+      const out: Record<string, unknown> = {};
+      const pairs = node.items;
+      const keys = new Array<string>(pairs.length);
+      const keyAt = new Array<number>(pairs.length);
+      const valueAt = new Array<number>(pairs.length);
+      let children: (Spots | undefined)[] | undefined;
+      for (let i = 0; i < pairs.length; i++) {
+        const pair = pairs[i] as (typeof pairs)[number];
+        const keyNode = pair.key;
+        const keyOffset = (keyNode as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
+        if (!isScalar(keyNode) || (typeof keyNode.value === 'object' && keyNode.value !== null)) {
+          throw new LimitError('yaml-syntax', 'mapping keys must be plain scalars', positionOf(keyOffset));
+        }
+        const key = String(keyNode.value);
+        keys[i] = key;
+        keyAt[i] = keyOffset;
+        let value: unknown = null;
+        if (pair.value === null) {
+          valueAt[i] = keyOffset;
+        } else {
+          valueAt[i] = offsetOf(pair.value);
+          value = convert(pair.value);
+          if (built) (children ??= new Array<Spots | undefined>(pairs.length))[i] = built;
+        }
+        if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+        else out[key] = value;
+      }
+      built = children ? { keys, keyAt, valueAt, children } : { keys, keyAt, valueAt };
+      return out;
+    }
+    built = undefined;
     return null;
   };
 
   try {
-    const data = doc.contents === null ? null : convert(doc.contents, '');
-    return { file, data, map, diagnostics };
+    if (doc.contents === null) return { file, data: null, map: empty, diagnostics };
+    const rootAt = offsetOf(doc.contents);
+    const data = convert(doc.contents);
+    return { file, data, map: new SourceMap(positionOf, rootAt, built), diagnostics };
   } catch (caught) {
     if (caught instanceof LimitError) {
       error(caught.code, caught.message, caught.position);
-      return { file, map, diagnostics };
+      return { file, map: empty, diagnostics };
     }
     throw caught;
   }
