@@ -22,12 +22,24 @@ export interface CompiledDocument {
   readonly client?: number;
   readonly rules: DesiredRule[];
   readonly ipEntries: DesiredIpEntry[];
+  /** Unix seconds the document's result was computed for. */
+  readonly now: number;
+  /** Every expiry compared with `now` (see `stillValidAt`). */
+  readonly expiries: readonly number[];
+}
+
+/** Whether the document compiles the same at `now`: no expiry lies between its `now` and this one. */
+export function stillValidAt(compiled: CompiledDocument, now: number): boolean {
+  const low = Math.min(compiled.now, now);
+  const high = Math.max(compiled.now, now);
+  return !compiled.expiries.some((seconds) => seconds > low && seconds <= high);
 }
 
 export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocument {
   const { file, map } = parsed;
   const report = new Reporter(file, map);
-  const empty = { file, rules: [], ipEntries: [] };
+  const expiries: number[] = [];
+  const empty = { file, rules: [], ipEntries: [], now, expiries };
   if (parsed.data === undefined) return { ...empty, diagnostics: parsed.diagnostics };
   if (parsed.data === null) {
     report.warning('empty-file', 'the file holds no policy; it is ignored', []);
@@ -49,6 +61,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
       return !errorPaths.some((p) => p === ptr || p.startsWith(`${ptr}/`));
     },
     now,
+    expiries,
   };
   const rules = compileRules(doc, ctx);
   const ipEntries = compileIpEntries(doc, ctx);
@@ -58,6 +71,8 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     ...(ctx.client !== undefined ? { client: ctx.client } : {}),
     rules,
     ipEntries,
+    now,
+    expiries,
   };
 }
 

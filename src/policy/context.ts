@@ -13,4 +13,6 @@ export interface DocumentContext {
   readonly clean: (path: Path) => boolean;
   /** Unix seconds expiries are compared with. */
   readonly now: number;
+  /** Every expiry compared with `now`: the result holds for another `now` on the same side of each. */
+  readonly expiries: number[];
 }

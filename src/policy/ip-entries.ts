@@ -58,6 +58,7 @@ function compileEntry(entry: IpEntrySpec, list: (typeof LISTS)[number], path: Pa
     else values.push({ value, at });
   });
   if (!ok || !expiry.ok) return [];
+  ctx.expiries.push(expiry.seconds);
   if (expiry.seconds <= ctx.now) {
     report.warning('expired', `expired at ${formatSeconds(expiry.seconds)}: this entry will not be created`, [...path, 'expires']);
     return [];

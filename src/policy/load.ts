@@ -6,12 +6,15 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
+import { DocumentCache } from './cache.js';
 import { findPolicyFiles, type PolicyFile } from './files.js';
 import { DEFAULT_MAX_FILE_BYTES, sortDiagnostics, type Diagnostic, type PolicyLoadResult, type PolicyOptions, type PolicyText } from './types.js';
-import { validateDocuments } from './validate.js';
-import { parsePolicyText } from './yaml.js';
+import { combineDocuments, nowSeconds } from './validate.js';
 
 const READ_CONCURRENCY = 32;
+
+/** Files unchanged since the last load in this process are not parsed and checked again. */
+const cache = new DocumentCache();
 
 interface FileRead {
   file: PolicyFile;
@@ -57,7 +60,10 @@ export async function loadPolicies(dir: string, options: PolicyOptions = {}): Pr
     }
   }
 
-  const result = validateDocuments(texts.map((text) => parsePolicyText(text, options)), options);
+  const session = cache.load(options, nowSeconds(options));
+  const compiled = texts.map((text) => session.compile(text));
+  session.keep();
+  const result = combineDocuments(compiled);
   const all = sortDiagnostics([...diagnostics, ...result.diagnostics]);
   const ok = !all.some((d) => d.severity === 'error');
   return {

@@ -5,7 +5,7 @@
 import { ipKey } from '../model/ip.js';
 import { compareStrings, ruleKey } from '../model/rule.js';
 import type { DesiredState } from '../model/state.js';
-import { compileDocument } from './compile-document.js';
+import { compileDocument, type CompiledDocument } from './compile-document.js';
 import { crossChecks } from './conflicts.js';
 import { hasErrors, sortDiagnostics, type Diagnostic, type PolicyOptions, type PolicyText } from './types.js';
 import { parsePolicyText, type ParsedPolicy } from './yaml.js';
@@ -17,9 +17,18 @@ export interface ValidationResult {
 }
 
 export function validateDocuments(parsed: readonly ParsedPolicy[], options: PolicyOptions = {}): ValidationResult {
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  const ordered = [...parsed].sort((a, b) => compareStrings(a.file, b.file));
-  const compiled = ordered.map((doc) => compileDocument(doc, now));
+  const now = nowSeconds(options);
+  return combineDocuments(parsed.map((doc) => compileDocument(doc, now)));
+}
+
+/** Unix seconds expiries are compared with. */
+export function nowSeconds(options: PolicyOptions): number {
+  return Math.floor((options.now ?? new Date()).getTime() / 1000);
+}
+
+/** Compiled documents → the checks across files, all diagnostics and the desired state. */
+export function combineDocuments(documents: readonly CompiledDocument[]): ValidationResult {
+  const compiled = [...documents].sort((a, b) => compareStrings(a.file, b.file));
   const rules = compiled.flatMap((c) => c.rules);
   const ipEntries = compiled.flatMap((c) => c.ipEntries);
   const diagnostics = sortDiagnostics([...compiled.flatMap((c) => c.diagnostics), ...crossChecks(rules, ipEntries)]);

@@ -1,0 +1,45 @@
+/**
+ * The compiled documents of the last load, so that a process loading the
+ * same policies again (the daemon, every cycle) parses and checks only the
+ * files that changed. A file's result is reused when its display path, its
+ * text and the limits are the same and no expiry in it lies between the two
+ * moments compared with; the checks across files always run again. Only the
+ * files of the last load are kept.
+ */
+import { compileDocument, stillValidAt, type CompiledDocument } from './compile-document.js';
+import type { PolicyOptions, PolicyText } from './types.js';
+import { parsePolicyText } from './yaml.js';
+
+interface Entry {
+  readonly text: string;
+  readonly limits: string;
+  readonly compiled: CompiledDocument;
+}
+
+export class DocumentCache {
+  private last = new Map<string, Entry>();
+
+  /**
+   * One load's view: compiles through the cache and, when the load is done,
+   * `keep` makes its files the ones kept. Loads running at the same time each
+   * have their own.
+   */
+  load(options: PolicyOptions, now: number): { compile(input: PolicyText): CompiledDocument; keep(): void } {
+    const limits = `${options.maxFileBytes ?? ''}/${options.maxAliasCount ?? ''}`;
+    const seen = new Map<string, Entry>();
+    return {
+      compile: (input) => {
+        const hit = this.last.get(input.file);
+        const entry =
+          hit && hit.text === input.text && hit.limits === limits && stillValidAt(hit.compiled, now)
+            ? hit
+            : { text: input.text, limits, compiled: compileDocument(parsePolicyText(input, options), now) };
+        seen.set(input.file, entry);
+        return entry.compiled;
+      },
+      keep: () => {
+        this.last = seen;
+      },
+    };
+  }
+}
