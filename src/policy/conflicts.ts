@@ -40,7 +40,8 @@ export function crossChecks(rules: readonly DesiredRule[], entries: readonly Des
 
   const groups = new Map<string, DesiredIpEntry[]>();
   for (const entry of entries) {
-    const key = JSON.stringify([entry.client, entry.ruleType, entry.value]);
+    // Client and type hold no space, so the value last keeps the key unambiguous.
+    const key = `${entry.client} ${entry.ruleType} ${entry.value}`;
     const group = groups.get(key);
     if (group) group.push(entry);
     else groups.set(key, [entry]);
@@ -68,7 +69,7 @@ function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; messa
   for (const entry of entries) {
     if (entry.ruleType !== 'ip_range') continue;
     const range = cidrRange(entry.value);
-    const key = JSON.stringify([entry.client, entry.list, range.family]);
+    const key = `${entry.client} ${entry.list} ${range.family}`;
     const group = groups.get(key) ?? [];
     group.push({ entry, first: range.first, last: range.last });
     groups.set(key, group);
