@@ -47,6 +47,8 @@ export function register(program: Command): void {
 
 export async function apply(flags: ApplyFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  // Checked before anything is planned or connected.
+  const settleTimeoutMs = parseDuration(flags.settleTimeout);
   const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
   const policy = await loadOrReport(flags.policies, flags.format);
   if (!policy) return EXIT.error;
@@ -73,7 +75,6 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       return EXIT.ok;
     }
 
-    const settleTimeoutMs = parseDuration(flags.settleTimeout);
     const report = await applyPlan(plan, {
       api: connection.api,
       concurrency: flags.concurrency,

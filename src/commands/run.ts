@@ -48,7 +48,10 @@ export function register(program: Command): void {
 
 export async function run(flags: RunFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  // Every flag is checked before anything starts: a bad one must not leave the embedded emulator running.
   const intervalMs = parseDuration(flags.interval);
+  if (intervalMs <= 0) throw new UsageError(`--interval must be longer than 0, got "${flags.interval}"`);
+  const settleTimeoutMs = parseDuration(flags.settleTimeout);
   const metrics = new DaemonMetrics({ version: await packageVersion() });
   // The API client is shared by every cycle and logs its retries itself; cycles run one at a
   // time, so its lines (and the embedded emulator's) carry the id of the cycle running then.
@@ -66,32 +69,32 @@ export async function run(flags: RunFlags): Promise<number> {
     hardStop.abort();
     process.exit(code);
   } });
-  // Long enough to outlast the listing lag across a couple of cycles.
-  const journalTtlMs = Math.max(120_000, 2 * intervalMs);
-  const reconcile = createCycle({
-    policies: flags.policies,
-    api: connection.api,
-    owner: flags.owner,
-    journal: flags.journal
-      ? openJournalFile(flags.journal, { ttlMs: journalTtlMs, logger })
-      : new WriteJournal(journalTtlMs),
-    dryRun: Boolean(flags.dryRun),
-    force: Boolean(flags.force),
-    maxDeleteShare: flags.maxDeleteShare,
-    minOwned: flags.minOwned,
-    concurrency: flags.concurrency,
-    settleTimeoutMs: parseDuration(flags.settleTimeout),
-  });
-  const cycle: Cycle = async (context) => {
-    runningCycle = context.cycleId;
-    try {
-      return await reconcile(context);
-    } finally {
-      runningCycle = undefined;
-    }
-  };
-  logger.info({ policies: flags.policies, target: connection.target, intervalMs, dryRun: Boolean(flags.dryRun), owner: flags.owner }, 'rampart run starting');
   try {
+    // Long enough to outlast the listing lag across a couple of cycles.
+    const journalTtlMs = Math.max(120_000, 2 * intervalMs);
+    const reconcile = createCycle({
+      policies: flags.policies,
+      api: connection.api,
+      owner: flags.owner,
+      journal: flags.journal
+        ? openJournalFile(flags.journal, { ttlMs: journalTtlMs, logger })
+        : new WriteJournal(journalTtlMs),
+      dryRun: Boolean(flags.dryRun),
+      force: Boolean(flags.force),
+      maxDeleteShare: flags.maxDeleteShare,
+      minOwned: flags.minOwned,
+      concurrency: flags.concurrency,
+      settleTimeoutMs,
+    });
+    const cycle: Cycle = async (context) => {
+      runningCycle = context.cycleId;
+      try {
+        return await reconcile(context);
+      } finally {
+        runningCycle = undefined;
+      }
+    };
+    logger.info({ policies: flags.policies, target: connection.target, intervalMs, dryRun: Boolean(flags.dryRun), owner: flags.owner }, 'rampart run starting');
     if (flags.once) {
       const loop = new ReconcileLoop({ cycle, intervalMs, logger, metrics });
       const outcome = await loop.runOnce(stop.signal);

@@ -1,0 +1,31 @@
+/**
+ * A bad flag of `run` or `apply` is a usage error that ends the process: never
+ * an internal error, never a process left running with the embedded emulator
+ * listening (and the first SIGTERM swallowed by the shutdown handler).
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+import { plainPolicyDir, samplePolicies, tempDir } from '../../helpers/daemon.js';
+
+describe('bad flags end the process with a usage error', () => {
+  it.each([
+    [['run', '--interval', '0'], /--interval must be longer than 0/],
+    [['run', '--settle-timeout', 'soon'], /invalid duration "soon"/],
+    [['run', '--journal', 'JOURNAL_UNDER_A_FILE'], /journal file .*ENOTDIR/],
+    [['apply', '--settle-timeout', 'soon'], /invalid duration "soon"/],
+  ])('%j', async (args, message) => {
+    const policies = await plainPolicyDir(samplePolicies());
+    const file = path.join(await tempDir(), 'file');
+    await writeFile(file, 'not a directory');
+    const argv = args.map((arg) => (arg === 'JOURNAL_UNDER_A_FILE' ? path.join(file, 'journal') : arg));
+    const result = await runCli([...argv, '--emulator', '--policies', policies, '--log-format', 'json'], { timeoutMs: 10_000 });
+    expect(result.signal, 'the process had to be killed').toBeNull();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain('internal error');
+    // Nothing is planned before the flags are known to be good.
+    expect(result.stdout).toBe('');
+  });
+});
