@@ -205,8 +205,10 @@ export class ReconcileLoop implements DaemonState {
     if (metrics) {
       metrics.setCycleInProgress(false);
       metrics.recordCycle(result, seconds);
+      // `failed` and `unsafe` say nothing about the files (an unsafe plan may come from the last
+      // good policies while the files are invalid): the cycle itself has set the gauge then.
       if (result === 'invalid') metrics.setPolicyValid(false);
-      else if (result !== 'failed') metrics.setPolicyValid(true);
+      else if (result !== 'failed' && result !== 'unsafe') metrics.setPolicyValid(true);
       if (succeeded) metrics.setLastSuccess(endedAt);
       if (result === 'success' || result === 'no-op') metrics.setPendingChanges({ create: 0, delete: 0 });
       else if ((result === 'skipped' || result === 'unsafe') && outcome.changes) metrics.setPendingChanges(outcome.changes);

@@ -190,6 +190,21 @@ describe('ReconcileLoop', () => {
     expect(await counterValue(metrics, 'rampart_cycle_in_progress', {})).toBe(0);
   });
 
+  it('an unsafe plan made while the files are invalid leaves rampart_policy_valid at 0', async () => {
+    // The daemon plans from the last good policies when the files turn invalid; that plan can be unsafe.
+    const metrics = new DaemonMetrics();
+    const loop = new ReconcileLoop({
+      intervalMs: 60_000,
+      metrics,
+      cycle: async (context: CycleContext): Promise<CycleOutcome> => {
+        context.metrics?.setPolicyValid(false);
+        return { result: 'unsafe', error: new Error('refusing') };
+      },
+    });
+    await loop.runOnce(new AbortController().signal);
+    expect(await counterValue(metrics, 'rampart_policy_valid', {})).toBe(0);
+  });
+
   it('on abort, waits for the running cycle, which sees the signal, then resolves', async () => {
     const release = gate();
     let sawAbort: boolean | undefined;
