@@ -2,7 +2,7 @@
  * Options shared by the commands that read policies or talk to the API, with
  * their environment fallbacks (contract.md, "Connecting to the service").
  */
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_OWNER, isValidOwner } from '../model/ownership.js';
 import { UsageError } from '../errors.js';
 
@@ -40,7 +40,7 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--api-secret-file <file>', 'file holding the optional API secret (or RAMPART_API_SECRET / RAMPART_API_SECRET_FILE)'))
     .addOption(new Option('--emulator', 'use an in-process emulator of the API instead of a real account'))
     .addOption(new Option('--emulator-data <file>', 'with --emulator: keep its state in this file'))
-    .addOption(new Option('--emulator-lag <ms>', 'with --emulator: listings lag writes by this long').argParser(positiveInt).hideHelp())
+    .addOption(new Option('--emulator-lag <ms>', 'with --emulator: listings lag writes by this long').argParser(nonNegativeInt).hideHelp())
     .addOption(new Option('--owner <name>', 'owner name written on managed objects').env('RAMPART_OWNER').default(DEFAULT_OWNER).argParser(ownerName))
     .addOption(new Option('--concurrency <n>', 'API calls in flight at once').default(8).argParser(positiveInt))
     .addOption(new Option('--request-timeout <ms>', 'timeout of one API call').default(30_000).argParser(positiveInt));
@@ -54,7 +54,13 @@ export function addLogOptions(command: Command): Command {
 
 export function positiveInt(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new UsageError(`expected a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a whole number of 1 or more.');
+  return number;
+}
+
+export function nonNegativeInt(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('expected a whole number of 0 or more.');
   return number;
 }
 

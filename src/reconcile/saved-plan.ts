@@ -22,7 +22,7 @@ export async function readSavedPlan(file: string): Promise<Plan> {
   } catch (error) {
     throw new UsageError(`${file} is not a plan: it is not JSON`, { cause: error });
   }
-  if (!plan || typeof plan !== 'object' || plan.format_version !== PLAN_FORMAT_VERSION || !Array.isArray(plan.changes)) {
+  if (!isPlanShaped(plan)) {
     throw new UsageError(`${file} is not a Rampart plan of format_version ${PLAN_FORMAT_VERSION}`);
   }
   if (planChecksum(plan.changes) !== plan.checksum) {
@@ -42,4 +42,18 @@ export function checkPlanIsCurrent(plan: Plan, desired: DesiredState, live: Live
   if (digestLive(live) !== plan.live_digest) {
     throw new StalePlanError('the live state changed since the plan was made (someone or something wrote to the account); run plan again');
   }
+}
+
+/** The parts of a plan `apply` relies on; the checksum covers `changes` only. */
+function isPlanShaped(value: unknown): value is Plan {
+  if (!value || typeof value !== 'object') return false;
+  const plan = value as Partial<Plan>;
+  return plan.format_version === PLAN_FORMAT_VERSION
+    && Array.isArray(plan.changes)
+    && typeof plan.owner === 'string'
+    && typeof plan.checksum === 'string'
+    && typeof plan.desired_digest === 'string'
+    && typeof plan.live_digest === 'string'
+    && typeof plan.safety === 'object' && plan.safety !== null
+    && typeof plan.summary === 'object' && plan.summary !== null;
 }
