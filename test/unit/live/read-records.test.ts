@@ -3,26 +3,13 @@
  * ApiProtocolError: never a TypeError, never a plan from what could not be read.
  */
 import { describe, expect, it } from 'vitest';
+import { fakeApi } from '../../helpers/fake-api.js';
 import type { ApiHint, ApiIpRule } from '../../../src/api/records.js';
-import type { ApiClient } from '../../../src/api/client.js';
-import { ServiceApi } from '../../../src/api/service.js';
 import { ApiProtocolError } from '../../../src/errors.js';
 import { readLiveState } from '../../../src/live/read.js';
 
 const CLIENT = 10042;
 
-/** The real ServiceApi over a fake HTTP client serving fixed pages: `hints` and `ips[list]` are the concatenated pages. */
-function fakeApi(hints: unknown[], ips: Partial<Record<string, unknown[]>> = {}): ServiceApi {
-  const http = {
-    call: async (method: string, path: string, body?: { offset: number; limit: number }) => {
-      if (method === 'POST' && path === '/v1/objects/hint' && body) return hints.slice(body.offset, body.offset + body.limit);
-      const query = new URLSearchParams(path.split('?')[1] ?? '');
-      const offset = Number(query.get('offset'));
-      return { objects: (ips[query.get('filter[list]') ?? ''] ?? []).slice(offset, offset + Number(query.get('limit'))) };
-    },
-  };
-  return new ServiceApi(http as unknown as ApiClient);
-}
 
 const ownedHint: ApiHint = {
   id: 5, clientid: CLIENT, type: 'vpatch', attack_type: 'any', point: ['header', 'HOST'],
