@@ -1,7 +1,7 @@
 /** Validation of `POST /v1/objects/hint/create`: what the service refuses, with its 400 shape. */
 import { MANAGED_RULE_TYPES } from '../../model/rule.js';
 import { invalid } from '../envelope.js';
-import type { ConditionRecord } from '../store.js';
+import type { HintRecord } from '../store.js';
 import { optionalBool, requirePositiveInt, requireRecord, requireString } from '../validate.js';
 import { compiles, flattenPoint, normalizeConditions } from './conditions.js';
 
@@ -24,19 +24,14 @@ const KNOWN_FIELDS = new Set([
   'id', 'actionid', 'regex_id', 'active', 'system', 'create_time', 'updated_at',
 ]);
 
-export interface HintDraft {
-  clientid: number;
-  type: string;
-  action: ConditionRecord[];
-  point: (string | number)[];
-  attack_type: string | null;
-  regex: string | null;
-  mode: string | null;
-  comment: string | null;
-  validated: boolean;
+/** A validated create request: the fields a client sends of a stored hint. */
+export type HintDraft = Pick<
+  HintRecord,
+  'clientid' | 'type' | 'action' | 'point' | 'attack_type' | 'regex' | 'mode' | 'comment' | 'validated'
+> & {
   /** Fields of types the emulator does not model (`stamp`, `name`, ...), kept as sent. */
   extra: Record<string, unknown>;
-}
+};
 
 export function validateHintCreate(input: unknown): HintDraft {
   const body = requireRecord(input, 'body');
