@@ -1,6 +1,6 @@
 /** Every API call the emulator saw (admin calls excluded), for assertions like "created once". */
 
-export type CallOutcome = 'answered' | 'reset' | 'hang' | 'reset-after-write';
+export type CallOutcome = 'answered' | 'reset' | 'hang' | 'reset-after-write' | 'status-after-write';
 
 export interface CallRecord {
   method: string;

@@ -2,7 +2,7 @@
  * Scripted faults: "the next N calls of this route fail this way", so tests can
  * prove the client retries, gives up, or copes with a write it cannot confirm.
  */
-export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write'] as const;
+export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
@@ -11,7 +11,9 @@ export interface FaultSpec {
   /**
    * `status`: answer `status` in the envelope; `reset`: destroy the socket without
    * answering; `hang`: never answer (until the client or close() gives up);
-   * `reset-after-write`: perform the call, then destroy the socket unanswered.
+   * `reset-after-write`: perform the call, then destroy the socket unanswered;
+   * `status-after-write`: perform the call, then answer `status` anyway (a
+   * gateway that timed out on a backend that finished the work).
    */
   kind: FaultKind;
   /** For `status`: e.g. 423, 429, 500, 503. */
@@ -43,7 +45,7 @@ export function faultProblem(spec: unknown): string | undefined {
   const f = spec as Record<string, unknown>;
   if (typeof f.route !== 'string' || f.route === '') return 'route must be "METHOD /path" or "*"';
   if (!(FAULT_KINDS as readonly unknown[]).includes(f.kind)) return `kind must be one of: ${FAULT_KINDS.join(', ')}`;
-  if (f.kind === 'status' && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
+  if ((f.kind === 'status' || f.kind === 'status-after-write') && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
     return 'a status fault needs a status between 400 and 599';
   }
   if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) > 0)) return 'count must be a positive integer';

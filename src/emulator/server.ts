@@ -71,7 +71,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (latencyMs > 0) await sleep(latencyMs);
 
   const fault = deps.faults.take(route);
-  if (fault && fault.kind !== 'reset-after-write') return applyFault(fault, req, res, log);
+  const afterWrite = fault?.kind === 'reset-after-write' || fault?.kind === 'status-after-write';
+  if (fault && !afterWrite) return applyFault(fault, req, res, log);
 
   let status = 200;
   let body: unknown;
@@ -91,10 +92,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       [status, body] = [500, 'Internal server error'];
     }
   }
-  if (fault) {
+  if (fault?.kind === 'reset-after-write') {
     // The write (if any) went through; the client never learns it did.
     log(null, 'reset-after-write');
     req.socket.destroy();
+    return;
+  }
+  if (fault?.kind === 'status-after-write') {
+    // The write went through; the client is told it failed.
+    const failed = fault.status ?? 504;
+    log(failed, 'status-after-write');
+    await sendEnvelope(req, res, failed, fault.body ?? FAULT_BODIES[failed] ?? 'Error');
     return;
   }
   log(status, 'answered');

@@ -33,6 +33,14 @@ describe('faults on the write routes', () => {
       emulator: { listingLagMs: 1200 },
       detail: 'outcome was unknown; found in the listing',
     },
+    {
+      // A gateway answering 504 for a create the backend finished: checked, never repeated blindly.
+      name: '504 after the write',
+      faults: [{ route: CREATE_IP, kind: 'status-after-write', status: 504 }, { route: CREATE_HINT, kind: 'status-after-write', status: 504, count: 2 }],
+      detail: 'outcome was unknown; found in the listing',
+    },
+    // A 500 that did not write: the listing shows nothing, so the rule is created again.
+    { name: '500 before the write', faults: [{ route: CREATE_HINT, kind: 'status', status: 500 }], args: ['--settle-timeout', '1s'] },
     { name: 'hang (client timeout)', faults: [{ route: CREATE_IP, kind: 'hang' }, { route: CREATE_HINT, kind: 'hang' }], args: ['--request-timeout', '400', '--settle-timeout', '1s'] },
   ];
 

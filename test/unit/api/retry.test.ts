@@ -45,6 +45,14 @@ describe('withRetry', () => {
     expect(isRetryable(refused, false)).toBe(true);
   });
 
+  it('treats 500, 502 and 504 on a write as possibly applied, 503 as turned away', () => {
+    for (const status of [500, 502, 504]) {
+      expect(isRetryable(errorFromStatus(status, {}), false)).toBe(false);
+      expect(isRetryable(errorFromStatus(status, {}), true)).toBe(true);
+    }
+    expect(isRetryable(errorFromStatus(503, {}), false)).toBe(true);
+  });
+
   it('stops waiting when aborted', async () => {
     const controller = new AbortController();
     const slow = { ...fast, baseDelayMs: 10_000, maxDelayMs: 10_000 };
