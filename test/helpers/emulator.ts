@@ -1,4 +1,5 @@
 /** Start an emulator on a random port and call it with the test token. */
+import { afterEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 
 export const TEST_TOKEN = 'test-token-0123456789';
@@ -40,4 +41,26 @@ export async function call(
   });
   const envelope = (await response.json()) as { status: number; body: unknown };
   return { http: response.status, status: envelope.status, body: envelope.body, headers: response.headers };
+}
+
+/**
+ * Registers an afterEach that closes the emulator the test started with the
+ * returned `start`; `current()` is that emulator.
+ */
+export function useTestEmulator(): { start(options?: Partial<EmulatorOptions>): Promise<TestEmulator>; current(): TestEmulator } {
+  let emulator: TestEmulator | undefined;
+  afterEach(async () => {
+    await emulator?.close();
+    emulator = undefined;
+  });
+  return {
+    async start(options = {}) {
+      emulator = await startTestEmulator(options);
+      return emulator;
+    },
+    current() {
+      if (!emulator) throw new Error('start the emulator first');
+      return emulator;
+    },
+  };
 }

@@ -1,18 +1,12 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../../../src/emulator/index.js';
-import { call, startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { call, TEST_TOKEN, useTestEmulator } from '../../helpers/emulator.js';
 
-let emu: TestEmulator;
-async function start(options: Partial<EmulatorOptions> = {}): Promise<TestEmulator> {
-  emu = await startTestEmulator(options);
-  return emu;
-}
-afterEach(async () => {
-  await emu.close();
-});
+const emulator = useTestEmulator();
+const start = (options: Partial<EmulatorOptions> = {}) => emulator.start(options);
 
 const AUTH_BODY = { permissions: { error: 'invalid', reason: 'check access failed' } };
 const hintList = { filter: { clientid: [1] }, limit: 10 };
@@ -37,65 +31,65 @@ function raw(
 describe('authentication', () => {
   it('401 without or with a wrong token, in the service shape', async () => {
     await start();
-    const missing = await call(emu.url, 'POST', '/v1/objects/hint', hintList);
+    const missing = await call(emulator.current().url, 'POST', '/v1/objects/hint', hintList);
     expect(missing.http).toBe(401);
     expect(missing.status).toBe(401);
     expect(missing.body).toEqual(AUTH_BODY);
-    const wrong = await call(emu.url, 'POST', '/v1/objects/hint', hintList, { 'x-serviceapi-token': 'nope' });
+    const wrong = await call(emulator.current().url, 'POST', '/v1/objects/hint', hintList, { 'x-serviceapi-token': 'nope' });
     expect(wrong.http).toBe(401);
-    expect((await emu.call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
   });
 
   it('403 for an account the token is not bound to', async () => {
     await start({ clients: [1, 2] });
-    expect((await emu.call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
-    const other = await emu.call('POST', '/v1/objects/hint', { filter: { clientid: [1, 3] } });
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
+    const other = await emulator.current().call('POST', '/v1/objects/hint', { filter: { clientid: [1, 3] } });
     expect(other.http).toBe(403);
     expect(other.body).toEqual(AUTH_BODY);
-    expect((await emu.call('GET', '/v4/ip_rules?filter%5Bclientid%5D=3')).http).toBe(403);
-    expect((await emu.call('POST', '/v1/objects/hint/create', { clientid: 3, type: 'service_mode', mode: 'block', action: [] })).http).toBe(403);
-    expect((await emu.call('POST', '/v2/objects/attack', { paging: true, filter: { clientid: [3] } })).http).toBe(403);
-    expect((await emu.call('DELETE', '/v4/ip_rules', { filter: { clientid: 3, id: [1] } })).http).toBe(403);
+    expect((await emulator.current().call('GET', '/v4/ip_rules?filter%5Bclientid%5D=3')).http).toBe(403);
+    expect((await emulator.current().call('POST', '/v1/objects/hint/create', { clientid: 3, type: 'service_mode', mode: 'block', action: [] })).http).toBe(403);
+    expect((await emulator.current().call('POST', '/v2/objects/attack', { paging: true, filter: { clientid: [3] } })).http).toBe(403);
+    expect((await emulator.current().call('DELETE', '/v4/ip_rules', { filter: { clientid: 3, id: [1] } })).http).toBe(403);
   });
 
   it('accepts a secret header, and requires the right one when a secret is set', async () => {
     await start();
-    expect((await emu.call('POST', '/v1/objects/hint', hintList, { 'x-serviceapi-secret': 'anything' })).http).toBe(200);
-    await emu.close();
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList, { 'x-serviceapi-secret': 'anything' })).http).toBe(200);
+    await emulator.current().close();
     await start({ secret: 's3cret' });
-    expect((await emu.call('POST', '/v1/objects/hint', hintList)).http).toBe(401);
-    expect((await emu.call('POST', '/v1/objects/hint', hintList, { 'x-serviceapi-secret': 'wrong' })).http).toBe(401);
-    expect((await emu.call('POST', '/v1/objects/hint', hintList, { 'x-serviceapi-secret': 's3cret' })).http).toBe(200);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList)).http).toBe(401);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList, { 'x-serviceapi-secret': 'wrong' })).http).toBe(401);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList, { 'x-serviceapi-secret': 's3cret' })).http).toBe(200);
   });
 });
 
 describe('bad requests', () => {
   it('404 for an unknown route, 405 for a wrong method, both in the envelope', async () => {
     await start();
-    const unknown = await emu.call('POST', '/v9/nothing', {});
+    const unknown = await emulator.current().call('POST', '/v9/nothing', {});
     expect([unknown.http, unknown.status]).toEqual([404, 404]);
-    const method = await emu.call('GET', '/v1/objects/hint');
+    const method = await emulator.current().call('GET', '/v1/objects/hint');
     expect([method.http, method.status]).toEqual([405, 405]);
     expect(method.headers.get('allow')).toBe('POST');
   });
 
   it('400 for malformed JSON, a non-object body and wrong types', async () => {
     await start();
-    const malformed = await emu.call('POST', '/v1/objects/hint', '{"filter": ');
+    const malformed = await emulator.current().call('POST', '/v1/objects/hint', '{"filter": ');
     expect(malformed.http).toBe(400);
     expect(malformed.body.body.error).toMatch(/malformed JSON/);
-    expect((await emu.call('POST', '/v1/objects/hint', '[1,2]')).http).toBe(400);
-    expect((await emu.call('POST', '/v1/objects/hint', '"text"')).http).toBe(400);
-    expect((await emu.call('POST', '/v1/objects/hint')).http).toBe(400);
-    expect((await emu.call('POST', '/v1/objects/hint', { filter: { clientid: [1] }, limit: '10' })).http).toBe(400);
-    expect((await emu.call('POST', '/v1/objects/hint', { filter: 'x' })).http).toBe(400);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', '[1,2]')).http).toBe(400);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', '"text"')).http).toBe(400);
+    expect((await emulator.current().call('POST', '/v1/objects/hint')).http).toBe(400);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', { filter: { clientid: [1] }, limit: '10' })).http).toBe(400);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', { filter: 'x' })).http).toBe(400);
   });
 
   it('413 for a body over the limit, by Content-Length or by streaming', async () => {
     await start({ maxBodyBytes: 1000 });
-    const declared = await emu.call('POST', '/v1/objects/hint', JSON.stringify({ pad: 'x'.repeat(2000) }));
+    const declared = await emulator.current().call('POST', '/v1/objects/hint', JSON.stringify({ pad: 'x'.repeat(2000) }));
     expect([declared.http, declared.status]).toEqual([413, 413]);
-    const chunked = await raw(emu.url, {
+    const chunked = await raw(emulator.current().url, {
       method: 'POST',
       path: '/v1/objects/hint',
       headers: { 'x-serviceapi-token': TEST_TOKEN, 'transfer-encoding': 'chunked' },
@@ -104,20 +98,20 @@ describe('bad requests', () => {
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body.toString()).status).toBe(413);
     // Still serving.
-    expect((await emu.call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
   });
 
   it('answers garbage on the socket with 400 and keeps serving', async () => {
     await start();
     const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(emu.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      const socket = connect(emulator.current().port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
       let text = '';
       socket.on('data', (d) => (text += d.toString()));
       socket.on('end', () => resolve(text));
       socket.on('error', reject);
     });
     expect(reply).toMatch(/^HTTP\/1\.1 400/);
-    expect((await emu.call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
+    expect((await emulator.current().call('POST', '/v1/objects/hint', hintList)).http).toBe(200);
   });
 });
 
@@ -127,15 +121,15 @@ describe('compression', () => {
     const path = '/v1/objects/attack';
     const body = Buffer.from(JSON.stringify({ filter: { clientid: [1] }, limit: 200 }));
     const headers = { 'x-serviceapi-token': TEST_TOKEN, 'content-type': 'application/json' };
-    const zipped = await raw(emu.url, { method: 'POST', path, headers: { ...headers, 'accept-encoding': 'gzip' }, chunks: [body] });
+    const zipped = await raw(emulator.current().url, { method: 'POST', path, headers: { ...headers, 'accept-encoding': 'gzip' }, chunks: [body] });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     const envelope = JSON.parse(gunzipSync(zipped.body).toString());
     expect(envelope.status).toBe(200);
     expect(envelope.body).toHaveLength(200);
-    const plain = await raw(emu.url, { method: 'POST', path, headers, chunks: [body] });
+    const plain = await raw(emulator.current().url, { method: 'POST', path, headers, chunks: [body] });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(plain.body.toString())).toEqual(envelope);
-    const small = await raw(emu.url, { method: 'POST', path: '/v1/objects/hint', headers: { ...headers, 'accept-encoding': 'gzip' }, chunks: [Buffer.from(JSON.stringify(hintList))] });
+    const small = await raw(emulator.current().url, { method: 'POST', path: '/v1/objects/hint', headers: { ...headers, 'accept-encoding': 'gzip' }, chunks: [Buffer.from(JSON.stringify(hintList))] });
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
@@ -150,8 +144,8 @@ describe('options', () => {
 
   it('seeds demo data for the configured clients at start', async () => {
     await start({ clients: [5] });
-    expect(emu.control.calls()).toEqual([]);
-    const r = await emu.call('POST', '/v1/objects/vuln', { filter: { clientid: [5] }, limit: 5 });
+    expect(emulator.current().control.calls()).toEqual([]);
+    const r = await emulator.current().call('POST', '/v1/objects/vuln', { filter: { clientid: [5] }, limit: 5 });
     expect(r.body).toHaveLength(5);
   });
 });

@@ -1,27 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions } from '../../../src/emulator/index.js';
 import { NEVER_EXPIRES } from '../../../src/model/ip.js';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { useTestEmulator } from '../../helpers/emulator.js';
 
 const C = 10042;
-let emu: TestEmulator;
-
-async function start(options: Partial<EmulatorOptions> = {}): Promise<TestEmulator> {
-  emu = await startTestEmulator(options);
-  return emu;
-}
-afterEach(async () => {
-  await emu.close();
-});
+const emulator = useTestEmulator();
+const start = (options: Partial<EmulatorOptions> = {}) => emulator.start(options);
 
 const rule = (ip_rule: Record<string, unknown>, force = false) => ({
   clientid: C,
   ip_rule: { list: 'black', pools: [0], expired_at: NEVER_EXPIRES, reason: 'test', ...ip_rule },
   force,
 });
-const post = (body: unknown) => emu.call('POST', '/v4/ip_rules', body);
+const post = (body: unknown) => emulator.current().call('POST', '/v4/ip_rules', body);
 const listing = async (list = 'black', extra = '') =>
-  (await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=${list}&offset=0&limit=300${extra}`)).body.objects as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  (await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=${list}&offset=0&limit=300${extra}`)).body.objects as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('POST /v4/ip_rules', () => {
   it('stores a bare IP with its mask and returns the documented fields', async () => {
@@ -60,7 +53,7 @@ describe('POST /v4/ip_rules', () => {
 
   it('switches granularity at run time', async () => {
     await start();
-    emu.control.setConfig({ ipGranularity: 'per-request' });
+    emulator.current().control.setConfig({ ipGranularity: 'per-request' });
     await post(rule({ rule_type: 'country', source_values: ['DE', 'FR'] }));
     expect(await listing()).toHaveLength(1);
   });
@@ -158,26 +151,26 @@ describe('GET /v4/ip_rules', () => {
     await start();
     for (let i = 1; i <= 5; i++) await post(rule({ rule_type: 'ip_range', subnet: `192.0.2.${i}` }));
     await post(rule({ rule_type: 'ip_range', subnet: '192.0.2.9', list: 'white' }));
-    const raw = await emu.call('GET', `/v4/ip_rules?filter[clientid]=${C}&filter[list]=black&offset=0&limit=2`);
+    const raw = await emulator.current().call('GET', `/v4/ip_rules?filter[clientid]=${C}&filter[list]=black&offset=0&limit=2`);
     expect(raw.body.objects.map((o: { id: number }) => o.id)).toEqual([1, 2]);
-    const page = await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=black&offset=4&limit=2`);
+    const page = await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=black&offset=4&limit=2`);
     expect(page.body.objects.map((o: { id: number }) => o.id)).toEqual([5]);
-    const end = await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=black&offset=6&limit=2`);
+    const end = await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=black&offset=6&limit=2`);
     expect(end.body).toEqual({ objects: [] });
     expect((await listing('white')).map((o) => o.subnet)).toEqual(['192.0.2.9/32']);
-    const all = await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&limit=300`);
+    const all = await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&limit=300`);
     expect(all.body.objects).toHaveLength(6);
   });
 
   it('refuses a limit over 300, a missing clientid and junk numbers', async () => {
     await start();
-    const over = await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&limit=301`);
+    const over = await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&limit=301`);
     expect(over.http).toBe(400);
     expect(over.body.limit.error).toMatch(/300/);
-    expect((await emu.call('GET', '/v4/ip_rules?limit=10')).body.filter.clientid.error).toBeDefined();
-    expect((await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=abc`)).http).toBe(400);
-    expect((await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&offset=-1`)).http).toBe(400);
-    expect((await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=pink`)).http).toBe(400);
+    expect((await emulator.current().call('GET', '/v4/ip_rules?limit=10')).body.filter.clientid.error).toBeDefined();
+    expect((await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=abc`)).http).toBe(400);
+    expect((await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&offset=-1`)).http).toBe(400);
+    expect((await emulator.current().call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&filter%5Blist%5D=pink`)).http).toBe(400);
   });
 });
 
@@ -185,7 +178,7 @@ describe('DELETE /v4/ip_rules', () => {
   it('removes every listed id in one call and ignores unknown ids', async () => {
     await start();
     for (let i = 1; i <= 3; i++) await post(rule({ rule_type: 'ip_range', subnet: `192.0.2.${i}` }));
-    const r = await emu.call('DELETE', '/v4/ip_rules', { filter: { clientid: C, id: [1, 3, 999] } });
+    const r = await emulator.current().call('DELETE', '/v4/ip_rules', { filter: { clientid: C, id: [1, 3, 999] } });
     expect(r.http).toBe(200);
     expect(r.body).toEqual({ deleted: 2 });
     expect((await listing()).map((o) => o.id)).toEqual([2]);
@@ -196,16 +189,16 @@ describe('DELETE /v4/ip_rules', () => {
   it('deleting a grouped object removes all its values', async () => {
     await start({ ipGranularity: 'per-request' });
     await post(rule({ rule_type: 'country', source_values: ['KP', 'IR'] }));
-    await emu.call('DELETE', '/v4/ip_rules', { filter: { clientid: C, id: [1] } });
+    await emulator.current().call('DELETE', '/v4/ip_rules', { filter: { clientid: C, id: [1] } });
     expect(await listing()).toEqual([]);
   });
 
   it('leaves other accounts alone and refuses a malformed filter', async () => {
     await start();
-    await emu.call('POST', '/v4/ip_rules', { ...rule({ rule_type: 'ip_range', subnet: '1.2.3.4' }), clientid: 7 });
-    expect((await emu.call('DELETE', '/v4/ip_rules', { filter: { clientid: C, id: [1] } })).body).toEqual({ deleted: 0 });
-    expect((await emu.call('DELETE', '/v4/ip_rules', { filter: { clientid: C } })).http).toBe(400);
-    expect((await emu.call('DELETE', '/v4/ip_rules')).http).toBe(400);
+    await emulator.current().call('POST', '/v4/ip_rules', { ...rule({ rule_type: 'ip_range', subnet: '1.2.3.4' }), clientid: 7 });
+    expect((await emulator.current().call('DELETE', '/v4/ip_rules', { filter: { clientid: C, id: [1] } })).body).toEqual({ deleted: 0 });
+    expect((await emulator.current().call('DELETE', '/v4/ip_rules', { filter: { clientid: C } })).http).toBe(400);
+    expect((await emulator.current().call('DELETE', '/v4/ip_rules')).http).toBe(400);
   });
 });
 
@@ -217,7 +210,7 @@ describe('expiry', () => {
     await post(rule({ rule_type: 'ip_range', subnet: '1.2.3.4', expired_at: nowSec + 60 }));
     await post(rule({ rule_type: 'ip_range', subnet: '1.2.3.5', expired_at: nowSec + 3600 }));
     expect(await listing()).toHaveLength(2);
-    emu.control.advanceClock(60);
+    emulator.current().control.advanceClock(60);
     expect((await listing()).map((o) => o.subnet)).toEqual(['1.2.3.5/32']);
     // An expired value no longer exists: creating it again is no conflict.
     expect((await post(rule({ rule_type: 'ip_range', subnet: '1.2.3.4', expired_at: nowSec + 7200 }))).status).toBe(200);
@@ -229,7 +222,7 @@ describe('expiry', () => {
 describe('seeded foreign objects', () => {
   it('lists objects planted directly, with their author', async () => {
     await start();
-    const planted = emu.control.seedIpObject({ clientid: C, rule_type: 'country', values: ['CN'], reason: 'by hand', author: 'alice@example.com' });
+    const planted = emulator.current().control.seedIpObject({ clientid: C, rule_type: 'country', values: ['CN'], reason: 'by hand', author: 'alice@example.com' });
     expect(planted).toMatchObject({ country: 'CN', source_values: ['CN'] });
     await post(rule({ rule_type: 'ip_range', subnet: '1.2.3.4' }));
     const objects = await listing();
