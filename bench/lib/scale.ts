@@ -8,6 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HintSeed, IpObjectSeed } from '../../src/emulator/index.js';
 import type { DesiredIpEntry } from '../../src/model/ip.js';
+import { ipFingerprint, ruleFingerprint } from '../../src/model/fingerprint.js';
 import { withOwnerMark } from '../../src/model/ownership.js';
 import type { DesiredRule } from '../../src/model/rule.js';
 
@@ -86,7 +87,7 @@ export function hintSeed(rule: DesiredRule, owner: string): HintSeed {
     attack_type: rule.attackType ?? null,
     regex: rule.regex ?? null,
     mode: rule.mode ?? null,
-    comment: withOwnerMark(rule.comment, owner),
+    comment: withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule) }),
   };
 }
 
@@ -99,7 +100,7 @@ export function ipSeed(entry: DesiredIpEntry, owner: string): IpObjectSeed {
     values: [entry.value],
     pools: [...entry.pools],
     expired_at: entry.expiresAt,
-    reason: withOwnerMark(entry.reason, owner),
+    reason: withOwnerMark(entry.reason, { owner, fingerprint: ipFingerprint(entry) }),
     author: 'API',
   };
 }

@@ -21,7 +21,8 @@ const isPoint = (value: unknown): boolean => Array.isArray(value) && value.every
 function hintProblem(hint: unknown): Problem {
   if (!isObject(hint)) return 'a rule that is not an object';
   if (!isId(hint.id) || !isId(hint.clientid) || typeof hint.type !== 'string') return 'a rule without a numeric id and clientid and a type';
-  if (!(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
+  if (!isAbsent(hint.system) && typeof hint.system !== 'boolean') return `rule ${hint.id}: system is not a boolean`;
+  if (hint.system === true || !(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
   if (!isAbsent(hint.action)) {
     if (!Array.isArray(hint.action)) return `rule ${hint.id}: action is not a list`;
     for (const condition of hint.action as unknown[]) {

@@ -22,6 +22,8 @@ export interface ApiHint {
   readonly regex?: string | null;
   readonly mode?: string | null;
   readonly comment?: string | null;
+  /** Rules the service made and keeps itself (e.g. an account's default mode). */
+  readonly system?: boolean | null;
 }
 
 export interface ApiHintCreate {
@@ -34,6 +36,8 @@ export interface ApiHintCreate {
   readonly regex?: string;
   readonly mode?: string;
   readonly comment?: string;
+  /** Always true: the service must not change what Rampart manages as its signatures evolve. */
+  readonly variativity_disabled: boolean;
 }
 
 export interface ApiIpRule {

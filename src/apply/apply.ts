@@ -52,6 +52,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     const fields = { index: result.index, action: result.change.action, kind: result.change.kind, client: result.change.client };
     if (result.status === 'failed') logger.error({ ...fields, code: result.errorCode, detail: result.detail }, 'change failed');
     else logger.debug({ ...fields, status: result.status, id: result.id }, 'change done');
+    if (result.rewrites?.length) {
+      const where = result.change.action === 'create' ? { file: result.change.file, line: result.change.line, col: result.change.col, name: result.change.name } : {};
+      for (const rewrite of result.rewrites) {
+        logger.warn({ ...fields, ...where, id: result.id, ...rewrite }, 'the service stored a field differently than declared; its mark keeps it recognized');
+      }
+    }
   };
 
   const indexed = plan.changes.map((change, index) => ({ change, index }));

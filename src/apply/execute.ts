@@ -10,7 +10,13 @@ import { mayHaveBeenApplied } from '../api/retry.js';
 import { liveRuleFromHint } from '../live/normalize-hint.js';
 import { fetchAllPages } from '../live/paging.js';
 import { HINT_PAGE_LIMIT } from '../api/service.js';
-import { ruleKey, type Rule } from '../model/rule.js';
+import type { ApiHint } from '../api/records.js';
+import { checkIpRules } from '../api/check-records.js';
+import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
+import { ipFingerprint, listedRuleWriteKey, ruleFingerprint, ruleWriteKey } from '../model/fingerprint.js';
+import type { IpEntry, LiveIpEntry } from '../model/ip.js';
+import { ipRewrites, ruleRewrites, type FieldRewrite } from '../model/rewrites.js';
+import type { LiveRule, Rule } from '../model/rule.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import type { PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
 import { hintCreateRequest, ipRuleCreateRequest } from './requests.js';
@@ -31,36 +37,51 @@ export interface Outcome {
   readonly status: 'applied' | 'already-done';
   readonly id?: number;
   readonly detail?: string;
+  /** Fields the service stored differently from what was sent, read from its answer. */
+  readonly rewrites?: readonly FieldRewrite[];
+  /** Ids of the IP objects a create made, where the answer lists them. */
+  readonly ids?: readonly number[];
 }
 
 export async function createRule(change: PlanCreateRule, context: ExecuteContext): Promise<Outcome> {
   const rule = ruleFromPlan(change.client, change.rule);
   const request = hintCreateRequest(rule, context.owner);
-  context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: { ...rule, id: UNKNOWN_ID, owner: context.owner } });
-  let id: number;
+  const written: LiveRule = { ...rule, id: UNKNOWN_ID, owner: context.owner, fingerprint: ruleFingerprint(rule) };
+  context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: written });
+  let stored: ApiHint;
   try {
-    id = (await context.api.createHint(request, { stopRetrying: context.stopRetrying })).id;
+    stored = await context.api.createHint(request, { stopRetrying: context.stopRetrying });
   } catch (error) {
     if (!mayHaveBeenApplied(error)) throw error;
-    const found = await findOwnedRule(rule, context);
+    const found = await findOwnedRule(written, context);
     if (found !== undefined) {
-      context.journal?.recordRuleCreated({ ...rule, id: found, owner: context.owner });
-      return { status: 'applied', id: found, detail: 'outcome was unknown; found in the listing' };
+      context.journal?.recordRuleCreated({ ...written, id: found.id });
+      return { status: 'applied', id: found.id, detail: 'outcome was unknown; found in the listing', ...rewritesOf(rule, found) };
     }
-    id = (await context.api.createHint(request, { stopRetrying: context.stopRetrying })).id;
+    stored = await context.api.createHint(request, { stopRetrying: context.stopRetrying });
   }
-  context.journal?.recordRuleCreated({ ...rule, id, owner: context.owner });
-  return { status: 'applied', id };
+  context.journal?.recordRuleCreated({ ...written, id: stored.id });
+  const read = liveRuleFromHint(stored);
+  return { status: 'applied', id: stored.id, ...(read ? rewritesOf(rule, read) : {}) };
+}
+
+/** The create's answer is the stored record: what differs from the declaration, if anything. */
+function rewritesOf(declared: Rule, stored: Rule): Pick<Outcome, 'rewrites'> {
+  const rewrites = ruleRewrites(declared, stored);
+  return rewrites.length > 0 ? { rewrites } : {};
 }
 
 export async function createIp(change: PlanCreateIp, context: ExecuteContext): Promise<Outcome> {
   const entries = ipEntriesFromPlan(change.client, change.object);
   const request = ipRuleCreateRequest(entries, context.owner, change.force);
-  const live = entries.map((entry) => ({ ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner }));
+  const live = entries.map((entry) => ({
+    ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner, fingerprint: ipFingerprint(entry),
+  }));
   const record = () => context.journal?.recordIpCreated(live);
   context.journal?.recordCreateIntent({ kind: 'ip-create-intent', at: Date.now(), entries: live });
+  let answer: unknown;
   try {
-    await context.api.createIpRule(request, { stopRetrying: context.stopRetrying });
+    answer = await context.api.createIpRule(request, { stopRetrying: context.stopRetrying });
   } catch (error) {
     if (error instanceof ApiConflictError) {
       // The values are in the list already: our earlier write, or one the listing did not show yet.
@@ -70,13 +91,37 @@ export async function createIp(change: PlanCreateIp, context: ExecuteContext): P
     if (!mayHaveBeenApplied(error)) throw error;
     // Repeating is safe: a forced create overwrites, an unforced one answers 409 if it went through.
     try {
-      await context.api.createIpRule(request, { stopRetrying: context.stopRetrying });
+      answer = await context.api.createIpRule(request, { stopRetrying: context.stopRetrying });
     } catch (retryError) {
       if (!(retryError instanceof ApiConflictError)) throw retryError;
     }
   }
   record();
-  return { status: 'applied' };
+  const stored = storedIpObjects(answer);
+  if (!stored) return { status: 'applied' };
+  const rewrites = ipAnswerRewrites(entries, stored);
+  return { status: 'applied', ids: [...new Set(stored.map((e) => e.id))], ...(rewrites.length > 0 ? { rewrites } : {}) };
+}
+
+/** The stored objects, where the create's answer lists them (its shape is not documented). */
+function storedIpObjects(answer: unknown): LiveIpEntry[] | undefined {
+  const objects = answer && typeof answer === 'object' ? (answer as { objects?: unknown }).objects : undefined;
+  if (!Array.isArray(objects)) return undefined;
+  try {
+    return checkIpRules(objects, 'POST /v4/ip_rules').flatMap(liveEntriesFromIpRule);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the stored objects hold differently from the declaration, each difference once. */
+function ipAnswerRewrites(declared: readonly IpEntry[], stored: readonly LiveIpEntry[]): FieldRewrite[] {
+  const found = new Map<string, FieldRewrite>();
+  for (const entry of stored) {
+    const want = declared.find((d) => d.value === entry.value) ?? (declared.length === 1 ? declared[0] : undefined);
+    for (const rewrite of want ? ipRewrites(want, entry) : []) found.set(JSON.stringify(rewrite), rewrite);
+  }
+  return [...found.values()];
 }
 
 export async function deleteRule(change: PlanDeleteRule, context: ExecuteContext): Promise<Outcome> {
@@ -93,16 +138,16 @@ export async function deleteIp(change: PlanDeleteIp, ids: readonly number[], con
   return { status: 'applied' };
 }
 
-/** Polls the client's rules for an owned rule equal to `rule`; its id, or undefined. */
-async function findOwnedRule(rule: Rule, context: ExecuteContext): Promise<number | undefined> {
-  const key = ruleKey(rule);
+/** Polls the client's rules for the one this create wrote (by the fingerprint in its mark), or undefined. */
+async function findOwnedRule(written: LiveRule, context: ExecuteContext): Promise<LiveRule | undefined> {
+  const key = ruleWriteKey(written);
   const deadline = Date.now() + context.verifyTimeoutMs;
   for (;;) {
-    const hints = await fetchAllPages((offset, limit) => context.api.listHints(rule.client, offset, limit), HINT_PAGE_LIMIT);
+    const hints = await fetchAllPages((offset, limit) => context.api.listHints(written.client, offset, limit), HINT_PAGE_LIMIT);
     const match = hints
       .map((hint) => liveRuleFromHint(hint))
-      .find((live) => live !== undefined && live.owner === context.owner && ruleKey(live) === key);
-    if (match) return match.id;
+      .find((live) => live !== undefined && live.owner === context.owner && listedRuleWriteKey(live) === key);
+    if (match) return match;
     if (Date.now() >= deadline) return undefined;
     await sleep(context.verifyIntervalMs);
   }

@@ -3,6 +3,7 @@
  * Failed and skipped changes are listed with why, so a partial apply says
  * exactly what was and was not done.
  */
+import { describeRewrites } from '../model/rewrites.js';
 import type { Plan, PlanChange } from '../plan/types.js';
 import type { ApplyReport, ChangeResult } from './results.js';
 
@@ -18,6 +19,9 @@ export function renderReport(plan: Plan, report: ApplyReport, options: ReportOpt
   for (const result of report.results) {
     if (result.status === 'failed') lines.push(paint(31, `✗ ${describe(result.change)}: ${result.detail ?? 'failed'}`));
     else if (result.status === 'skipped') lines.push(paint(33, `… ${describe(result.change)}: not applied (${result.detail ?? 'skipped'})`));
+    if (result.rewrites?.length) {
+      lines.push(paint(33, `! ${describe(result.change)}: the service stored it differently (${describeRewrites(result.rewrites)}); its owner mark keeps it recognized, so it is not created again`));
+    }
   }
   const done = report.applied + report.alreadyDone;
   const verdict = report.failed + report.skipped === 0
@@ -37,6 +41,7 @@ function reportJson(plan: Plan, report: ApplyReport) {
       already_done: report.alreadyDone,
       failed: report.failed,
       skipped: report.skipped,
+      rewritten: report.rewritten,
     },
     api_calls: report.calls,
     duration_ms: report.durationMs,
@@ -55,12 +60,18 @@ function resultJson(result: ChangeResult) {
     ...(result.id !== undefined ? { id: result.id } : {}),
     ...(result.errorCode ? { error_code: result.errorCode } : {}),
     ...(result.detail ? { detail: result.detail } : {}),
+    ...(result.rewrites?.length ? { rewrites: result.rewrites } : {}),
   };
 }
 
+/** `file:line:col`; a plan saved before creates carried a column gives `file:line`. */
+function where(change: { readonly file: string; readonly line: number; readonly col?: number }): string {
+  return change.col ? `${change.file}:${change.line}:${change.col}` : `${change.file}:${change.line}`;
+}
+
 function describe(change: PlanChange): string {
-  if (change.action === 'create' && change.kind === 'rule') return `create rule ${change.name} (${change.file}:${change.line})`;
-  if (change.action === 'create') return `create ${change.object.list} ${change.object.values.join(', ')} (${change.file}:${change.line})`;
+  if (change.action === 'create' && change.kind === 'rule') return `create rule ${change.name} (${where(change)})`;
+  if (change.action === 'create') return `create ${change.object.list} ${change.object.values.join(', ')} (${where(change)})`;
   if (change.kind === 'rule') return `delete rule ${change.id} of client ${change.client}`;
   return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;
 }

@@ -4,6 +4,7 @@
  * (after the server's normalization) as the same canonical object.
  */
 import type { ApiHintCreate, ApiIpRuleCreate } from '../api/records.js';
+import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { IpEntry } from '../model/ip.js';
 import { withOwnerMark } from '../model/ownership.js';
 import type { Rule } from '../model/rule.js';
@@ -23,7 +24,8 @@ export function hintCreateRequest(rule: Rule, owner: string): ApiHintCreate {
     ...(rule.regex !== undefined ? { regex: rule.regex } : {}),
     ...(rule.mode !== undefined ? { mode: rule.mode } : {}),
     // The server rejects an empty comment; the mark alone is never empty.
-    comment: withOwnerMark(rule.comment, owner),
+    comment: withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule) }),
+    variativity_disabled: true,
   };
 }
 
@@ -40,7 +42,7 @@ export function ipRuleCreateRequest(entries: readonly IpEntry[], owner: string, 
       ...(first.ruleType === 'ip_range' ? { subnet: values[0] } : { source_values: values }),
       pools: [...first.pools],
       expired_at: first.expiresAt,
-      reason: withOwnerMark(first.reason, owner),
+      reason: withOwnerMark(first.reason, { owner, fingerprint: ipFingerprint(first) }),
     },
     force,
   };

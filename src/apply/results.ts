@@ -1,4 +1,5 @@
 /** What happened to each change of a plan, and the report an apply ends with. */
+import type { FieldRewrite } from '../model/rewrites.js';
 import type { PlanChange } from '../plan/types.js';
 
 export type ChangeStatus =
@@ -19,6 +20,10 @@ export interface ChangeResult {
   readonly errorCode?: string;
   /** Id of a created rule. */
   readonly id?: number;
+  /** Ids of created IP objects, where the service's answer lists them. */
+  readonly ids?: readonly number[];
+  /** Fields the service stored differently from what the create sent. */
+  readonly rewrites?: readonly FieldRewrite[];
 }
 
 export interface ApplyReport {
@@ -27,6 +32,8 @@ export interface ApplyReport {
   readonly alreadyDone: number;
   readonly skipped: number;
   readonly failed: number;
+  /** Creates the service stored differently from what was sent. */
+  readonly rewritten: number;
   /** API calls actually sent during the apply (retries and checks included). */
   readonly calls: number;
   readonly durationMs: number;
@@ -45,6 +52,7 @@ export function summarize(
     alreadyDone: count('already-done'),
     skipped: count('skipped'),
     failed: count('failed'),
+    rewritten: results.filter((result) => (result.rewrites?.length ?? 0) > 0).length,
     ...extra,
   };
 }

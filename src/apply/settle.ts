@@ -8,8 +8,7 @@ import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/ser
 import { liveRuleFromHint } from '../live/normalize-hint.js';
 import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
 import { fetchAllPages } from '../live/paging.js';
-import { ipKey } from '../model/ip.js';
-import { ruleKey } from '../model/rule.js';
+import { ipWriteKey, listedIpWriteKey, listedRuleWriteKey, ruleWriteKey } from '../model/fingerprint.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import type { ChangeResult } from './results.js';
 
@@ -21,8 +20,14 @@ export interface SettleOptions {
   readonly stop?: AbortSignal;
 }
 
-/** What the listings must show: keys present and ids absent, per listing. */
+/**
+ * What the listings must show, per listing: ids or write keys present (what
+ * was written, not its identity: an object the service stored differently is
+ * still found, an older one of the same identity does not stand in for it)
+ * and ids absent.
+ */
 interface Expectations {
+  readonly ruleIds: Map<number, Set<number>>;
   readonly ruleKeys: Map<number, Set<string>>;
   readonly goneRuleIds: Map<number, Set<number>>;
   /** `client|list` → keys present / ids gone. */
@@ -44,14 +49,17 @@ export async function waitForListings(results: readonly ChangeResult[], options:
 }
 
 function expectations(results: readonly ChangeResult[]): Expectations {
-  const expected: Expectations = { ruleKeys: new Map(), goneRuleIds: new Map(), ipKeys: new Map(), goneIpIds: new Map() };
+  const expected: Expectations = { ruleIds: new Map(), ruleKeys: new Map(), goneRuleIds: new Map(), ipKeys: new Map(), goneIpIds: new Map() };
   const add = <K, V>(map: Map<K, Set<V>>, key: K, value: V) => map.set(key, (map.get(key) ?? new Set()).add(value));
-  for (const { change, status } of results) {
+  for (const { change, status, id } of results) {
     if (status !== 'applied' && status !== 'already-done') continue;
     if (change.action === 'create' && change.kind === 'rule') {
-      add(expected.ruleKeys, change.client, ruleKey(ruleFromPlan(change.client, change.rule)));
+      if (id !== undefined) add(expected.ruleIds, change.client, id);
+      else add(expected.ruleKeys, change.client, ruleWriteKey(ruleFromPlan(change.client, change.rule)));
     } else if (change.action === 'create') {
-      for (const entry of ipEntriesFromPlan(change.client, change.object)) add(expected.ipKeys, `${change.client}|${entry.list}`, ipKey(entry));
+      // Answered 409: the values were there already, under whatever mark they carry.
+      if (status === 'already-done') continue;
+      for (const entry of ipEntriesFromPlan(change.client, change.object)) add(expected.ipKeys, `${change.client}|${entry.list}`, ipWriteKey(entry));
     } else if (change.kind === 'rule') {
       add(expected.goneRuleIds, change.client, change.id);
     } else {
@@ -62,14 +70,15 @@ function expectations(results: readonly ChangeResult[]): Expectations {
 }
 
 async function listingsShow(expected: Expectations, options: SettleOptions): Promise<boolean> {
-  const clients = new Set([...expected.ruleKeys.keys(), ...expected.goneRuleIds.keys()]);
+  const clients = new Set([...expected.ruleIds.keys(), ...expected.ruleKeys.keys(), ...expected.goneRuleIds.keys()]);
   for (const client of clients) {
     const hints = await fetchAllPages((offset, limit) => options.api.listHints(client, offset, limit), HINT_PAGE_LIMIT);
     const listedIds = new Set(hints.map((hint) => hint.id));
     const listedKeys = new Set(hints.flatMap((hint) => {
       const rule = liveRuleFromHint(hint);
-      return rule && rule.owner === options.owner ? [ruleKey(rule)] : [];
+      return rule && rule.owner === options.owner ? (listedRuleWriteKey(rule) ?? []) : [];
     }));
+    if ([...(expected.ruleIds.get(client) ?? [])].some((id) => !listedIds.has(id))) return false;
     if ([...(expected.ruleKeys.get(client) ?? [])].some((key) => !listedKeys.has(key))) return false;
     if ([...(expected.goneRuleIds.get(client) ?? [])].some((id) => listedIds.has(id))) return false;
   }
@@ -81,7 +90,8 @@ async function listingsShow(expected: Expectations, options: SettleOptions): Pro
       IP_RULE_PAGE_LIMIT,
     );
     const listedIds = new Set(objects.map((object) => object.id));
-    const listedKeys = new Set(objects.flatMap(liveEntriesFromIpRule).map(ipKey));
+    const listedKeys = new Set(objects.flatMap(liveEntriesFromIpRule).flatMap((entry) =>
+      entry.owner === options.owner ? (listedIpWriteKey(entry) ?? []) : []));
     if ([...(expected.ipKeys.get(clientList) ?? [])].some((key) => !listedKeys.has(key))) return false;
     if ([...(expected.goneIpIds.get(clientList) ?? [])].some((id) => listedIds.has(id))) return false;
   }

@@ -4,9 +4,15 @@
  * plan the live state is overlaid: what we created but is not listed yet counts
  * as present; what we deleted but is still listed counts as gone. An entry is
  * forgotten once the listing agrees with it, or after `ttlMs`.
+ *
+ * A create is remembered by what was written, not by its identity: its id once
+ * known, and before that the fingerprint its mark carries. An older object of
+ * the same identity still listed (the rule it replaced, say) never stands in
+ * for it, and an object the service stored differently is still recognized.
  */
-import { ipKey, type LiveIpEntry } from '../model/ip.js';
-import { type LiveRule, ruleKey } from '../model/rule.js';
+import { ipWriteKey, listedIpWriteKey, listedRuleWriteKey, ruleWriteKey } from '../model/fingerprint.js';
+import type { LiveIpEntry } from '../model/ip.js';
+import type { LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
 
 interface Remembered<T> {
@@ -81,8 +87,8 @@ export class WriteJournal {
       return;
     }
     if (event.at < this.now() - this.ttlMs) return;
-    if (event.kind === 'rule-created') this.createdRules.set(ruleKey(event.rule), { value: event.rule, at: event.at });
-    else if (event.kind === 'ip-created') for (const entry of event.entries) this.createdIp.set(ipKey(entry), { value: entry, at: event.at });
+    if (event.kind === 'rule-created') this.createdRules.set(ruleWriteKey(event.rule), { value: event.rule, at: event.at });
+    else if (event.kind === 'ip-created') for (const entry of event.entries) this.createdIp.set(ipWriteKey(entry), { value: entry, at: event.at });
     else if (event.kind === 'rule-deleted') for (const id of event.ids) this.deletedRuleIds.set(id, event.at);
     else for (const id of event.ids) this.deletedIpIds.set(id, event.at);
     if (!fromFile) this.sink?.(event);
@@ -105,18 +111,18 @@ export class WriteJournal {
     this.forgetExpired();
     const rules = live.rules.filter((rule) => !this.deletedRuleIds.has(rule.id));
     const ipEntries = live.ipEntries.filter((entry) => !this.deletedIpIds.has(entry.id));
-    const listedRuleKeys = new Set(live.rules.map(ruleKey));
-    const listedIpKeys = new Set(live.ipEntries.map(ipKey));
+    const listedRuleIds = new Set(live.rules.map((rule) => rule.id));
+    const listedRuleKeys = new Set(live.rules.flatMap((rule) => listedRuleWriteKey(rule) ?? []));
+    const listedIpKeys = new Set(live.ipEntries.flatMap((entry) => listedIpWriteKey(entry) ?? []));
 
     for (const [key, { value }] of this.createdRules) {
-      if (listedRuleKeys.has(key)) this.createdRules.delete(key);
+      if ((value.id >= 0 && listedRuleIds.has(value.id)) || listedRuleKeys.has(key)) this.createdRules.delete(key);
       else if (live.clients.includes(value.client)) rules.push(value);
     }
     for (const [key, { value }] of this.createdIp) {
       if (listedIpKeys.has(key)) this.createdIp.delete(key);
       else if (live.clients.includes(value.client)) ipEntries.push(value);
     }
-    const listedRuleIds = new Set(live.rules.map((rule) => rule.id));
     for (const id of this.deletedRuleIds.keys()) if (!listedRuleIds.has(id)) this.deletedRuleIds.delete(id);
     const listedIpIds = new Set(live.ipEntries.map((entry) => entry.id));
     for (const id of this.deletedIpIds.keys()) if (!listedIpIds.has(id)) this.deletedIpIds.delete(id);

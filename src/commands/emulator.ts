@@ -15,6 +15,7 @@ interface EmulatorFlags {
   clients?: string;
   listingLag: string;
   ipGranularity: IpGranularity;
+  undocumentedRewrites?: boolean;
   maxBodyBytes?: string;
 }
 
@@ -30,6 +31,7 @@ export function register(program: Command): void {
     .option('--clients <ids>', 'comma-separated account ids the token may use (others get 403)')
     .option('--listing-lag <ms>', 'delay before writes show in listings', '0')
     .addOption(new Option('--ip-granularity <mode>', 'IP objects per create request').choices(IP_GRANULARITIES).default('per-value'))
+    .option('--undocumented-rewrites', 'store [method] condition values upper-cased and IP expiries rounded to the minute')
     .option('--max-body-bytes <n>', 'larger request bodies get 413 (default 1 MiB)')
     .action(async (flags: EmulatorFlags) => {
       await serve(flags);
@@ -48,6 +50,7 @@ async function serve(flags: EmulatorFlags): Promise<void> {
     clients: flags.clients === undefined ? undefined : parseIds(flags.clients),
     listingLagMs: parseCount(flags.listingLag, '--listing-lag'),
     ipGranularity: flags.ipGranularity,
+    undocumentedRewrites: flags.undocumentedRewrites === true,
     maxBodyBytes: flags.maxBodyBytes === undefined ? undefined : parseCount(flags.maxBodyBytes, '--max-body-bytes'),
     logger,
   });

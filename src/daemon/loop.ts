@@ -217,11 +217,12 @@ export class ReconcileLoop implements DaemonState {
     const fields = {
       result, reasons, durationMs: Math.round(seconds * 1000),
       ...(outcome.changes ? { changes: outcome.changes } : {}),
+      ...(outcome.held?.length ? { held: outcome.held.length } : {}),
       ...(outcome.error !== undefined ? { err: outcome.error } : {}),
       ...(result === 'failed' ? { consecutiveFailures: this.consecutiveFailures } : {}),
     };
     if (result === 'failed') logger.error(fields, 'cycle finished');
-    else if (result === 'invalid' || result === 'unsafe') logger.warn(fields, 'cycle finished');
+    else if (result === 'invalid' || result === 'unsafe' || result === 'churn') logger.warn(fields, 'cycle finished');
     else logger.info(fields, 'cycle finished');
   }
 }

@@ -71,6 +71,19 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  private readonly serverRewrites = new Counter({
+    name: 'rampart_server_rewrites_total',
+    help: 'Creates the service stored differently from what was sent, by object kind.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly churnHeld = new Gauge({
+    name: 'rampart_churn_held_objects',
+    help: 'Declared objects the churn breaker keeps from being written: created in consecutive cycles without sticking.',
+    registers: [this.registry],
+  });
+
   private readonly cycleInProgress = new Gauge({
     name: 'rampart_cycle_in_progress',
     help: '1 while a reconcile cycle runs.',
@@ -87,6 +100,7 @@ export class DaemonMetrics {
   constructor(options: DaemonMetricsOptions = {}) {
     this.buildInfo.set({ version: options.version ?? process.env.npm_package_version ?? 'unknown' }, 1);
     this.cycleInProgress.set(0);
+    this.churnHeld.set(0);
     for (const action of ['create', 'delete'] as const) this.pendingChanges.set({ action }, 0);
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
@@ -121,6 +135,14 @@ export class DaemonMetrics {
   setPendingChanges(changes: { create: number; delete: number }): void {
     this.pendingChanges.set({ action: 'create' }, changes.create);
     this.pendingChanges.set({ action: 'delete' }, changes.delete);
+  }
+
+  recordServerRewrite(kind: string): void {
+    this.serverRewrites.inc({ kind });
+  }
+
+  setChurnHeld(count: number): void {
+    this.churnHeld.set(count);
   }
 
   setCycleInProgress(running: boolean): void {

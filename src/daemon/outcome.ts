@@ -1,11 +1,14 @@
 /** What one reconcile cycle ended in: the loop records exactly one per cycle. */
 import type { Logger } from '../log.js';
+import type { HeldObject } from '../reconcile/churn-breaker.js';
 import type { DaemonMetrics } from './metrics.js';
 
-export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe'] as const;
+export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn'] as const;
 
 /**
  * - `success`: changes were applied; `no-op`: nothing to change.
+ * - `churn`: as `success` or `no-op`, but the churn breaker held back objects
+ *   whose creates did not stick (reconcile/churn-breaker.ts).
  * - `skipped`: the cycle deliberately applied nothing (dry-run, or nothing to do).
  * - `invalid`: a policy file is invalid; nothing applied.
  * - `unsafe`: the plan was refused by the safety guard.
@@ -20,6 +23,8 @@ export interface CycleOutcome {
   error?: unknown;
   /** The plan the cycle computed, served by `GET /plan`. */
   plan?: unknown;
+  /** Objects the churn breaker keeps from being written. */
+  held?: readonly HeldObject[];
 }
 
 export interface CycleContext {
@@ -42,7 +47,7 @@ export type Cycle = (ctx: CycleContext) => Promise<CycleOutcome>;
  * the cycle did its job, whether or not there was something to apply.
  */
 export function isSuccessfulResult(result: CycleResult): boolean {
-  return result === 'success' || result === 'no-op' || result === 'skipped';
+  return result === 'success' || result === 'no-op' || result === 'skipped' || result === 'churn';
 }
 
 /** What the HTTP server shows; `ReconcileLoop` provides it. */

@@ -28,6 +28,8 @@ export interface EmulatorOptions {
   ipGranularity?: IpGranularity;
   /** Every API call is answered this much later (admin calls are not). Default 0. */
   latencyMs?: number;
+  /** See EmulatorConfig.undocumentedRewrites. Default false. */
+  undocumentedRewrites?: boolean;
   /** Larger request bodies get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -41,6 +43,12 @@ export interface EmulatorConfig {
   ipGranularity: IpGranularity;
   /** Injected per-call latency (benchmarks); absent means 0. */
   latencyMs?: number;
+  /**
+   * Store some fields differently from what was sent, as no documentation
+   * says: `[method]` condition values upper-cased, IP `expired_at` rounded
+   * down to a whole minute. Clients must cope with rewrites they do not know.
+   */
+  undocumentedRewrites: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -49,6 +57,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
   return {
     listingLagMs: options.listingLagMs ?? 0,
     ipGranularity: options.ipGranularity ?? 'per-value',
+    undocumentedRewrites: options.undocumentedRewrites ?? false,
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   };
 }
@@ -63,6 +72,8 @@ export function configProblem(patch: Partial<Record<keyof EmulatorConfig, unknow
   if (latency !== undefined && (typeof latency !== 'number' || !Number.isFinite(latency) || latency < 0)) {
     return 'latencyMs must be a non-negative number';
   }
+  const rewrites = patch.undocumentedRewrites;
+  if (rewrites !== undefined && typeof rewrites !== 'boolean') return 'undocumentedRewrites must be true or false';
   const granularity = patch.ipGranularity;
   if (granularity !== undefined && !(IP_GRANULARITIES as readonly unknown[]).includes(granularity)) {
     return `ipGranularity must be one of: ${IP_GRANULARITIES.join(', ')}`;

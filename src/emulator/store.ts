@@ -26,6 +26,8 @@ export interface HintRecord {
   mode: string | null;
   comment: string | null;
   validated: boolean;
+  /** Whether the service may change the rule as its signatures evolve; Rampart always disables it. */
+  variativity_disabled: boolean;
   active: boolean;
   system: boolean;
   create_time: number;

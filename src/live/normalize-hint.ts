@@ -1,6 +1,7 @@
 /**
  * A listed hint → a LiveRule in the canonical model, or undefined for rule
- * types Rampart does not manage (those are never read further, never touched).
+ * types Rampart does not manage and for the service's own `system` rules
+ * (those are never read further, never touched, never counted).
  */
 import type { ApiHint } from '../api/records.js';
 import { canonicalCondition, regroupPoints } from '../model/canonical.js';
@@ -8,9 +9,9 @@ import { readOwnerMark } from '../model/ownership.js';
 import { type LiveRule, MANAGED_RULE_TYPES, type RuleType, sortConditions } from '../model/rule.js';
 
 export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
-  if (!(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
+  if (hint.system === true || !(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
   const type = hint.type as RuleType;
-  const { text: comment, owner } = readOwnerMark(hint.comment);
+  const { text: comment, owner, fingerprint } = readOwnerMark(hint.comment);
   const conditions = sortConditions((hint.action ?? []).map((condition) => canonicalCondition(condition)));
   return {
     id: hint.id,
@@ -23,5 +24,6 @@ export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
     ...(type === 'service_mode' && hint.mode ? { mode: hint.mode } : {}),
     ...(comment !== undefined ? { comment } : {}),
     ...(owner !== undefined ? { owner } : {}),
+    ...(fingerprint !== undefined ? { fingerprint } : {}),
   };
 }

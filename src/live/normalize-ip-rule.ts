@@ -12,7 +12,7 @@ export function liveEntriesFromIpRule(object: ApiIpRule): LiveIpEntry[] {
   if (!(IP_RULE_TYPES as readonly string[]).includes(object.rule_type)) return [];
   const ruleType = object.rule_type as IpRuleType;
   const values = valuesOf(object, ruleType);
-  const { text: reason, owner } = readOwnerMark(object.reason);
+  const { text: reason, owner, fingerprint } = readOwnerMark(object.reason);
   const pools = [...new Set(object.pools?.length ? object.pools : [0])].sort((a, b) => a - b);
   const expiresAt = object.expired_at === null || object.expired_at === undefined ? NEVER_EXPIRES : Number(object.expired_at);
   return values.map((value) => ({
@@ -26,6 +26,7 @@ export function liveEntriesFromIpRule(object: ApiIpRule): LiveIpEntry[] {
     objectSize: values.length,
     ...(reason !== undefined ? { reason } : {}),
     ...(owner !== undefined ? { owner } : {}),
+    ...(fingerprint !== undefined ? { fingerprint } : {}),
   }));
 }
 

@@ -1,10 +1,11 @@
 /**
  * The canonical form of points and conditions, applied to both sides so that
- * the server's own normalization (api-notes.md) never shows up as a change:
- * header names upper-cased, `iequal` values lower-cased, instance ids as
- * strings, path indexes as integers, `absent` with a null value.
+ * the server's own normalization never shows up as a change: header names
+ * upper-cased, `iequal` values lower-cased, `equal` on the HOST header stored
+ * as `iequal`, instance ids as strings, path indexes as integers, `absent` with
+ * a null value.
  */
-import { type Condition, type ConditionType, CONDITION_TYPES, type Point } from './rule.js';
+import { type Condition, type ConditionType, type Point } from './rule.js';
 
 /** Point elements that take the next element as their argument. */
 export const POINT_ELEMENTS_WITH_ARGUMENT: ReadonlySet<string> = new Set([
@@ -24,15 +25,22 @@ export function canonicalPoint(point: readonly (string | number)[]): Point {
   return [element, argument, ...rest];
 }
 
+/**
+ * The service refuses `equal` on the HOST header and stores it as `iequal`
+ * (host names are case-insensitive); a condition written that way reads back so.
+ */
+export function isHostEqual(point: Point, type: string): boolean {
+  return type === 'equal' && point.length === 2 && point[0] === 'header' && point[1] === 'HOST';
+}
+
 export function canonicalCondition(condition: {
   point: readonly (string | number)[];
   type: string;
   value?: string | number | null;
 }): Condition {
   const point = canonicalPoint(condition.point);
-  const type = (CONDITION_TYPES as readonly string[]).includes(condition.type)
-    ? (condition.type as ConditionType)
-    : (condition.type as ConditionType);
+  const written = condition.type as ConditionType;
+  const type: ConditionType = isHostEqual(point, written) ? 'iequal' : written;
   if (point[0] === 'instance') return { point, type: 'equal', value: String(condition.value ?? '') };
   if (type === 'absent') return { point, type, value: null };
   const value = condition.value === null || condition.value === undefined ? null : String(condition.value);

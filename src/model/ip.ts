@@ -59,6 +59,8 @@ export interface LiveIpEntry extends IpEntry {
   /** Number of values the object holds (1 where the listing has one object per value). */
   readonly objectSize: number;
   readonly owner?: string;
+  /** Fingerprint of the declaration it was created from, from the mark (model/fingerprint.ts). */
+  readonly fingerprint?: string;
 }
 
 /** The identity of an IP entry: what makes two entries the same object. */

@@ -1,9 +1,18 @@
 /**
  * Rampart's owner mark, written at the end of a rule's `comment` and an IP
  * object's `reason`. Only objects carrying our own owner's mark are ever deleted.
+ *
+ * The mark may carry attributes after the owner (`[managed-by:rampart fp:3f2a…]`).
+ * `fp` is the fingerprint of the declared form the object was created from
+ * (model/fingerprint.ts), the way `kubectl apply` keeps the last applied
+ * configuration on the object: however the service rewrites the stored fields,
+ * the mark still says which declaration the object is. Marks written before
+ * attributes existed (`[managed-by:rampart]`) read back with no fingerprint, and
+ * attributes this version does not know are ignored.
  */
 
-const MARK = /^(?:(.*?)\s)?\[managed-by:([A-Za-z0-9_.-]+)\]$/s;
+const MARK = /^(?:(.*?)\s)?\[managed-by:([A-Za-z0-9_.-]+)((?:\s+[a-z]+:[^\s\]]+)*)\]$/s;
+const ATTRIBUTE = /([a-z]+):([^\s\]]+)/g;
 
 export const DEFAULT_OWNER = 'rampart';
 
@@ -12,16 +21,38 @@ export function isValidOwner(owner: string): boolean {
   return /^[A-Za-z0-9_.-]{1,64}$/.test(owner);
 }
 
-/** `text [managed-by:owner]`, or the bare mark when there is no text. */
-export function withOwnerMark(text: string | undefined, owner: string): string {
-  return text ? `${text} [managed-by:${owner}]` : `[managed-by:${owner}]`;
+export interface OwnerMark {
+  readonly owner: string;
+  /** Fingerprint of the declared form the object was written from. */
+  readonly fingerprint?: string;
 }
 
-/** Splits a live comment or reason into the user's text and the owner, if marked. */
-export function readOwnerMark(text: string | null | undefined): { text?: string; owner?: string } {
+/** `text [managed-by:owner fp:…]`, or the bare mark when there is no text. */
+export function withOwnerMark(text: string | undefined, mark: OwnerMark): string {
+  const attributes = mark.fingerprint !== undefined ? ` fp:${mark.fingerprint}` : '';
+  const tag = `[managed-by:${mark.owner}${attributes}]`;
+  return text ? `${text} ${tag}` : tag;
+}
+
+export interface ReadMark {
+  /** The user's text without the mark. */
+  readonly text?: string;
+  readonly owner?: string;
+  readonly fingerprint?: string;
+}
+
+/** Splits a live comment or reason into the user's text and the mark, if any. */
+export function readOwnerMark(text: string | null | undefined): ReadMark {
   if (text === null || text === undefined || text === '') return {};
   const match = MARK.exec(text);
   if (!match) return { text };
   const userText = match[1];
-  return userText ? { text: userText, owner: match[2] } : { owner: match[2] };
+  const owner = match[2] as string;
+  let fingerprint: string | undefined;
+  for (const [, key, value] of (match[3] ?? '').matchAll(ATTRIBUTE)) if (key === 'fp') fingerprint = value;
+  return {
+    ...(userText ? { text: userText } : {}),
+    owner,
+    ...(fingerprint !== undefined ? { fingerprint } : {}),
+  };
 }

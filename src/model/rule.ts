@@ -59,6 +59,8 @@ export interface LiveRule extends Rule {
   readonly id: number;
   /** Owner name found in the comment's mark, or undefined for a foreign rule. */
   readonly owner?: string;
+  /** Fingerprint of the declaration it was created from, from the mark (model/fingerprint.ts). */
+  readonly fingerprint?: string;
 }
 
 export function pointKey(point: Point): string {

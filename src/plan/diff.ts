@@ -4,6 +4,7 @@ import type { DesiredState, LiveState } from '../model/state.js';
 import { diffIp } from './diff-ip.js';
 import { diffRules } from './diff-rules.js';
 import type { Note } from './notes.js';
+import { recognizeIpEntries, recognizeRules } from './recognize.js';
 
 export interface DiffOptions {
   /** Owner name of the objects we may delete (default `rampart`). */
@@ -28,12 +29,14 @@ export interface DiffResult {
 export function diff(desired: DesiredState, live: LiveState, options: DiffOptions = {}): DiffResult {
   const owner = options.owner ?? DEFAULT_OWNER;
   const clients = new Set(desired.clients);
-  const rules = diffRules(desired.rules, live.rules.filter((r) => clients.has(r.client)), owner);
-  const ip = diffIp(desired.ipEntries, live.ipEntries.filter((e) => clients.has(e.client)), owner);
+  const liveRules = recognizeRules(desired.rules, live.rules.filter((r) => clients.has(r.client)), owner);
+  const liveIp = recognizeIpEntries(desired.ipEntries, live.ipEntries.filter((e) => clients.has(e.client)), owner);
+  const rules = diffRules(desired.rules, liveRules.live, owner);
+  const ip = diffIp(desired.ipEntries, liveIp.live, owner);
   return {
     changes: [...rules.changes, ...ip.changes],
     unchanged: rules.unchanged + ip.unchanged,
-    notes: [...rules.notes, ...ip.notes],
+    notes: [...liveRules.notes, ...rules.notes, ...liveIp.notes, ...ip.notes],
     owned: rules.owned + ip.owned,
   };
 }

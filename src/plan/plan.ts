@@ -48,6 +48,24 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
   };
 }
 
+/**
+ * The same plan without some of its changes (the daemon's churn breaker holds
+ * back writes that do not stick). `keep` may also return a narrower change (an
+ * IP delete with fewer objects). Summary, calls, checksum and safety follow.
+ */
+export function restrictPlan(plan: Plan, keep: (change: PlanChange) => PlanChange | undefined): Plan {
+  const changes = plan.changes.flatMap((change) => keep(change) ?? []);
+  const limits: SafetyLimits = { maxDeleteShare: plan.safety.threshold, minOwned: plan.safety.min_owned };
+  return {
+    ...plan,
+    summary: summarize(changes, plan.summary.unchanged),
+    api_calls: changes.length,
+    safety: safetyOf(changes, plan.safety.owned_count, limits),
+    checksum: planChecksum(changes),
+    changes,
+  };
+}
+
 /** sha256 of the canonical JSON of the changes; `apply --plan` recomputes it. */
 export function planChecksum(changes: readonly PlanChange[]): string {
   return sha256(canonicalJson(changes));
@@ -102,7 +120,7 @@ function toPlanChange(change: Change): PlanChange {
   }
   const rule = change.rule;
   return {
-    action: 'create', ...base, file: rule.source.file, line: rule.source.line, name: rule.source.name,
+    action: 'create', ...base, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
     ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
     rule: toPlanRule(rule),
   };
@@ -119,10 +137,10 @@ function createIpChange(c: CreateIp): PlanChange {
   const sources: PlanSource[] = [...bySource.values()]
     .sort((a, b) => compareSources(a.source, b.source))
     .map(({ source, values }) => ({ file: source.file, line: source.line, col: source.col, name: source.name, values }));
-  const first = sources[0] ?? { file: '', line: 0, name: '' };
+  const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
   return {
     action: 'create', kind: 'ip', client: c.client, application: poolsApplication(c.pools),
-    file: first.file, line: first.line, name: first.name, force: c.force,
+    file: first.file, line: first.line, col: first.col, name: first.name, force: c.force,
     ...(c.replaces && c.replaces.length > 0 ? { replaces: [...c.replaces] } : {}),
     object: toPlanIpObject(c, c.entries.map((e) => e.value)),
     sources,

@@ -67,6 +67,7 @@ export interface PlanCreateRule extends PlanChangeBase {
   readonly kind: 'rule';
   readonly file: string;
   readonly line: number;
+  readonly col: number;
   readonly name: string;
   /** Owned rule ids deleted later in this plan because this create replaces them. */
   readonly replaces?: readonly number[];
@@ -87,6 +88,7 @@ export interface PlanCreateIp extends PlanChangeBase {
   /** The first declaring line (all of them are in `sources`). */
   readonly file: string;
   readonly line: number;
+  readonly col: number;
   readonly name: string;
   /** `true` only to move values out of objects Rampart owns (an update or a rescue). */
   readonly force: boolean;

@@ -3,6 +3,7 @@
  * checks the schema cannot express (point shapes, operators, regexes,
  * condition limits, duplicate names).
  */
+import { canonicalCondition, isHostEqual } from '../model/canonical.js';
 import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
 import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type RuleType } from '../model/rule.js';
 import type { DocumentContext } from './context.js';
@@ -130,7 +131,10 @@ function compileConditions(specs: readonly ConditionSpec[], path: Path, ctx: Doc
     const op = present[0];
     if (!point || present.length !== 1 || op === undefined) return;
     const raw = op === 'absent' ? null : (spec[op] as string);
-    const condition: Condition = { point, type: op, value: op === 'iequal' && raw !== null ? raw.toLowerCase() : raw };
+    const condition = canonicalCondition({ point, type: op, value: raw });
+    if (isHostEqual(point, op)) {
+      report.warning('host-equal', `the service stores "equal" on [header, HOST] as "iequal" (host names are case-insensitive); write iequal: ${JSON.stringify(condition.value)} to say what is stored`, [...at, 'equal']);
+    }
     const key = conditionKey(condition);
     const first = seen.get(key);
     if (first !== undefined) {

@@ -14,6 +14,7 @@ import { ApplyFailedError, PolicyInvalidError, UsageError } from '../errors.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
 import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
+import { ChurnBreaker } from './churn-breaker.js';
 import { prepare } from './prepare.js';
 
 export interface CycleSettings {
@@ -35,6 +36,7 @@ const RESYNC_REASONS = new Set(['initial', 'resync', 'retry after failure', 'onc
 export function createCycle(settings: CycleSettings): (context: CycleContext) => Promise<CycleOutcome> {
   let lastGood: (PolicyLoadResult & { desired: NonNullable<PolicyLoadResult['desired']> }) | undefined;
   let lastConvergedDigest: string | undefined;
+  const breaker = new ChurnBreaker();
 
   return async ({ reasons, signal, logger, metrics }) => {
     const snapshot = await readConsistentSnapshot(settings.policies, (dir) => loadPolicies(dir));
@@ -63,15 +65,22 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       return { result: 'skipped' };
     }
 
-    const { plan } = await prepare({ policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal });
+    const prepared = await prepare({ policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal });
+    const { plan, held, newlyHeld } = settings.dryRun ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
+    metrics?.setChurnHeld(held.length);
+    for (const object of newlyHeld) {
+      logger.error({ ...object }, 'churn: this object was created in the last cycle and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
+    }
+    const churn = held.length > 0 ? { held } : {};
     const pending = { create: plan.summary.create + plan.summary.replace, delete: plan.summary.delete };
     logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };
     if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, ...(invalid ? { error: invalid } : {}) };
     if (!hasChanges(plan)) {
-      if (!invalid) lastConvergedDigest = policy.digest;
-      return invalid ? { result: 'invalid', error: invalid, plan } : { result: 'no-op', plan };
+      if (!invalid && held.length === 0) lastConvergedDigest = policy.digest;
+      if (invalid) return { result: 'invalid', error: invalid, plan };
+      return held.length > 0 ? { result: 'churn', plan, ...churn } : { result: 'no-op', plan };
     }
 
     const report = await applyPlan(plan, {
@@ -83,8 +92,10 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       settleTimeoutMs: settings.settleTimeoutMs,
       onResult: (result) => {
         if (result.status === 'applied') metrics?.recordApplied(result.change.action, result.change.kind);
+        if (result.rewrites?.length) metrics?.recordServerRewrite(result.change.kind);
       },
     });
+    breaker.recordApplied(report.results);
     logger.info({ applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, calls: report.calls }, 'apply finished');
     if (report.failed > 0 || report.skipped > 0) {
       const failure = report.results.find((result) => result.status === 'failed');
@@ -92,10 +103,12 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
         result: 'failed',
         plan,
         changes: pending,
+        ...churn,
         error: new ApplyFailedError(`${report.failed} change(s) failed, ${report.skipped} not attempted${failure ? `; first: ${failure.detail}` : ''}`),
       };
     }
     if (invalid) return { result: 'invalid', error: invalid, plan, changes: pending };
+    if (held.length > 0) return { result: 'churn', plan, changes: pending, ...churn };
     lastConvergedDigest = policy.digest;
     return { result: 'success', plan, changes: pending };
   };

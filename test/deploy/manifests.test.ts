@@ -182,7 +182,7 @@ describe('deploy/prometheus/rampart-alerts.yaml', () => {
   /** The daemon metrics docs/operations-daemon.md and the contract define. */
   const CONTRACT_METRICS = new Set([
     'rampart_reconcile_total', 'rampart_reconcile_duration_seconds', 'rampart_changes_applied_total',
-    'rampart_policy_valid', 'rampart_last_success_timestamp_seconds',
+    'rampart_policy_valid', 'rampart_last_success_timestamp_seconds', 'rampart_churn_held_objects',
   ]);
 
   it('is a PrometheusRule with named, annotated alerts', () => {

@@ -109,8 +109,9 @@ export function liveIpObjects(emulator: TestEmulator): IpObject[] {
   return emulator.control.state().ipObjects.filter((o) => o.unlistedFromMs === undefined).map((o) => o.record);
 }
 
+/** Carries `owner`'s mark, with or without attributes (`[managed-by:rampart fp:…]`). */
 export function isOwned(text: string | null | undefined, owner = 'rampart'): boolean {
-  return typeof text === 'string' && text.endsWith(`[managed-by:${owner}]`);
+  return typeof text === 'string' && new RegExp(`\\[managed-by:${owner}(?:\\s[^\\]]*)?\\]$`).test(text);
 }
 
 /** A rule's identity as stored (conditions as a set), to count copies. */

@@ -1,5 +1,5 @@
 /** IP lists: `GET|POST|DELETE /v4/ip_rules`, with existence, force and granularity semantics. */
-import { IP_LISTS, IP_RULE_TYPES } from '../../model/ip.js';
+import { IP_LISTS, IP_RULE_TYPES, NEVER_EXPIRES } from '../../model/ip.js';
 import type { EmulatorCore, Handler } from '../core.js';
 import { HttpError, invalid } from '../envelope.js';
 import { isListed, isLive, markDeleted, purgeTombstones, type IpObject, type Stored } from '../store.js';
@@ -37,7 +37,7 @@ export const listIpRules: Handler = (request, core) => {
 };
 
 export const createIpRules: Handler = (request, core) => {
-  const draft = validateIpRuleCreate(request.body, core.nowSeconds());
+  const draft = withUndocumentedRewrites(validateIpRuleCreate(request.body, core.nowSeconds()), core);
   core.authorize([draft.clientid]);
   housekeep(core);
   const holders = liveHolders(core, draft);
@@ -53,6 +53,12 @@ export const createIpRules: Handler = (request, core) => {
   core.changed();
   return { body: { objects: created }, wrote: true };
 };
+
+/** The undocumented-rewrite quirk: expiries stored rounded down to a whole minute (never stays never). */
+function withUndocumentedRewrites(draft: IpRuleDraft, core: EmulatorCore): IpRuleDraft {
+  if (!core.config.undocumentedRewrites || draft.expired_at >= NEVER_EXPIRES) return draft;
+  return { ...draft, expired_at: draft.expired_at - (draft.expired_at % 60) };
+}
 
 export const deleteIpRules: Handler = (request, core) => {
   const body = requireRecord(request.body, 'body');

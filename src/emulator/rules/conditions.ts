@@ -18,14 +18,19 @@ const CONDITION_POINTS: Readonly<Record<string, 'none' | 'index' | 'name'>> = {
   action_name: 'none', action_ext: 'none', path: 'index', header: 'name', get: 'name',
 };
 
-export function normalizeConditions(value: unknown): ConditionRecord[] {
+export interface ConditionRewrites {
+  /** The undocumented-rewrite quirk: `[method]` values stored upper-cased. */
+  readonly upperCaseMethod: boolean;
+}
+
+export function normalizeConditions(value: unknown, rewrites: ConditionRewrites = { upperCaseMethod: false }): ConditionRecord[] {
   if (value === undefined || value === null) throw invalid('action', "can't be blank");
   if (!Array.isArray(value)) throw invalid('action', 'must be an array of conditions');
   if (value.length > MAX_CONDITIONS) throw invalid('action', `must have at most ${MAX_CONDITIONS} conditions`);
-  return scramble(value.map((item, i) => normalizeCondition(item, i)));
+  return scramble(value.map((item, i) => normalizeCondition(item, i, rewrites)));
 }
 
-function normalizeCondition(item: unknown, i: number): ConditionRecord {
+function normalizeCondition(item: unknown, i: number, rewrites: ConditionRewrites): ConditionRecord {
   const fail = (message: string) => invalid('action', `condition ${i}: ${message}`);
   if (!isRecord(item)) throw fail('must be an object with point, type and value');
   const point = normalizeConditionPoint(item.point, fail);
@@ -45,7 +50,11 @@ function normalizeCondition(item: unknown, i: number): ConditionRecord {
   if (typeof raw !== 'string' && typeof raw !== 'number') throw fail("value can't be blank");
   const text = String(raw);
   if (type === 'regex' && !compiles(text)) throw fail('value is not a valid regular expression');
-  return { point, type, value: type === 'iequal' ? text.toLowerCase() : text };
+  // The service's rules documentation: EQUAL is restricted for the HOST header and replaced with IEQUAL.
+  const stored = type === 'equal' && point[0] === 'header' && point[1] === 'HOST' ? 'iequal' : type;
+  if (stored === 'iequal') return { point, type: stored, value: text.toLowerCase() };
+  if (rewrites.upperCaseMethod && point[0] === 'method' && stored === 'equal') return { point, type: stored, value: text.toUpperCase() };
+  return { point, type: stored, value: text };
 }
 
 function normalizeConditionPoint(value: unknown, fail: (m: string) => Error): (string | number)[] {

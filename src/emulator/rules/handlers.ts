@@ -42,7 +42,7 @@ export const listHints: Handler = (request, core) => {
 };
 
 export const createHint: Handler = (request, core) => {
-  const draft = validateHintCreate(request.body);
+  const draft = validateHintCreate(request.body, { upperCaseMethod: core.config.undocumentedRewrites });
   core.authorize([draft.clientid]);
   const { state } = core;
   const nowSec = core.nowSeconds();
@@ -65,6 +65,7 @@ export const createHint: Handler = (request, core) => {
     mode: draft.mode,
     comment: draft.comment,
     validated: draft.validated,
+    variativity_disabled: draft.variativity_disabled,
     active: true,
     system: false,
     create_time: nowSec,

@@ -3,7 +3,7 @@ import { MANAGED_RULE_TYPES } from '../../model/rule.js';
 import { invalid } from '../envelope.js';
 import type { HintRecord } from '../store.js';
 import { optionalBool, requirePositiveInt, requireRecord, requireString } from '../validate.js';
-import { compiles, flattenPoint, normalizeConditions } from './conditions.js';
+import { compiles, flattenPoint, normalizeConditions, type ConditionRewrites } from './conditions.js';
 
 /** Types the emulator accepts: the managed ones and real foreign ones (hidden false-positive rules etc.). */
 export const HINT_TYPES: readonly string[] = [
@@ -21,24 +21,25 @@ const REGEX_TYPES = new Set(['regex', 'experimental_regex']);
 
 const KNOWN_FIELDS = new Set([
   'clientid', 'type', 'action', 'point', 'attack_type', 'regex', 'mode', 'comment', 'validated',
-  'id', 'actionid', 'regex_id', 'active', 'system', 'create_time', 'updated_at',
+  'variativity_disabled', 'id', 'actionid', 'regex_id', 'active', 'system', 'create_time', 'updated_at',
 ]);
 
 /** A validated create request: the fields a client sends of a stored hint. */
 export type HintDraft = Pick<
   HintRecord,
   'clientid' | 'type' | 'action' | 'point' | 'attack_type' | 'regex' | 'mode' | 'comment' | 'validated'
+  | 'variativity_disabled'
 > & {
   /** Fields of types the emulator does not model (`stamp`, `name`, ...), kept as sent. */
   extra: Record<string, unknown>;
 };
 
-export function validateHintCreate(input: unknown): HintDraft {
+export function validateHintCreate(input: unknown, rewrites?: ConditionRewrites): HintDraft {
   const body = requireRecord(input, 'body');
   const clientid = requirePositiveInt(body.clientid, 'clientid');
   const type = requireString(body.type, 'type');
   if (!HINT_TYPES.includes(type)) throw invalid('type', 'is not a known rule type');
-  const action = normalizeConditions(body.action);
+  const action = normalizeConditions(body.action, rewrites);
 
   const pointed = POINTED_TYPES.has(type);
   const point = pointed || body.point !== undefined ? flattenPoint(body.point) : [];
@@ -65,10 +66,14 @@ export function validateHintCreate(input: unknown): HintDraft {
   if (body.comment === '') throw invalid('comment', "can't be blank");
   const comment = optionalText(body.comment, 'comment');
   const validated = optionalBool(body.validated, 'validated', false);
+  const variativityDisabled = optionalBool(body.variativity_disabled, 'variativity_disabled', false);
 
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) if (!KNOWN_FIELDS.has(key)) extra[key] = value;
-  return { clientid, type, action, point, attack_type: attackType, regex, mode, comment, validated, extra };
+  return {
+    clientid, type, action, point, attack_type: attackType, regex, mode, comment, validated,
+    variativity_disabled: variativityDisabled, extra,
+  };
 }
 
 function optionalText(value: unknown, field: string): string | null {

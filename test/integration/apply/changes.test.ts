@@ -49,7 +49,7 @@ describe('replacing a rule (comment edit)', () => {
       h.emulator.control.addFault(fault);
       const failed = await apply();
       expect(failed.code).toBe(1);
-      expect(failed.stdout).toMatch(/✗ create rule block-legacy-admin \(.*shop\.yaml:11\): /);
+      expect(failed.stdout).toMatch(/✗ create rule block-legacy-admin \(.*shop\.yaml:11:5\): /);
       expect(failed.stdout).toContain(`… delete rule ${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
       expect(failed.stderr).toMatch(/1 change\(s\) failed and 1 were not attempted; run apply again to converge \[apply_failed\]/);
       expect(h.emulator.control.count(DELETE_HINT)).toBe(0);
@@ -65,7 +65,7 @@ describe('replacing a rule (comment edit)', () => {
     expect(replaced.code, replaced.stderr).toBe(0);
     expect(h.writes().map((w) => w.route)).toEqual([CREATE_HINT, DELETE_HINT]);
     const admin = h.hints().filter((r) => r.type === 'vpatch' && r.attack_type === 'any');
-    expect(admin.map((r) => r.comment)).toEqual(['the old admin panel is gone (edited) [managed-by:rampart]']);
+    expect(admin.map((r) => r.comment?.replace(/ fp:[0-9a-f]{16}\]$/, ']'))).toEqual(['the old admin panel is gone (edited) [managed-by:rampart]']);
     expect(admin[0]?.id).not.toBe(oldRule!.id);
     expect(expectNoDuplicates(h)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
   });

@@ -93,7 +93,7 @@ describe('an apply asked to stop', () => {
     expect(writes.length).toBeGreaterThanOrEqual(2);
     expect(writes.length).toBeLessThan(17);
     // The in-flight create finished and the client heard its answer: every write the emulator made is reported applied.
-    expect(report.summary).toEqual({ applied: writes.length, already_done: 0, failed: 0, skipped: 17 - writes.length });
+    expect(report.summary).toEqual({ applied: writes.length, already_done: 0, failed: 0, skipped: 17 - writes.length, rewritten: 0 });
     expect(report.results.filter((r) => r.status === 'skipped').every((r) => r.detail === 'stopped before this change')).toBe(true);
     expect(writes.every((c) => c.status === 200 && c.outcome === 'answered')).toBe(true);
     expect(startedAt(writes.at(-1)!)).toBeLessThan(signalledAt);

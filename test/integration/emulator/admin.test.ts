@@ -17,9 +17,9 @@ describe('admin API', () => {
   });
 
   it('reads and changes the config', async () => {
-    expect((await emu.call('GET', '/__admin/config')).body).toEqual({ listingLagMs: 0, ipGranularity: 'per-value' });
+    expect((await emu.call('GET', '/__admin/config')).body).toEqual({ listingLagMs: 0, ipGranularity: 'per-value', undocumentedRewrites: false });
     const r = await emu.call('PUT', '/__admin/config', { listingLagMs: 3000, ipGranularity: 'per-request' });
-    expect(r.body).toEqual({ listingLagMs: 3000, ipGranularity: 'per-request' });
+    expect(r.body).toEqual({ listingLagMs: 3000, ipGranularity: 'per-request', undocumentedRewrites: false });
     expect(emu.control.config().listingLagMs).toBe(3000);
     expect((await emu.call('PUT', '/__admin/config', { ipGranularity: 'x' })).http).toBe(400);
   });

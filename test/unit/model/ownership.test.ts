@@ -3,14 +3,25 @@ import { readOwnerMark, withOwnerMark } from '../../../src/model/ownership.js';
 
 describe('owner mark', () => {
   it('appends the mark to text and reads it back', () => {
-    const marked = withOwnerMark('flags a known scanner', 'rampart');
+    const marked = withOwnerMark('flags a known scanner', { owner: 'rampart' });
     expect(marked).toBe('flags a known scanner [managed-by:rampart]');
     expect(readOwnerMark(marked)).toEqual({ text: 'flags a known scanner', owner: 'rampart' });
   });
 
   it('writes the bare mark when there is no text', () => {
-    expect(withOwnerMark(undefined, 'team-a')).toBe('[managed-by:team-a]');
+    expect(withOwnerMark(undefined, { owner: 'team-a' })).toBe('[managed-by:team-a]');
     expect(readOwnerMark('[managed-by:team-a]')).toEqual({ owner: 'team-a' });
+  });
+
+  it('carries the fingerprint of the declaration and reads it back', () => {
+    const marked = withOwnerMark('office', { owner: 'rampart', fingerprint: '0123456789abcdef' });
+    expect(marked).toBe('office [managed-by:rampart fp:0123456789abcdef]');
+    expect(readOwnerMark(marked)).toEqual({ text: 'office', owner: 'rampart', fingerprint: '0123456789abcdef' });
+  });
+
+  it('reads marks written before fingerprints existed, and ignores attributes it does not know', () => {
+    expect(readOwnerMark('legacy [managed-by:rampart]')).toEqual({ text: 'legacy', owner: 'rampart' });
+    expect(readOwnerMark('[managed-by:rampart fp:abc name:x future:1]')).toEqual({ owner: 'rampart', fingerprint: 'abc' });
   });
 
   it('treats unmarked or empty text as foreign', () => {
@@ -20,5 +31,6 @@ describe('owner mark', () => {
     expect(readOwnerMark('mentions [managed-by:rampart] in the middle')).toEqual({
       text: 'mentions [managed-by:rampart] in the middle',
     });
+    expect(readOwnerMark('[managed-by:rampart fp:]')).toEqual({ text: '[managed-by:rampart fp:]' });
   });
 });

@@ -1,0 +1,104 @@
+/**
+ * Objects Rampart created, recognized by the fingerprint in their mark.
+ *
+ * The service may store a field differently from what was sent (a rewrite
+ * nobody documented). Compared field by field, such an object would look
+ * undeclared and its declaration missing: the plan would create it again and
+ * delete it, forever. An owned object whose mark carries the fingerprint of a
+ * declared object is that object, so before the diff it is read as its
+ * declaration (keeping its id and owner) and a note names what the service
+ * stored differently. A changed declaration has another fingerprint: it
+ * no longer matches and the diff plans the change as usual.
+ */
+import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
+import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
+import { describeRewrites, ipRewrites, ruleRewrites } from '../model/rewrites.js';
+import { ruleKey, type DesiredRule, type LiveRule } from '../model/rule.js';
+import type { Note } from './notes.js';
+
+/** Notes of this kind beyond this many are folded into one line. */
+const MAX_REWRITE_NOTES = 50;
+
+export interface Recognized<T> {
+  readonly live: readonly T[];
+  readonly notes: Note[];
+}
+
+const ruleIdentity = (rule: DesiredRule | LiveRule): string => `${ruleKey(rule)}\u0000${rule.comment ?? ''}`;
+
+export function recognizeRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string): Recognized<LiveRule> {
+  const declared = new Set(desired.map(ruleIdentity));
+  const candidates = live.filter((rule) => rule.owner === owner && rule.fingerprint !== undefined && !declared.has(ruleIdentity(rule)));
+  if (candidates.length === 0) return { live, notes: [] };
+  const byFingerprint = new Map(desired.map((rule) => [ruleFingerprint(rule), rule]));
+  const replaced = new Map<LiveRule, LiveRule>();
+  const notes = new NoteFolder('rule');
+  for (const stored of candidates) {
+    const want = byFingerprint.get(stored.fingerprint as string);
+    if (!want) continue;
+    const { source, ...declaredRule } = want;
+    replaced.set(stored, { ...declaredRule, id: stored.id, owner, fingerprint: stored.fingerprint });
+    notes.add(want.client, source, stored.id, describeRewrites(ruleRewrites(want, stored)));
+  }
+  return { live: live.map((rule) => replaced.get(rule) ?? rule), notes: notes.done() };
+}
+
+const ipIdentity = (e: DesiredIpEntry | LiveIpEntry): string =>
+  `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}\u0000${e.expiresAt}\u0000${e.reason ?? ''}`;
+
+/**
+ * The fingerprint of a multi-value object leaves the values out (one create
+ * carries several): its declared attributes are taken, its values kept.
+ */
+export function recognizeIpEntries(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): Recognized<LiveIpEntry> {
+  const declared = new Set(desired.map(ipIdentity));
+  const candidates = live.filter((e) => e.owner === owner && e.fingerprint !== undefined && !declared.has(ipIdentity(e)));
+  if (candidates.length === 0) return { live, notes: [] };
+  const byFingerprint = new Map<string, DesiredIpEntry>();
+  for (const entry of desired) {
+    const fingerprint = ipFingerprint(entry);
+    if (!byFingerprint.has(fingerprint)) byFingerprint.set(fingerprint, entry);
+  }
+  const replaced = new Map<LiveIpEntry, LiveIpEntry>();
+  const notes = new NoteFolder('ip');
+  for (const stored of candidates) {
+    const want = byFingerprint.get(stored.fingerprint as string);
+    if (!want) continue;
+    const value = stored.ruleType === 'ip_range' ? want.value : stored.value;
+    replaced.set(stored, {
+      id: stored.id, client: stored.client, list: stored.list, ruleType: stored.ruleType, value,
+      pools: want.pools, expiresAt: want.expiresAt, objectSize: stored.objectSize, owner, fingerprint: stored.fingerprint,
+      ...(want.reason !== undefined ? { reason: want.reason } : {}),
+    });
+    const rewrites = ipRewrites({ ...want, value }, stored);
+    if (rewrites.length > 0) notes.add(want.client, want.source, stored.id, `${value}: ${describeRewrites(rewrites)}`);
+  }
+  return { live: live.map((entry) => replaced.get(entry) ?? entry), notes: notes.done() };
+}
+
+/** One note per rewritten object, the rest folded into a count. */
+class NoteFolder {
+  private readonly notes: Note[] = [];
+  private folded = 0;
+
+  constructor(private readonly kind: Note['kind']) {}
+
+  add(client: number, source: Note['source'], id: number, rewrites: string): void {
+    if (this.notes.length >= MAX_REWRITE_NOTES) {
+      this.folded++;
+      return;
+    }
+    this.notes.push({
+      level: 'info', kind: this.kind, client, source, id,
+      message: `the service stored it differently (${rewrites}); its mark names this declaration, so it is kept as is`,
+    });
+  }
+
+  done(): Note[] {
+    const last = this.notes.at(-1);
+    if (this.folded > 0 && last) {
+      this.notes.push({ ...last, message: `and ${this.folded} more ${this.kind === 'rule' ? 'rule(s)' : 'IP object(s)'} the service stored differently, kept as is` });
+    }
+    return this.notes;
+  }
+}

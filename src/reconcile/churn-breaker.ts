@@ -1,0 +1,105 @@
+/**
+ * The daemon's churn breaker: defence in depth behind the owner mark's
+ * fingerprint. A declared object the daemon created in one cycle and must
+ * create again in the next did not stick (the service dropped it, or stored it
+ * in a way even its mark does not tie back to the declaration). Writing it
+ * again would loop forever, so from then on the breaker holds it: the create
+ * is left out of the plan, and so is the delete of the copy the daemon made
+ * last time, so what protection exists stays. The hold ends when the
+ * declaration changes (another write key) or no longer needs a create.
+ */
+import type { ChangeResult } from '../apply/results.js';
+import { ipWriteKey, ruleWriteKey } from '../model/fingerprint.js';
+import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
+import { restrictPlan } from '../plan/plan.js';
+import type { Plan, PlanChange, PlanCreateIp, PlanCreateRule } from '../plan/types.js';
+
+/** An object the breaker keeps from being written, as reported. */
+export interface HeldObject {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly file: string;
+  readonly line: number;
+  readonly name: string;
+  /** Cycles in a row whose plan wanted to create it again. */
+  readonly cycles: number;
+}
+
+interface Created {
+  readonly client: number;
+  /** Ids the create made (rules: always; IP objects: where the answer listed them). */
+  readonly ids: ReadonlySet<number>;
+  /** For IP creates: `list|value` of each value, to find the copy when no id is known. */
+  readonly values: ReadonlySet<string>;
+}
+
+type PlanCreate = PlanCreateRule | PlanCreateIp;
+
+export function createWriteKey(change: PlanCreate): string {
+  if (change.kind === 'rule') return `rule|${ruleWriteKey(ruleFromPlan(change.client, change.rule))}`;
+  return `ip|${ipEntriesFromPlan(change.client, change.object).map(ipWriteKey).sort().join(',')}`;
+}
+
+export class ChurnBreaker {
+  /** Creates the last cycle that applied anything made, by write key. */
+  private lastCreated = new Map<string, Created>();
+  private readonly held = new Map<string, { created: Created; object: HeldObject }>();
+
+  get heldObjects(): HeldObject[] {
+    return [...this.held.values()].map((h) => h.object);
+  }
+
+  /** The plan without the writes of held objects; holds any create the last cycle made already. */
+  restrict(plan: Plan): { plan: Plan; held: HeldObject[]; newlyHeld: HeldObject[] } {
+    const wanted = new Map<string, PlanCreate>();
+    for (const change of plan.changes) if (change.action === 'create') wanted.set(createWriteKey(change), change);
+    // Only the cycle right before counts: consumed here, set again by recordApplied.
+    const lastCreated = this.lastCreated;
+    this.lastCreated = new Map();
+    // A declaration that changed or no longer needs a create is released.
+    for (const key of this.held.keys()) if (!wanted.has(key)) this.held.delete(key);
+    const newlyHeld: HeldObject[] = [];
+    for (const [key, change] of wanted) {
+      const previous = this.held.get(key);
+      if (previous) {
+        this.held.set(key, { ...previous, object: { ...previous.object, cycles: previous.object.cycles + 1 } });
+        continue;
+      }
+      const created = lastCreated.get(key);
+      if (!created) continue;
+      const object: HeldObject = { kind: change.kind, client: change.client, file: change.file, line: change.line, name: change.name, cycles: 2 };
+      this.held.set(key, { created, object });
+      newlyHeld.push(object);
+    }
+    if (this.held.size === 0) return { plan, held: [], newlyHeld };
+    const heldIds = new Set<number>();
+    const heldValues = new Set<string>();
+    for (const { created } of this.held.values()) {
+      for (const id of created.ids) heldIds.add(id);
+      for (const value of created.values) heldValues.add(`${created.client}|${value}`);
+    }
+    const restricted = restrictPlan(plan, (change) => this.keep(change, heldIds, heldValues));
+    return { plan: restricted, held: this.heldObjects, newlyHeld };
+  }
+
+  /** After an apply: what the cycle created, for the next cycle to compare with. */
+  recordApplied(results: readonly ChangeResult[]): void {
+    this.lastCreated = new Map();
+    for (const result of results) {
+      const { change } = result;
+      if (change.action !== 'create' || result.status !== 'applied') continue;
+      const ids = new Set(result.id !== undefined ? [result.id] : (result.ids ?? []));
+      const values = new Set(change.kind === 'ip' ? change.object.values.map((value) => `${change.object.list}|${value}`) : []);
+      this.lastCreated.set(createWriteKey(change), { client: change.client, ids, values });
+    }
+  }
+
+  private keep(change: PlanChange, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): PlanChange | undefined {
+    if (change.action === 'create') return this.held.has(createWriteKey(change)) ? undefined : change;
+    if (change.kind === 'rule') return heldIds.has(change.id) ? undefined : change;
+    const objects = change.objects.filter((o) =>
+      !heldIds.has(o.id) && !o.object.values.some((value) => heldValues.has(`${change.client}|${o.object.list}|${value}`)));
+    if (objects.length === change.objects.length) return change;
+    return objects.length === 0 ? undefined : { ...change, ids: objects.map((o) => o.id), objects };
+  }
+}
