@@ -50,6 +50,24 @@ describe('rules', () => {
     });
   });
 
+  it('compares equal on [header, HOST] in the form the service stores (iequal, lower-cased) and says so', () => {
+    const text = head('7') + `rules:
+  - name: r
+    type: vpatch
+    point: [[get, q]]
+    when:
+      - { point: [header, host], equal: Shop.Example.com }
+      - { point: [header, X-Host], equal: Keep.Case }
+`;
+    const result = loadPolicyTexts([{ file: 'p0.yaml', text }], { now: NOW });
+    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'host-equal', line: 9, col: 41 })]);
+    expect(result.desired?.rules[0]?.conditions).toEqual([
+      { point: ['header', 'HOST'], type: 'iequal', value: 'shop.example.com' },
+      { point: ['header', 'X-HOST'], type: 'equal', value: 'Keep.Case' },
+      { point: ['instance'], type: 'equal', value: '7' },
+    ]);
+  });
+
   it('makes one rule per application of a list, and none for "all"', () => {
     const rule = `rules:\n  - { name: r, type: regex, regex: "a+", attack: scanner, point: [[uri]] }\n`;
     const listed = desiredOf(head('[8, 7]') + rule);

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { ChangeResult } from '../../../src/apply/results.js';
+import { buildPlan } from '../../../src/plan/plan.js';
+import type { Plan } from '../../../src/plan/types.js';
+import { ChurnBreaker } from '../../../src/reconcile/churn-breaker.js';
+import { desiredIp, desiredRule, desiredState, liveRule, liveState, ruleFields } from '../plan/builders.js';
+
+const want = desiredRule(ruleFields('regex'), 'curltool-scanner', 14);
+/** The copy the last cycle made, which the service stored so that it no longer matches anything declared. */
+const lost = liveRule({ ...ruleFields('regex'), regex: '.*CURLTOOL.*' }, 51);
+
+function applied(plan: Plan, ids: Record<number, number> = {}): ChangeResult[] {
+  return plan.changes.map((change, index) => ({ index, change, status: 'applied', ...(ids[index] !== undefined ? { id: ids[index] } : {}) }));
+}
+
+describe('churn breaker', () => {
+  it('lets a first create through, and holds the same create in the next cycle along with the delete of its copy', () => {
+    const breaker = new ChurnBreaker();
+    const first = breaker.restrict(buildPlan(desiredState([want]), liveState()));
+    expect(first.held).toEqual([]);
+    expect(first.plan.changes.map((c) => c.action)).toEqual(['create']);
+    breaker.recordApplied(applied(first.plan, { 0: 51 }));
+
+    const second = breaker.restrict(buildPlan(desiredState([want]), liveState([lost])));
+    expect(second.newlyHeld).toEqual([{ kind: 'rule', client: 10042, file: 'policies/shop.yaml', line: 14, name: 'curltool-scanner', cycles: 2 }]);
+    expect(second.plan.changes).toEqual([]);
+    expect(second.plan.summary).toMatchObject({ create: 0, delete: 0 });
+    breaker.recordApplied([]);
+
+    const third = breaker.restrict(buildPlan(desiredState([want]), liveState([lost])));
+    expect(third.newlyHeld).toEqual([]);
+    expect(third.held).toEqual([expect.objectContaining({ name: 'curltool-scanner', cycles: 3 })]);
+    expect(third.plan.changes).toEqual([]);
+  });
+
+  it('releases the hold when the declaration changes, and never holds creates that are not repeated', () => {
+    const breaker = new ChurnBreaker();
+    const first = breaker.restrict(buildPlan(desiredState([want]), liveState()));
+    breaker.recordApplied(applied(first.plan, { 0: 51 }));
+    breaker.restrict(buildPlan(desiredState([want]), liveState([lost])));
+    const edited = desiredRule({ ...ruleFields('regex'), regex: '.*curltool2.*' }, 'curltool-scanner', 14);
+    const next = breaker.restrict(buildPlan(desiredState([edited]), liveState([lost])));
+    expect(next.held).toEqual([]);
+    expect(next.plan.changes.map((c) => c.action)).toEqual(['create', 'delete']);
+  });
+
+  it('only the cycle right before counts: a re-create after a quiet cycle is not churn', () => {
+    const breaker = new ChurnBreaker();
+    const ip = desiredIp('203.0.113.9/32');
+    const first = breaker.restrict(buildPlan(desiredState([], [ip]), liveState()));
+    breaker.recordApplied(applied(first.plan));
+    // The next cycle finds the account in step: nothing to create.
+    expect(breaker.restrict(buildPlan(desiredState(), liveState())).plan.changes).toEqual([]);
+    breaker.recordApplied([]);
+    const again = breaker.restrict(buildPlan(desiredState([], [ip]), liveState()));
+    expect(again.held).toEqual([]);
+    expect(again.plan.changes).toHaveLength(1);
+  });
+});
