@@ -35,6 +35,14 @@ export class StalePlanError extends RampartError {
   readonly code = 'stale_plan';
 }
 
+/**
+ * A saved plan whose changes differ from the plan computed again from the same
+ * policies and live state: the file was edited (its checksum is no signature).
+ */
+export class PlanMismatchError extends RampartError {
+  readonly code = 'plan_mismatch';
+}
+
 /** Some changes of an apply failed; the report lists which. */
 export class ApplyFailedError extends RampartError {
   readonly code = 'apply_failed';

@@ -12,7 +12,7 @@ import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
 import { prepare } from '../reconcile/prepare.js';
-import { checkPlanIsCurrent, readSavedPlan } from '../reconcile/saved-plan.js';
+import { confirmSavedPlan, readSavedPlan } from '../reconcile/saved-plan.js';
 import { connect } from './connect.js';
 import {
   addConnectionOptions, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type JournalFlags, type LogFlags, parseDuration, type PolicyOptions,
@@ -49,7 +49,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   // Checked before anything is planned or connected.
   const settleTimeoutMs = parseDuration(flags.settleTimeout);
-  const saved = flags.plan ? await readSavedPlan(flags.plan) : undefined;
+  const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
   const policy = await loadOrReport(flags.policies, flags.format);
   if (!policy) return EXIT.error;
   if (policy.files.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
@@ -63,8 +63,12 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, journal });
     // A saved plan was made by `plan` from the listing alone; compare like with like.
-    if (saved) checkPlanIsCurrent(saved, prepared.desired, prepared.listed, flags.owner);
-    const plan = saved ?? prepared.plan;
+    // Only its changes are compared: everything applied or counted comes from the recomputation.
+    const plan = saved
+      ? confirmSavedPlan(saved.plan, prepared.desired, prepared.listed, {
+        file: saved.file, owner: flags.owner, limits: { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned },
+      })
+      : prepared.plan;
     if (flags.format === 'text') await writePlan(plan, 'text');
 
     const safety = checkSafety(plan, { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned, force: flags.force });

@@ -2,7 +2,9 @@
  * Scripted faults: "the next N calls of this route fail this way", so tests can
  * prove the client retries, gives up, or copes with a write it cannot confirm.
  */
-export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write'] as const;
+import { SHIFTABLE_LISTINGS } from './listing-shift.js';
+
+export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'delete-after-list'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
@@ -13,7 +15,10 @@ export interface FaultSpec {
    * answering; `hang`: never answer (until the client or close() gives up);
    * `reset-after-write`: perform the call, then destroy the socket unanswered;
    * `status-after-write`: perform the call, then answer `status` anyway (a
-   * gateway that timed out on a backend that finished the work).
+   * gateway that timed out on a backend that finished the work);
+   * `delete-after-list` (a listing route only): answer the page, then delete its
+   * first object, so the rest of the listing shifts back by one between two
+   * page calls (see listing-shift.ts).
    */
   kind: FaultKind;
   /** For `status`: e.g. 423, 429, 500, 503. */
@@ -47,6 +52,9 @@ export function faultProblem(spec: unknown): string | undefined {
   if (!(FAULT_KINDS as readonly unknown[]).includes(f.kind)) return `kind must be one of: ${FAULT_KINDS.join(', ')}`;
   if ((f.kind === 'status' || f.kind === 'status-after-write') && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
     return 'a status fault needs a status between 400 and 599';
+  }
+  if (f.kind === 'delete-after-list' && !SHIFTABLE_LISTINGS.includes(f.route)) {
+    return `a delete-after-list fault needs a listing route: ${SHIFTABLE_LISTINGS.join(' or ')}`;
   }
   if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) > 0)) return 'count must be a positive integer';
   if (f.retryAfterSeconds !== undefined && !(typeof f.retryAfterSeconds === 'number' && f.retryAfterSeconds >= 0)) {

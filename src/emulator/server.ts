@@ -12,6 +12,7 @@ import type { EmulatorCore } from './core.js';
 import { HttpError } from './envelope.js';
 import { FAULT_BODIES, type ActiveFault, type FaultScript } from './faults.js';
 import { parseJson, readBody, sendEnvelope } from './http.js';
+import { deleteFirstListed } from './listing-shift.js';
 import { normalizePath, resolveRoute } from './routes.js';
 
 export const ADMIN_PREFIX = '/__admin/';
@@ -71,8 +72,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (latencyMs > 0) await sleep(latencyMs);
 
   const fault = deps.faults.take(route);
-  const afterWrite = fault?.kind === 'reset-after-write' || fault?.kind === 'status-after-write';
-  if (fault && !afterWrite) return applyFault(fault, req, res, log);
+  const afterCall = fault?.kind === 'reset-after-write' || fault?.kind === 'status-after-write' || fault?.kind === 'delete-after-list';
+  if (fault && !afterCall) return applyFault(fault, req, res, log);
 
   let status = 200;
   let body: unknown;
@@ -91,6 +92,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       deps.logger.error({ err: error, route }, 'emulator handler failed');
       [status, body] = [500, 'Internal server error'];
     }
+  }
+  if (fault?.kind === 'delete-after-list' && status === 200 && deleteFirstListed(deps.core, route, body) !== undefined) {
+    // The listing shifts before the client's next page call.
+    await deps.flush();
   }
   if (fault?.kind === 'reset-after-write') {
     // The write (if any) went through; the client never learns it did.

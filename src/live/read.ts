@@ -1,7 +1,8 @@
 /**
  * Reads the live state of every client the policies name: the managed rule
- * types and the three IP lists, in full. One failed page fails the whole read
- * (the other listings are aborted): Rampart never plans from a partial view.
+ * types and the three IP lists, in full. One failed page, or a listing that
+ * keeps shifting under the read (paging.ts), fails the whole read (the other
+ * listings are aborted): Rampart never plans from a partial view.
  */
 import { runBounded } from '../concurrency.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
@@ -29,7 +30,11 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   const listings: (() => Promise<void>)[] = [];
   for (const client of clients) {
     listings.push(async () => {
-      const hints = await fetchAllPages((offset, limit) => api.listHints(client, offset, limit, { signal }), HINT_PAGE_LIMIT, signal);
+      const hints = await fetchAllPages(
+        (offset, limit) => api.listHints(client, offset, limit, { signal }),
+        HINT_PAGE_LIMIT,
+        { signal, what: `rule listing of client ${client}` },
+      );
       // The filter is by client, but trust nothing: keep only what was asked for.
       rules.push(lastById(hints).filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
     });
@@ -38,7 +43,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
         const objects = await fetchAllPages(
           (offset, limit) => api.listIpRules(client, list, offset, limit, { signal }),
           IP_RULE_PAGE_LIMIT,
-          signal,
+          { signal, what: `${list} IP list of client ${client}` },
         );
         ipEntries.push(lastById(objects).filter((object) => object.clientid === client && object.list === list).flatMap(liveEntriesFromIpRule));
       });

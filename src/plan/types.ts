@@ -1,7 +1,8 @@
 /**
  * The plan as data: exactly what `--format json` prints and `apply --plan FILE`
  * reads back. Keys are snake_case like the rest of the JSON; a change carries the
- * full canonical object so a saved plan applies without re-reading policies.
+ * full canonical object, so a reviewer sees exactly what will be written.
+ * `apply --plan` trusts none of it: it plans again and compares the changes.
  * User text (rule `comment`, IP `reason`) is stored without the owner mark; the
  * applier adds `withOwnerMark(text, plan.owner)`.
  */

@@ -1,12 +1,17 @@
 /**
- * `apply --plan FILE`: reads a saved plan and checks it still describes what
- * it would do. A plan is refused when it was edited (checksum), or when the
- * policies or the live state changed since it was made (digests).
+ * `apply --plan FILE`: reads a saved plan and confirms it still describes what
+ * it would do. The file is never trusted: anyone who can touch the artifact
+ * between CI jobs can recompute its checksum. So the plan is computed again
+ * from the fresh policies and live state (the digests show they are what the
+ * plan was made from) and applied only if its changes are the file's; the
+ * recomputed plan, not the file, then supplies every figure (owned count,
+ * safety). A plan is refused when it was edited (checksum, or changes that the
+ * inputs do not produce), or when the policies or the live state changed since.
  */
 import { readFile } from 'node:fs/promises';
-import { StalePlanError, UsageError } from '../errors.js';
+import { PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { digestDesired, digestLive, planChecksum } from '../plan/index.js';
+import { buildPlan, canonicalJson, digestDesired, digestLive, planChecksum, type SafetyLimits } from '../plan/index.js';
 import { PLAN_FORMAT_VERSION, type Plan } from '../plan/types.js';
 
 export async function readSavedPlan(file: string): Promise<Plan> {
@@ -31,8 +36,32 @@ export async function readSavedPlan(file: string): Promise<Plan> {
   return plan;
 }
 
+export interface ConfirmOptions {
+  readonly file: string;
+  /** The command's `--owner`. */
+  readonly owner: string;
+  /** The command's limits: the verdict is the command's, not the file's. */
+  readonly limits: SafetyLimits;
+}
+
+/**
+ * The plan to apply: `saved` computed again from `desired` and `listed` (the
+ * listing alone, as `plan` made it). Throws unless it was made from exactly
+ * these inputs and its changes are the file's.
+ */
+export function confirmSavedPlan(saved: Plan, desired: DesiredState, listed: LiveState, options: ConfirmOptions): Plan {
+  checkPlanIsCurrent(saved, desired, listed, options.owner);
+  const recomputed = buildPlan(desired, listed, { owner: saved.owner, ...options.limits });
+  if (canonicalJson(recomputed.changes) !== canonicalJson(saved.changes)) {
+    throw new PlanMismatchError(
+      `${options.file} holds changes that its policies and live state do not produce (the file was edited); nothing is applied, make a new plan`,
+    );
+  }
+  return recomputed;
+}
+
 /** Throws unless the saved plan was made from exactly this desired and live state. */
-export function checkPlanIsCurrent(plan: Plan, desired: DesiredState, live: LiveState, owner: string): void {
+function checkPlanIsCurrent(plan: Plan, desired: DesiredState, live: LiveState, owner: string): void {
   if (plan.owner !== owner) {
     throw new StalePlanError(`the plan was made for owner "${plan.owner}", not "${owner}"`);
   }
@@ -44,7 +73,7 @@ export function checkPlanIsCurrent(plan: Plan, desired: DesiredState, live: Live
   }
 }
 
-/** The parts of a plan `apply` relies on; the checksum covers `changes` only. */
+/** The parts of a saved plan read before it is confirmed; its figures are recomputed. */
 function isPlanShaped(value: unknown): value is Plan {
   if (!value || typeof value !== 'object') return false;
   const plan = value as Partial<Plan>;

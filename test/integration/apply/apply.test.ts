@@ -6,7 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
-import type { Plan } from '../../../src/plan/types.js';
+import { planChecksum } from '../../../src/plan/index.js';
+import type { Plan, PlanChange } from '../../../src/plan/types.js';
 import {
   applyInProcess, CLIENT, CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
   startHarness, type Harness,
@@ -23,6 +24,12 @@ afterEach(async () => {
   await harness.close();
   await policies.cleanup();
 });
+
+/** A rule made in the console: not ours, never to be deleted. */
+const CONSOLE_RULE = {
+  clientid: CLIENT, type: 'vpatch', point: ['header', 'X-CONSOLE'], attack_type: 'xss', comment: 'made in the console',
+  action: [{ point: ['instance'], type: 'equal', value: '7' }],
+};
 
 const apply = (args: string[] = []) => harness.cli('apply', policies.dir, ['--settle-timeout', '5s', ...args]);
 const plan = (args: string[] = []) => harness.cli('plan', policies.dir, ['--detailed-exitcode', ...args]);
@@ -149,5 +156,50 @@ describe('apply --plan FILE', () => {
     const good = await apply(['--plan', file]);
     expect(good.code, good.stderr).toBe(0);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  });
+
+  it('takes the owned count from the live listing, never from the file', async () => {
+    await applyInProcess(harness, policies.dir);
+    await policies.remove('api.yaml');
+    await policies.remove('account-wide.yaml');
+    const file = policies.scratch('plan.json');
+    expect((await plan(['--out', file])).code).toBe(2);
+
+    // The checksum covers the changes only: a larger owned count makes 11 deletes look like a few percent.
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Plan;
+    await writeFile(file, JSON.stringify({ ...saved, safety: { ...saved.safety, ok: true, owned_count: 1000, share: 0.011 } }));
+    const refused = await apply(['--plan', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Refusing: the plan deletes 11 of the 19 objects owned by "rampart" (57.9%)');
+    expect(refused.stderr).toContain('[unsafe_plan]');
+    expect(harness.writes()).toEqual([]);
+  });
+
+  it('refuses changes the policies and live state do not produce, even with a recomputed checksum', async () => {
+    await applyInProcess(harness, policies.dir);
+    const consoleRule = harness.emulator.control.seedHint(CONSOLE_RULE);
+    await policies.edit('shop.yaml', 'comment: flags a known scanner', 'comment: flags a known scanner (v2)');
+    const file = policies.scratch('plan.json');
+    expect((await plan(['--out', file])).code).toBe(2);
+    harness.emulator.control.resetCalls();
+
+    // Point the replaced rule's delete at the console rule and re-sign the file: the checksum is no signature.
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Plan;
+    const changes: PlanChange[] = saved.changes.map((c) => (c.action === 'delete' && c.kind === 'rule' ? { ...c, id: consoleRule.id } : c));
+    expect(changes).not.toEqual(saved.changes);
+    await writeFile(file, JSON.stringify({ ...saved, changes, checksum: planChecksum(changes) }));
+    const tampered = await apply(['--plan', file]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toContain(`${file} holds changes that its policies and live state do not produce`);
+    expect(tampered.stderr).toContain('[plan_mismatch]');
+    expect(harness.writes()).toEqual([]);
+    expect(harness.hints().some((h) => h.id === consoleRule.id)).toBe(true);
+
+    // The untouched plan still applies.
+    await writeFile(file, JSON.stringify(saved));
+    const good = await apply(['--plan', file]);
+    expect(good.code, good.stderr).toBe(0);
+    expect(harness.hints().some((h) => h.id === consoleRule.id)).toBe(true);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES + 1, ipValues: SAMPLE_IP_VALUES });
   });
 });

@@ -113,3 +113,26 @@ describe('call log', () => {
     expect(() => emu.control.addFault({ route: CREATE, kind: 'reset', count: 0 })).toThrow(/count/);
   });
 });
+
+describe('listing faults', () => {
+  it('delete-after-list: answers the page, then deletes its first object, so the next page shifts back by one', async () => {
+    const seeded = Array.from({ length: 5 }, (_, i) => emu.control.seedIpObject({ clientid: C, values: [`192.0.2.${i + 1}/32`] }).id);
+    emu.control.addFault({ route: 'GET /v4/ip_rules', kind: 'delete-after-list' });
+    const page = async (offset: number) =>
+      ((await emu.call('GET', `/v4/ip_rules?filter%5Bclientid%5D=${C}&offset=${offset}&limit=2`)).body as { objects: { id: number }[] }).objects.map((o) => o.id);
+    expect(await page(0)).toEqual(seeded.slice(0, 2));
+    // The third object now sits at offset 1: plain offsets (2) would never see it.
+    expect(await page(2)).toEqual(seeded.slice(3, 5));
+    expect(await page(0)).toEqual(seeded.slice(1, 3));
+    expect(emu.control.faults()).toEqual([]);
+    expect(emu.control.calls()[0]).toMatchObject({ route: 'GET /v4/ip_rules', status: 200, outcome: 'answered' });
+  });
+
+  it('delete-after-list on the rule listing; an empty page deletes nothing', async () => {
+    emu.control.addFault({ route: 'POST /v1/objects/hint', kind: 'delete-after-list', count: 2 });
+    expect(await listHints()).toEqual([]);
+    const ids = [mode, { ...mode, mode: 'monitoring' }].map((m) => emu.control.seedHint(m).id);
+    expect((await listHints()).map((h) => h.id)).toEqual(ids);
+    expect((await listHints()).map((h) => h.id)).toEqual(ids.slice(1));
+  });
+});

@@ -26,5 +26,9 @@ describe('FaultScript', () => {
     expect(faultProblem({ route: '*', kind: 'status', status: 429, retryAfterSeconds: -1 })).toMatch(/retryAfter/);
     expect(faultProblem({ route: '*', kind: 'reset-after-write', count: 3 })).toBeUndefined();
     expect(faultProblem(null)).toMatch(/object/);
+    expect(faultProblem({ route: '*', kind: 'delete-after-list' })).toMatch(/listing route/);
+    expect(faultProblem({ route: 'POST /v1/objects/hint/create', kind: 'delete-after-list' })).toMatch(/listing route/);
+    expect(faultProblem({ route: 'GET /v4/ip_rules', kind: 'delete-after-list' })).toBeUndefined();
+    expect(faultProblem({ route: 'POST /v1/objects/hint', kind: 'delete-after-list', count: 2 })).toBeUndefined();
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
 import { liveEntriesFromIpRule } from '../../../src/live/normalize-ip-rule.js';
-import { fetchAllPages, minimumListingCalls } from '../../../src/live/paging.js';
 import { regroupPoints } from '../../../src/model/canonical.js';
 import { parseCidr, cidrsOverlap } from '../../../src/model/cidr.js';
 
@@ -93,19 +92,5 @@ describe('cidr', () => {
     expect(cidrsOverlap('10.0.0.0/8', '10.1.0.0/16')).toBe(true);
     expect(cidrsOverlap('10.0.0.0/16', '10.1.0.0/16')).toBe(false);
     expect(cidrsOverlap('10.0.0.0/8', '::/0')).toBe(false);
-  });
-});
-
-describe('fetchAllPages', () => {
-  it('stops at the first short page, so a read costs the minimum calls', async () => {
-    for (const total of [0, 1, 999, 1000, 1001, 3000]) {
-      const calls: number[] = [];
-      const items = await fetchAllPages(async (offset, limit) => {
-        calls.push(offset);
-        return Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, index) => offset + index);
-      }, 1000);
-      expect(items).toHaveLength(total);
-      expect(calls).toHaveLength(minimumListingCalls(total, 1000));
-    }
   });
 });
