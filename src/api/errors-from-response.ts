@@ -27,10 +27,10 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
     }
     case status >= 500: {
       const error = new ApiServerError(message('the service failed'), details);
-      // 500/502/504 can come after the backend did the work (a gateway timing
-      // out, a crash after the commit): a create that got one is checked, not
-      // repeated. 503 means the request was turned away.
-      return status === 503 ? error : Object.assign(error, { requestSent: true });
+      // Any 5xx can come after the backend did the work (a gateway timing out,
+      // a crash after the commit, a proxy answering 503 for a slow backend): a
+      // create that got one is checked, not repeated.
+      return Object.assign(error, { requestSent: true });
     }
     case status >= 400:
       return new ApiValidationError(message('the API rejected the request'), details);

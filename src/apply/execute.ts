@@ -13,7 +13,7 @@ import { HINT_PAGE_LIMIT } from '../api/service.js';
 import type { ApiHint } from '../api/records.js';
 import { checkIpRules } from '../api/check-records.js';
 import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
-import { ipFingerprint, listedRuleWriteKey, ruleFingerprint, ruleWriteKey } from '../model/fingerprint.js';
+import { ipFingerprint, ipWriteKey, listedRuleWriteKey, ruleFingerprint, ruleWriteKey } from '../model/fingerprint.js';
 import type { IpEntry, LiveIpEntry } from '../model/ip.js';
 import { ipRewrites, ruleRewrites, type FieldRewrite } from '../model/rewrites.js';
 import type { LiveRule, Rule } from '../model/rule.js';
@@ -33,6 +33,9 @@ export interface ExecuteContext {
   readonly verifyIntervalMs: number;
 }
 
+/** Creates sent for one change whose answers all left the outcome unknown. */
+const MAX_CREATE_ATTEMPTS = 4;
+
 export interface Outcome {
   readonly status: 'applied' | 'already-done';
   readonly id?: number;
@@ -45,20 +48,27 @@ export interface Outcome {
 
 export async function createRule(change: PlanCreateRule, context: ExecuteContext): Promise<Outcome> {
   const rule = ruleFromPlan(change.client, change.rule);
-  const request = hintCreateRequest(rule, context.owner);
+  const request = hintCreateRequest(rule, context.owner, change.name);
   const written: LiveRule = { ...rule, id: UNKNOWN_ID, owner: context.owner, fingerprint: ruleFingerprint(rule) };
   context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: written });
-  let stored: ApiHint;
-  try {
-    stored = await context.api.createHint(request, { stopRetrying: context.stopRetrying });
-  } catch (error) {
-    if (!mayHaveBeenApplied(error)) throw error;
-    const found = await findOwnedRule(written, context);
-    if (found !== undefined) {
-      context.journal?.recordRuleCreated({ ...written, id: found.id });
-      return { status: 'applied', id: found.id, detail: 'outcome was unknown; found in the listing', ...rewritesOf(rule, found) };
+  let stored: ApiHint | undefined;
+  // An answer that may follow a committed write (a reset, a timeout, any 5xx) is
+  // checked against the listing before the create is made again, every time.
+  for (let attempt = 1; stored === undefined; attempt++) {
+    try {
+      stored = await context.api.createHint(request, { stopRetrying: context.stopRetrying });
+    } catch (error) {
+      if (!mayHaveBeenApplied(error)) {
+        if (attempt === 1) context.journal?.recordCreateAbandoned([ruleWriteKey(written)]);
+        throw error;
+      }
+      const found = await findOwnedRule(written, context);
+      if (found !== undefined) {
+        context.journal?.recordRuleCreated({ ...written, id: found.id });
+        return { status: 'applied', id: found.id, detail: 'outcome was unknown; found in the listing', ...rewritesOf(rule, found) };
+      }
+      if (attempt >= MAX_CREATE_ATTEMPTS || context.stopRetrying?.aborted) throw error;
     }
-    stored = await context.api.createHint(request, { stopRetrying: context.stopRetrying });
   }
   context.journal?.recordRuleCreated({ ...written, id: stored.id });
   const read = liveRuleFromHint(stored);
@@ -80,20 +90,23 @@ export async function createIp(change: PlanCreateIp, context: ExecuteContext): P
   const record = () => context.journal?.recordIpCreated(live);
   context.journal?.recordCreateIntent({ kind: 'ip-create-intent', at: Date.now(), entries: live });
   let answer: unknown;
-  try {
-    answer = await context.api.createIpRule(request, { stopRetrying: context.stopRetrying });
-  } catch (error) {
-    if (error instanceof ApiConflictError) {
-      // The values are in the list already: our earlier write, or one the listing did not show yet.
-      record();
-      return { status: 'already-done', detail: 'already in the list (409)' };
-    }
-    if (!mayHaveBeenApplied(error)) throw error;
-    // Repeating is safe: a forced create overwrites, an unforced one answers 409 if it went through.
+  // Repeating after an unknown outcome is safe: a forced create overwrites, an
+  // unforced one answers 409 if an earlier attempt went through.
+  for (let attempt = 1; ; attempt++) {
     try {
       answer = await context.api.createIpRule(request, { stopRetrying: context.stopRetrying });
-    } catch (retryError) {
-      if (!(retryError instanceof ApiConflictError)) throw retryError;
+      break;
+    } catch (error) {
+      if (error instanceof ApiConflictError) {
+        record();
+        // On the first attempt: the values were in the list already (our earlier write, or one not listed yet).
+        return attempt === 1 ? { status: 'already-done', detail: 'already in the list (409)' } : { status: 'applied', detail: 'outcome was unknown; the repeat found it done (409)' };
+      }
+      if (!mayHaveBeenApplied(error)) {
+        if (attempt === 1) context.journal?.recordCreateAbandoned(live.map(ipWriteKey));
+        throw error;
+      }
+      if (attempt >= MAX_CREATE_ATTEMPTS || context.stopRetrying?.aborted) throw error;
     }
   }
   record();

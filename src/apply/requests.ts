@@ -9,7 +9,8 @@ import type { IpEntry } from '../model/ip.js';
 import { withOwnerMark } from '../model/ownership.js';
 import type { Rule } from '../model/rule.js';
 
-export function hintCreateRequest(rule: Rule, owner: string): ApiHintCreate {
+/** `name`: the rule's name in the policies, kept in the mark. */
+export function hintCreateRequest(rule: Rule, owner: string, name?: string): ApiHintCreate {
   return {
     clientid: rule.client,
     type: rule.type,
@@ -24,7 +25,7 @@ export function hintCreateRequest(rule: Rule, owner: string): ApiHintCreate {
     ...(rule.regex !== undefined ? { regex: rule.regex } : {}),
     ...(rule.mode !== undefined ? { mode: rule.mode } : {}),
     // The server rejects an empty comment; the mark alone is never empty.
-    comment: withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule) }),
+    comment: withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule), ...(name !== undefined ? { name } : {}) }),
     variativity_disabled: true,
   };
 }

@@ -18,6 +18,12 @@ import type { LiveState } from '../model/state.js';
 interface Remembered<T> {
   readonly value: T;
   readonly at: number;
+  /**
+   * Read back from an intent without its completion: the process was killed
+   * with the create in flight. Counted as made until the listing shows it or
+   * `uncertainMs` pass; `unconfirmedUntil` tells a rerun how long to wait.
+   */
+  readonly uncertain?: boolean;
 }
 
 /** Ids below zero stand for objects whose real id we do not know yet; they are never deleted. */
@@ -36,7 +42,9 @@ export type JournalEvent =
    * the listing decides.
    */
   | { readonly kind: 'rule-create-intent'; readonly at: number; readonly rule: LiveRule }
-  | { readonly kind: 'ip-create-intent'; readonly at: number; readonly entries: readonly LiveIpEntry[] };
+  | { readonly kind: 'ip-create-intent'; readonly at: number; readonly entries: readonly LiveIpEntry[] }
+  /** The create the intent announced was refused: it did not happen (write keys, model/fingerprint.ts). */
+  | { readonly kind: 'create-abandoned'; readonly at: number; readonly keys: readonly string[] };
 
 export class WriteJournal {
   /** Told of every write as it is recorded; a journal file appends it. */
@@ -77,13 +85,27 @@ export class WriteJournal {
     this.sink?.(event);
   }
 
+  /** A create refused outright: its intent must not count as a write on a rerun. */
+  recordCreateAbandoned(keys: readonly string[]): void {
+    this.replay({ kind: 'create-abandoned', at: this.now(), keys });
+  }
+
   /** Records an event: a new write, or one read back from a journal file. */
   replay(event: JournalEvent, fromFile = false): void {
     if (event.kind === 'rule-create-intent' || event.kind === 'ip-create-intent') {
       // Backdated so it expires `uncertainMs` after the intent; a completion read later replaces it.
       const at = event.at - (this.ttlMs - this.uncertainMs);
-      if (event.kind === 'rule-create-intent') this.replay({ kind: 'rule-created', at, rule: event.rule }, true);
-      else this.replay({ kind: 'ip-created', at, entries: event.entries }, true);
+      if (at < this.now() - this.ttlMs) return;
+      if (event.kind === 'rule-create-intent') this.createdRules.set(ruleWriteKey(event.rule), { value: event.rule, at, uncertain: true });
+      else for (const entry of event.entries) this.createdIp.set(ipWriteKey(entry), { value: entry, at, uncertain: true });
+      return;
+    }
+    if (event.kind === 'create-abandoned') {
+      for (const key of event.keys) {
+        if (this.createdRules.get(key)?.uncertain) this.createdRules.delete(key);
+        if (this.createdIp.get(key)?.uncertain) this.createdIp.delete(key);
+      }
+      if (!fromFile) this.sink?.(event);
       return;
     }
     if (event.at < this.now() - this.ttlMs) return;
@@ -94,12 +116,34 @@ export class WriteJournal {
     if (!fromFile) this.sink?.(event);
   }
 
+  /**
+   * How long until the last create whose outcome a killed process never
+   * heard stops counting as made (ms), or undefined when there is none. A rerun
+   * that plans before then would take a create that never happened as done; it
+   * waits and reads the listing again instead (reconcile/prepare.ts).
+   */
+  unconfirmedForMs(): number | undefined {
+    this.forgetExpired();
+    let until: number | undefined;
+    for (const map of [this.createdRules, this.createdIp] as Map<string, Remembered<unknown>>[]) {
+      for (const { at, uncertain } of map.values()) {
+        if (uncertain) until = Math.max(until ?? 0, at + this.ttlMs);
+      }
+    }
+    return until === undefined ? undefined : Math.max(0, until - this.now());
+  }
+
   /** Every write still remembered, oldest first: what a compacted journal file holds. */
   events(): JournalEvent[] {
     this.forgetExpired();
+    const undated = (at: number) => at + (this.ttlMs - this.uncertainMs);
     const events: JournalEvent[] = [
-      ...[...this.createdRules.values()].map(({ value, at }) => ({ kind: 'rule-created' as const, at, rule: value })),
-      ...[...this.createdIp.values()].map(({ value, at }) => ({ kind: 'ip-created' as const, at, entries: [value] })),
+      ...[...this.createdRules.values()].map(({ value, at, uncertain }) => (uncertain
+        ? { kind: 'rule-create-intent' as const, at: undated(at), rule: value }
+        : { kind: 'rule-created' as const, at, rule: value })),
+      ...[...this.createdIp.values()].map(({ value, at, uncertain }) => (uncertain
+        ? { kind: 'ip-create-intent' as const, at: undated(at), entries: [value] }
+        : { kind: 'ip-created' as const, at, entries: [value] })),
       ...[...this.deletedRuleIds].map(([id, at]) => ({ kind: 'rule-deleted' as const, at, ids: [id] })),
       ...[...this.deletedIpIds].map(([id, at]) => ({ kind: 'ip-deleted' as const, at, ids: [id] })),
     ];

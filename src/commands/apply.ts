@@ -61,7 +61,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   process.once('SIGINT', onSignal);
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
-    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, journal });
+    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, journal, logger });
     // A saved plan was made by `plan` from the listing alone; compare like with like.
     // Only its changes are compared: everything applied or counted comes from the recomputation.
     const plan = saved

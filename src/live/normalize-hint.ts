@@ -11,7 +11,7 @@ import { type LiveRule, MANAGED_RULE_TYPES, type RuleType, sortConditions } from
 export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
   if (hint.system === true || !(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
   const type = hint.type as RuleType;
-  const { text: comment, owner, fingerprint } = readOwnerMark(hint.comment);
+  const { text: comment, owner, fingerprint, name } = readOwnerMark(hint.comment);
   const conditions = sortConditions((hint.action ?? []).map((condition) => canonicalCondition(condition)));
   return {
     id: hint.id,
@@ -25,5 +25,6 @@ export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
     ...(comment !== undefined ? { comment } : {}),
     ...(owner !== undefined ? { owner } : {}),
     ...(fingerprint !== undefined ? { fingerprint } : {}),
+    ...(name !== undefined ? { name } : {}),
   };
 }

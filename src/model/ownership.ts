@@ -8,7 +8,9 @@
  * configuration on the object: however the service rewrites the stored fields,
  * the mark still says which declaration the object is. Marks written before
  * attributes existed (`[managed-by:rampart]`) read back with no fingerprint, and
- * attributes this version does not know are ignored.
+ * attributes this version does not know are ignored. `name` is the rule's name
+ * in the policies (percent-encoded), so a later plan can say which rule it
+ * deletes and pair the delete with the create that takes its place.
  */
 
 const MARK = /^(?:(.*?)\s)?\[managed-by:([A-Za-z0-9_.-]+)((?:\s+[a-z]+:[^\s\]]+)*)\]$/s;
@@ -25,11 +27,14 @@ export interface OwnerMark {
   readonly owner: string;
   /** Fingerprint of the declared form the object was written from. */
   readonly fingerprint?: string;
+  /** The rule's name in the policies. */
+  readonly name?: string;
 }
 
-/** `text [managed-by:owner fp:…]`, or the bare mark when there is no text. */
+/** `text [managed-by:owner fp:… name:…]`, or the bare mark when there is no text. */
 export function withOwnerMark(text: string | undefined, mark: OwnerMark): string {
-  const attributes = mark.fingerprint !== undefined ? ` fp:${mark.fingerprint}` : '';
+  let attributes = mark.fingerprint !== undefined ? ` fp:${mark.fingerprint}` : '';
+  if (mark.name !== undefined && mark.name !== '') attributes += ` name:${encodeName(mark.name)}`;
   const tag = `[managed-by:${mark.owner}${attributes}]`;
   return text ? `${text} ${tag}` : tag;
 }
@@ -39,6 +44,7 @@ export interface ReadMark {
   readonly text?: string;
   readonly owner?: string;
   readonly fingerprint?: string;
+  readonly name?: string;
 }
 
 /** Splits a live comment or reason into the user's text and the mark, if any. */
@@ -49,10 +55,28 @@ export function readOwnerMark(text: string | null | undefined): ReadMark {
   const userText = match[1];
   const owner = match[2] as string;
   let fingerprint: string | undefined;
-  for (const [, key, value] of (match[3] ?? '').matchAll(ATTRIBUTE)) if (key === 'fp') fingerprint = value;
+  let name: string | undefined;
+  for (const [, key, value] of (match[3] ?? '').matchAll(ATTRIBUTE)) {
+    if (key === 'fp') fingerprint = value;
+    else if (key === 'name') name = decodeName(value as string);
+  }
   return {
     ...(userText ? { text: userText } : {}),
     owner,
     ...(fingerprint !== undefined ? { fingerprint } : {}),
+    ...(name !== undefined ? { name } : {}),
   };
+}
+
+/** Spaces, brackets and the like would end the attribute or the mark: percent-encoded. */
+function encodeName(name: string): string {
+  return encodeURIComponent(name).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function decodeName(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }

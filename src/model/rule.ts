@@ -61,6 +61,8 @@ export interface LiveRule extends Rule {
   readonly owner?: string;
   /** Fingerprint of the declaration it was created from, from the mark (model/fingerprint.ts). */
   readonly fingerprint?: string;
+  /** The name of the rule it was created from, from the mark. */
+  readonly name?: string;
 }
 
 export function pointKey(point: Point): string {

@@ -1,7 +1,7 @@
 import type { Change, CreateIp, DeletedIpObject } from '../model/change.js';
 import { ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
-import { compareSources, ownerSuffix, type Note } from './notes.js';
+import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 
 export interface IpDiff {
   readonly changes: Change[];
@@ -136,7 +136,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
   const kept: Slot[] = [];
   for (const s of pending) {
     const want = s.desired as DesiredIpEntry;
-    const rank = (e: LiveIpEntry): number[] => [doomed.has(e.id) ? 1 : 0, -e.objectSize, e.id];
+    const rank = (e: LiveIpEntry): number[] => [isPlaceholder(e) ? 1 : 0, doomed.has(e.id) ? 1 : 0, -e.objectSize, e.id];
     const [chosen] = s.owned
       .filter((e) => sameIpAttributes(e, want))
       .sort((a, b) => compareRanks(rank(a), rank(b)));
@@ -216,6 +216,7 @@ function batchDeletes(
 ): Change[] {
   const byClient = new Map<number, DeletedIpObject[]>();
   for (const id of [...doomed].sort((a, b) => a - b)) {
+    if (isPlaceholder({ id })) continue;
     const held = [...(objects.get(id) ?? [])].sort((a, b) => compareStrings(a.value, b.value));
     const first = held[0];
     if (!first) continue;

@@ -1,6 +1,7 @@
 import type { Change, CreateRule, DeleteRule } from '../model/change.js';
 import { ruleKey, type DesiredRule, type LiveRule } from '../model/rule.js';
-import { compareSources, ownerSuffix, type Note } from './notes.js';
+import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
+import { applicationSortKey, ruleApplication } from './objects.js';
 
 export interface RuleDiff {
   readonly changes: Change[];
@@ -46,11 +47,13 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
   const notes: Note[] = [];
   let unchanged = 0;
   const drop = (rules: readonly LiveRule[], reason: DeleteRule['reason']): void => {
-    for (const rule of rules) changes.push({ action: 'delete', kind: 'rule', rule, reason });
+    // A journal placeholder (our create, not listed yet) is no object of the service: nothing to delete.
+    for (const rule of rules) if (!isPlaceholder(rule)) changes.push({ action: 'delete', kind: 'rule', rule, reason });
   };
 
   for (const b of buckets.values()) {
-    b.owned.sort((x, y) => x.id - y.id);
+    // Listed rules first: one of them is kept rather than a placeholder standing for it.
+    b.owned.sort((x, y) => Number(isPlaceholder(x)) - Number(isPlaceholder(y)) || x.id - y.id);
     b.foreign.sort((x, y) => x.id - y.id);
     // Two declarations of one rule are a validation error upstream; be safe anyway.
     const want = b.desired.sort((x, y) => compareSources(x.source, y.source))[0];
@@ -83,5 +86,38 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
     if (old) changes.push({ action: 'delete', kind: 'rule', rule: old, reason: 'replaced' });
     drop(extra, 'duplicate');
   }
-  return { changes, unchanged, notes, owned };
+  return { changes: pairReplacements(changes), unchanged, notes, owned };
+}
+
+/**
+ * A rule whose identity changed (its point, conditions, attack, regex, mode)
+ * is a new rule by content, and its old copy is no longer declared. The mark
+ * names the rule the copy was created from: an undeclared owned rule whose
+ * name a create of the same client and application carries is that rule's
+ * old version. The pair becomes a replacement, so the old copy goes only once
+ * the new one exists, and never when its create fails.
+ */
+function pairReplacements(changes: readonly Change[]): Change[] {
+  const creates = new Map<string, CreateRule[]>();
+  const slot = (client: number, application: string, name: string) => JSON.stringify([client, application, name]);
+  for (const change of changes) {
+    if (change.kind !== 'rule' || change.action !== 'create') continue;
+    const key = slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.source.name);
+    creates.set(key, [...(creates.get(key) ?? []), change]);
+  }
+  const extra = new Map<CreateRule, number[]>();
+  const paired = new Set<DeleteRule>();
+  for (const change of changes) {
+    if (change.kind !== 'rule' || change.action !== 'delete' || change.reason !== 'not-declared' || change.rule.name === undefined) continue;
+    const matches = creates.get(slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.name)) ?? [];
+    for (const create of matches) extra.set(create, [...(extra.get(create) ?? []), change.rule.id]);
+    if (matches.length > 0) paired.add(change);
+  }
+  if (paired.size === 0) return [...changes];
+  return changes.map((change): Change => {
+    if (change.kind !== 'rule') return change;
+    if (change.action === 'delete') return paired.has(change) ? { ...change, reason: 'replaced' } : change;
+    const ids = extra.get(change);
+    return ids ? { ...change, replaces: [...(change.replaces ?? []), ...ids].sort((a, b) => a - b) } : change;
+  });
 }

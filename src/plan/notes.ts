@@ -27,3 +27,12 @@ export function compareSources(a: Source, b: Source): number {
   if (a.col !== b.col) return a.col - b.col;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
+
+/**
+ * A live object the write journal added for a create the listing does not
+ * show yet: its id is not known (below zero). It counts as present, is never
+ * deleted, and a listed copy is preferred to it.
+ */
+export function isPlaceholder(object: { readonly id: number }): boolean {
+  return object.id < 0;
+}

@@ -116,7 +116,10 @@ function toPlanChange(change: Change): PlanChange {
   if (change.kind === 'ip') return change.action === 'create' ? createIpChange(change) : deleteIpChange(change);
   const base = { kind: 'rule', client: change.rule.client, application: ruleApplication(change.rule) } as const;
   if (change.action === 'delete') {
-    return { action: 'delete', ...base, id: change.rule.id, reason: change.reason, rule: toPlanRule(change.rule) };
+    return {
+      action: 'delete', ...base, id: change.rule.id, ...(change.rule.name !== undefined ? { name: change.rule.name } : {}),
+      reason: change.reason, rule: toPlanRule(change.rule),
+    };
   }
   const rule = change.rule;
   return {

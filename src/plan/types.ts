@@ -79,6 +79,8 @@ export interface PlanDeleteRule extends PlanChangeBase {
   readonly action: 'delete';
   readonly kind: 'rule';
   readonly id: number;
+  /** The rule's name in the policies it was created from, when its mark says. */
+  readonly name?: string;
   readonly reason: DeleteReason;
   readonly rule: PlanRule;
 }

@@ -1,12 +1,14 @@
 /**
  * The daemon's churn breaker: defence in depth behind the owner mark's
- * fingerprint. A declared object the daemon created in one cycle and must
- * create again in the next did not stick (the service dropped it, or stored it
- * in a way even its mark does not tie back to the declaration). Writing it
- * again would loop forever, so from then on the breaker holds it: the create
- * is left out of the plan, and so is the delete of the copy the daemon made
- * last time, so what protection exists stays. The hold ends when the
- * declaration changes (another write key) or no longer needs a create.
+ * fingerprint. A declared object the daemon created in each of the last
+ * cycles and must create yet again does not stick (the service drops it, or
+ * stores it in a way even its mark does not tie back to the declaration).
+ * Writing it again would loop forever, so the breaker holds it: the create is
+ * left out of the plan, and so is the delete of the copy the daemon made last
+ * time, so what protection exists stays. One re-creation is allowed first: a
+ * single console delete right after a create is drift, not churn. The hold
+ * ends when the declaration changes (another write key) or no longer needs a
+ * create.
  */
 import type { ChangeResult } from '../apply/results.js';
 import { ipWriteKey, ruleWriteKey } from '../model/fingerprint.js';
@@ -25,7 +27,12 @@ export interface HeldObject {
   readonly cycles: number;
 }
 
+/** Consecutive cycles that created an object before the breaker holds it. */
+export const CREATES_BEFORE_HOLD = 2;
+
 interface Created {
+  /** Consecutive cycles, up to the last one, that created it. */
+  readonly cycles: number;
   readonly client: number;
   /** Ids the create made (rules: always; IP objects: where the answer listed them). */
   readonly ids: ReadonlySet<number>;
@@ -41,8 +48,10 @@ export function createWriteKey(change: PlanCreate): string {
 }
 
 export class ChurnBreaker {
-  /** Creates the last cycle that applied anything made, by write key. */
+  /** Creates the last cycle made, by write key, with their streaks. */
   private lastCreated = new Map<string, Created>();
+  /** The streaks the current cycle continues (set by `restrict`, read by `recordApplied`). */
+  private previous = new Map<string, Created>();
   private readonly held = new Map<string, { created: Created; object: HeldObject }>();
 
   get heldObjects(): HeldObject[] {
@@ -53,8 +62,9 @@ export class ChurnBreaker {
   restrict(plan: Plan): { plan: Plan; held: HeldObject[]; newlyHeld: HeldObject[] } {
     const wanted = new Map<string, PlanCreate>();
     for (const change of plan.changes) if (change.action === 'create') wanted.set(createWriteKey(change), change);
-    // Only the cycle right before counts: consumed here, set again by recordApplied.
+    // Only an unbroken streak counts: consumed here, continued by recordApplied.
     const lastCreated = this.lastCreated;
+    this.previous = lastCreated;
     this.lastCreated = new Map();
     // A declaration that changed or no longer needs a create is released.
     for (const key of this.held.keys()) if (!wanted.has(key)) this.held.delete(key);
@@ -66,8 +76,10 @@ export class ChurnBreaker {
         continue;
       }
       const created = lastCreated.get(key);
-      if (!created) continue;
-      const object: HeldObject = { kind: change.kind, client: change.client, file: change.file, line: change.line, name: change.name, cycles: 2 };
+      if (!created || created.cycles < CREATES_BEFORE_HOLD) continue;
+      const object: HeldObject = {
+        kind: change.kind, client: change.client, file: change.file, line: change.line, name: change.name, cycles: created.cycles + 1,
+      };
       this.held.set(key, { created, object });
       newlyHeld.push(object);
     }
@@ -90,7 +102,9 @@ export class ChurnBreaker {
       if (change.action !== 'create' || result.status !== 'applied') continue;
       const ids = new Set(result.id !== undefined ? [result.id] : (result.ids ?? []));
       const values = new Set(change.kind === 'ip' ? change.object.values.map((value) => `${change.object.list}|${value}`) : []);
-      this.lastCreated.set(createWriteKey(change), { client: change.client, ids, values });
+      const key = createWriteKey(change);
+      const cycles = (this.previous.get(key)?.cycles ?? 0) + 1;
+      this.lastCreated.set(key, { cycles, client: change.client, ids, values });
     }
   }
 

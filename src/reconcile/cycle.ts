@@ -65,11 +65,11 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       return { result: 'skipped' };
     }
 
-    const prepared = await prepare({ policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal });
+    const prepared = await prepare({ policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal, logger });
     const { plan, held, newlyHeld } = settings.dryRun ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
     metrics?.setChurnHeld(held.length);
     for (const object of newlyHeld) {
-      logger.error({ ...object }, 'churn: this object was created in the last cycle and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
+      logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
     }
     const churn = held.length > 0 ? { held } : {};
     const pending = { create: plan.summary.create + plan.summary.replace, delete: plan.summary.delete };

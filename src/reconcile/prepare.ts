@@ -3,7 +3,9 @@
  * validate the policies, read the live state of the clients they name, and
  * compute the plan. Changes nothing.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceApi } from '../api/service.js';
+import type { Logger } from '../log.js';
 import { PolicyInvalidError, UsageError } from '../errors.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import { readLiveState } from '../live/read.js';
@@ -15,6 +17,7 @@ import type { Diagnostic, PolicyLoadResult } from '../policy/types.js';
 
 export interface PrepareOptions {
   readonly policies: string;
+  readonly logger?: Logger;
   readonly api: ServiceApi;
   readonly owner: string;
   readonly maxDeleteShare?: number;
@@ -54,10 +57,22 @@ export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'lo
   return { ...policy, desired: policy.desired };
 }
 
+/** How often a rerun reads the listing again while creates of a killed run are unconfirmed. */
+const UNCONFIRMED_POLL_MS = 2_000;
+
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const policy = await loadDesired(options);
-  const listed = await readLiveState(options.api, policy.desired.clients, { signal: options.signal });
-  const live = options.journal ? options.journal.overlay(listed) : listed;
+  const read = () => readLiveState(options.api, policy.desired.clients, { signal: options.signal });
+  let listed = await read();
+  let live = options.journal ? options.journal.overlay(listed) : listed;
+  // Creates a killed run announced but never heard back about: wait until the
+  // listing shows them or they stop counting, rather than plan them as done.
+  for (let waitMs = options.journal?.unconfirmedForMs(); waitMs !== undefined && options.journal; waitMs = options.journal.unconfirmedForMs()) {
+    options.logger?.info({ waitMs }, 'the journal holds creates a killed run never confirmed; reading the listing again before planning');
+    await sleep(Math.min(waitMs, UNCONFIRMED_POLL_MS), undefined, options.signal ? { signal: options.signal } : {});
+    listed = await read();
+    live = options.journal.overlay(listed);
+  }
   const plan = buildPlan(policy.desired, live, {
     owner: options.owner,
     ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),

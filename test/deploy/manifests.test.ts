@@ -208,7 +208,7 @@ describe('deploy/prometheus/rampart-alerts.yaml', () => {
     for (const r of rules) {
       const expr = r.expr as string;
       for (const name of expr.match(/\brampart_[a-z_]+/g) ?? []) expect(CONTRACT_METRICS.has(name), `${r.alert}: ${name}`).toBe(true);
-      expect(expr.match(/\b[a-z_]+_(?:total|seconds|valid)\b/g)?.every((n) => n.startsWith('rampart_')), r.alert).toBe(true);
+      expect((expr.match(/\b[a-z_]+_(?:total|seconds|valid)\b/g) ?? []).every((n) => n.startsWith('rampart_')), r.alert).toBe(true);
       for (const match of expr.matchAll(/result=~?"([^"]+)"/g)) {
         for (const result of (match[1] as string).split('|')) expect(CYCLE_RESULTS as readonly string[], `${r.alert}: ${result}`).toContain(result);
       }

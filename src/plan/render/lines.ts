@@ -73,7 +73,8 @@ export function planLines(plan: Plan): PlanLine[] {
         });
       }
     } else if (c.kind === 'rule') {
-      lines.push({ ...base, sign: '-', subject: `rule #${c.id} (${ruleSubject(c.rule)})`, detail: c.reason });
+      const named = c.name !== undefined ? `rule ${c.name} #${c.id}` : `rule #${c.id}`;
+      lines.push({ ...base, sign: '-', subject: `${named} (${ruleSubject(c.rule)})`, detail: c.reason });
     } else {
       for (const o of c.objects) {
         const moved = o.moved?.length ? `; after moving out ${o.moved.join(', ')}` : '';

@@ -65,9 +65,33 @@ describe('replacing a rule (comment edit)', () => {
     expect(replaced.code, replaced.stderr).toBe(0);
     expect(h.writes().map((w) => w.route)).toEqual([CREATE_HINT, DELETE_HINT]);
     const admin = h.hints().filter((r) => r.type === 'vpatch' && r.attack_type === 'any');
-    expect(admin.map((r) => r.comment?.replace(/ fp:[0-9a-f]{16}\]$/, ']'))).toEqual(['the old admin panel is gone (edited) [managed-by:rampart]']);
+    expect(admin.map((r) => r.comment?.replace(/ fp:[0-9a-f]{16} name:[^\]]+\]$/, ']'))).toEqual(['the old admin panel is gone (edited) [managed-by:rampart]']);
     expect(admin[0]?.id).not.toBe(oldRule!.id);
     expect(expectNoDuplicates(h)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  });
+});
+
+describe('changing what a rule matches (its identity)', () => {
+  it('is a replacement: when the service refuses the new rule, the old one stays', async () => {
+    const h = await start();
+    await applyInProcess(h, setup.policies.dir);
+    const oldRule = h.hints().find((r) => r.regex === '.*curltool.*');
+    expect(oldRule).toBeDefined();
+    await setup.policies.edit('shop.yaml', 'regex: ".*curltool.*"', 'regex: ".*(curltool|wget).*"');
+
+    // The service refuses a regex the local check accepts.
+    h.emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 400, body: { regex: { error: 'is invalid' } } });
+    const refused = await apply();
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(`… delete rule ${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
+    expect(h.emulator.control.count(DELETE_HINT)).toBe(0);
+    expect(h.hints().find((r) => r.id === oldRule!.id)).toBeDefined();
+
+    h.emulator.control.resetCalls();
+    const replaced = await apply();
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(h.writes().map((w) => w.route)).toEqual([CREATE_HINT, DELETE_HINT]);
+    expect(h.hints().filter((r) => r.regex?.includes('curltool')).map((r) => r.regex)).toEqual(['.*(curltool|wget).*']);
   });
 });
 

@@ -39,6 +39,18 @@ describe('faults on the write routes', () => {
       faults: [{ route: CREATE_IP, kind: 'status-after-write', status: 504 }, { route: CREATE_HINT, kind: 'status-after-write', status: 504, count: 2 }],
       detail: 'outcome was unknown; found in the listing',
     },
+    {
+      // A proxy answering 503 for a create the backend finished, twice in a row: checked each time, never repeated blindly.
+      name: '503 after the write',
+      faults: [{ route: CREATE_IP, kind: 'status-after-write', status: 503 }, { route: CREATE_HINT, kind: 'status-after-write', status: 503, count: 2 }],
+      detail: 'outcome was unknown; found in the listing',
+    },
+    {
+      // The create's outcome stays unknown twice: the listing is checked after each answer, the third attempt lands.
+      name: 'two ambiguous answers, then success',
+      faults: [{ route: CREATE_HINT, kind: 'status', status: 502, count: 2 }],
+      args: ['--settle-timeout', '1s', '--concurrency', '1'],
+    },
     // A 500 that did not write: the listing shows nothing, so the rule is created again.
     { name: '500 before the write', faults: [{ route: CREATE_HINT, kind: 'status', status: 500 }], args: ['--settle-timeout', '1s'] },
     { name: 'hang (client timeout)', faults: [{ route: CREATE_IP, kind: 'hang' }, { route: CREATE_HINT, kind: 'hang' }], args: ['--request-timeout', '400', '--settle-timeout', '1s'] },

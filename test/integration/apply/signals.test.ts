@@ -75,6 +75,21 @@ describe('an apply killed mid-run while the listings lag', () => {
   }, 40_000);
 });
 
+describe('a rerun with --journal after a create was refused', () => {
+  it('makes the refused create: a refusal is never remembered as a write', async () => {
+    const journal = `${policies.dir}/../journal.jsonl`;
+    harness.emulator.control.setConfig({ latencyMs: 0 });
+    harness.emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 400, count: 1 });
+    const refused = await harness.cli('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '3s', '--journal', journal]);
+    expect(refused.code).toBe(1);
+    expect(harness.hints()).toHaveLength(SAMPLE_RULES - 1);
+
+    const rerun = await harness.cli('apply', policies.dir, ['--settle-timeout', '3s', '--journal', journal]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
+  });
+});
+
 describe('an apply asked to stop', () => {
   it('SIGTERM: the call in flight finishes, no new call starts, exit 1 with what was not applied', async () => {
     const run = harness.start('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '5s', '--format', 'json']);

@@ -45,12 +45,12 @@ describe('withRetry', () => {
     expect(isRetryable(refused, false)).toBe(true);
   });
 
-  it('treats 500, 502 and 504 on a write as possibly applied, 503 as turned away', () => {
-    for (const status of [500, 502, 504]) {
+  it('treats every 5xx on a write as possibly applied (checked, not repeated blindly), 423 and 429 as turned away', () => {
+    for (const status of [500, 502, 503, 504]) {
       expect(isRetryable(errorFromStatus(status, {}), false)).toBe(false);
       expect(isRetryable(errorFromStatus(status, {}), true)).toBe(true);
     }
-    expect(isRetryable(errorFromStatus(503, {}), false)).toBe(true);
+    for (const status of [423, 429]) expect(isRetryable(errorFromStatus(status, {}), false)).toBe(true);
   });
 
   it('stops waiting when aborted', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournalFile } from '../../../src/apply/journal-file.js';
 import { WriteJournal } from '../../../src/apply/write-journal.js';
+import { ruleFingerprint, ruleWriteKey } from '../../../src/model/fingerprint.js';
 import type { LiveIpEntry } from '../../../src/model/ip.js';
 import type { LiveRule } from '../../../src/model/rule.js';
 import type { LiveState } from '../../../src/model/state.js';
@@ -87,6 +88,39 @@ describe('journal file', () => {
     journal.recordRuleCreated(rule);
     now += 16_000;
     expect(openJournalFile(file, { now: () => now }).overlay(empty).rules).toEqual([rule]);
+  });
+
+  it('a create refused outright does not count as made on a rerun', async () => {
+    const file = join(dir, 'journal.jsonl');
+    const now = 5_000_000;
+    const run = openJournalFile(file, { now: () => now });
+    const written = { ...rule, id: -1 };
+    run.recordCreateIntent({ kind: 'rule-create-intent', at: now, rule: written });
+    run.recordCreateAbandoned([ruleWriteKey(written)]);
+    const rerun = openJournalFile(file, { now: () => now });
+    expect(rerun.overlay(empty).rules).toEqual([]);
+    expect(rerun.unconfirmedForMs()).toBeUndefined();
+  });
+
+  it('tells a rerun how long a create in flight at the kill stays unconfirmed, until the listing shows it', async () => {
+    const file = join(dir, 'journal.jsonl');
+    let now = 5_000_000;
+    const written = { ...rule, id: -1, fingerprint: ruleFingerprint(rule) };
+    openJournalFile(file, { now: () => now }).recordCreateIntent({ kind: 'rule-create-intent', at: now, rule: written });
+    now += 5_000;
+    const rerun = openJournalFile(file, { now: () => now });
+    expect(rerun.unconfirmedForMs()).toBe(10_000);
+    // The listing shows the rule with the mark's fingerprint: confirmed.
+    rerun.overlay({ ...empty, rules: [{ ...rule, id: 77, fingerprint: ruleFingerprint(rule) }] });
+    expect(rerun.unconfirmedForMs()).toBeUndefined();
+  });
+
+  it('an older rule of the same identity still listed never stands in for a new create', () => {
+    const journal = new WriteJournal();
+    const created = { ...rule, id: 90, comment: 'new', fingerprint: ruleFingerprint({ ...rule, comment: 'new' }) };
+    journal.recordRuleCreated(created);
+    const old = { ...rule, id: 41, comment: 'old', fingerprint: ruleFingerprint({ ...rule, comment: 'old' }) };
+    expect(journal.overlay({ ...empty, rules: [old] }).rules).toEqual([old, created]);
   });
 
   it('skips a line cut short by a kill and compacts the file on open', async () => {

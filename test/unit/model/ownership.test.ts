@@ -21,7 +21,13 @@ describe('owner mark', () => {
 
   it('reads marks written before fingerprints existed, and ignores attributes it does not know', () => {
     expect(readOwnerMark('legacy [managed-by:rampart]')).toEqual({ text: 'legacy', owner: 'rampart' });
-    expect(readOwnerMark('[managed-by:rampart fp:abc name:x future:1]')).toEqual({ owner: 'rampart', fingerprint: 'abc' });
+    expect(readOwnerMark('[managed-by:rampart fp:abc future:1]')).toEqual({ owner: 'rampart', fingerprint: 'abc' });
+  });
+
+  it('carries the rule name, percent-encoded so spaces and brackets cannot end the mark', () => {
+    const marked = withOwnerMark('why', { owner: 'rampart', fingerprint: 'abc', name: 'block [old] admin' });
+    expect(marked).toBe('why [managed-by:rampart fp:abc name:block%20%5Bold%5D%20admin]');
+    expect(readOwnerMark(marked)).toEqual({ text: 'why', owner: 'rampart', fingerprint: 'abc', name: 'block [old] admin' });
   });
 
   it('treats unmarked or empty text as foreign', () => {

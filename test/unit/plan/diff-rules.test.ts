@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MANAGED_RULE_TYPES } from '../../../src/model/rule.js';
 import { buildPlan } from '../../../src/plan/plan.js';
+import { diffRules } from '../../../src/plan/diff-rules.js';
 import type { PlanChange } from '../../../src/plan/types.js';
 import { desiredRule, desiredState, liveRule, liveState, OWNER, ruleFields } from './builders.js';
 
@@ -137,5 +138,46 @@ describe('rules of several owners', () => {
     const fields = { ...ruleFields('vpatch'), client: 555 };
     const plan = buildPlan(desiredState(), liveState([liveRule(fields, 1)], [], [10042, 555]));
     expect(plan.changes).toEqual([]);
+  });
+});
+
+describe('journal placeholders', () => {
+  it('are never deleted, and a listed copy of the same rule is kept rather than the placeholder', () => {
+    const rule = ruleFields('vpatch');
+    const placeholder = { ...liveRule(rule, -1) };
+    const listed = liveRule(rule, 41);
+    const result = diffRules([desiredRule(rule)], [placeholder, listed], OWNER);
+    expect(result.changes).toEqual([]);
+    const undeclared = diffRules([], [placeholder], OWNER);
+    expect(undeclared.changes).toEqual([]);
+  });
+});
+
+describe('a rule whose identity changed', () => {
+  it('is paired with its old copy by the name in the mark: a replacement, the delete waits for the create', () => {
+    const before = ruleFields('regex');
+    const after = { ...before, regex: '.*(curltool|wget).*' };
+    const old = { ...liveRule(before, 41), name: 'curltool-scanner' };
+    const plan = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([old]));
+    expect(plan.changes.map(brief)).toEqual([
+      { action: 'create', name: 'curltool-scanner', replaces: [41] },
+      { action: 'delete', id: 41, reason: 'replaced' },
+    ]);
+    expect(plan.summary).toMatchObject({ create: 0, replace: 1, delete: 0 });
+    expect(plan.safety.delete_count).toBe(0);
+  });
+
+  it('is not paired across applications or with another name', () => {
+    const before = ruleFields('regex');
+    const after = { ...before, regex: '.*(curltool|wget).*' };
+    const other = { ...liveRule(before, 41), name: 'another-rule' };
+    const plan = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([other]));
+    expect(plan.changes.map(brief)).toEqual([
+      { action: 'create', name: 'curltool-scanner', replaces: undefined },
+      { action: 'delete', id: 41, reason: 'not-declared' },
+    ]);
+    const elsewhere = { ...liveRule(ruleFields('regex', 8), 42), name: 'curltool-scanner' };
+    const apart = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([elsewhere]));
+    expect(apart.changes.map(brief)).toContainEqual({ action: 'delete', id: 42, reason: 'not-declared' });
   });
 });

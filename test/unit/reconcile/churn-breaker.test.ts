@@ -14,41 +14,51 @@ function applied(plan: Plan, ids: Record<number, number> = {}): ChangeResult[] {
 }
 
 describe('churn breaker', () => {
-  it('lets a first create through, and holds the same create in the next cycle along with the delete of its copy', () => {
+  it('lets a create and one re-creation through, then holds the create along with the delete of its last copy', () => {
     const breaker = new ChurnBreaker();
     const first = breaker.restrict(buildPlan(desiredState([want]), liveState()));
     expect(first.held).toEqual([]);
     expect(first.plan.changes.map((c) => c.action)).toEqual(['create']);
-    breaker.recordApplied(applied(first.plan, { 0: 51 }));
+    breaker.recordApplied(applied(first.plan, { 0: 50 }));
 
-    const second = breaker.restrict(buildPlan(desiredState([want]), liveState([lost])));
-    expect(second.newlyHeld).toEqual([{ kind: 'rule', client: 10042, file: 'policies/shop.yaml', line: 14, name: 'curltool-scanner', cycles: 2 }]);
-    expect(second.plan.changes).toEqual([]);
-    expect(second.plan.summary).toMatchObject({ create: 0, delete: 0 });
-    breaker.recordApplied([]);
+    // Once is drift (someone deleted it in the console): made again.
+    const second = breaker.restrict(buildPlan(desiredState([want]), liveState()));
+    expect(second.held).toEqual([]);
+    expect(second.plan.changes.map((c) => c.action)).toEqual(['create']);
+    breaker.recordApplied(applied(second.plan, { 0: 51 }));
 
     const third = breaker.restrict(buildPlan(desiredState([want]), liveState([lost])));
-    expect(third.newlyHeld).toEqual([]);
-    expect(third.held).toEqual([expect.objectContaining({ name: 'curltool-scanner', cycles: 3 })]);
+    expect(third.newlyHeld).toEqual([{ kind: 'rule', client: 10042, file: 'policies/shop.yaml', line: 14, name: 'curltool-scanner', cycles: 3 }]);
     expect(third.plan.changes).toEqual([]);
+    expect(third.plan.summary).toMatchObject({ create: 0, delete: 0 });
+    breaker.recordApplied([]);
+
+    const fourth = breaker.restrict(buildPlan(desiredState([want]), liveState([lost])));
+    expect(fourth.newlyHeld).toEqual([]);
+    expect(fourth.held).toEqual([expect.objectContaining({ name: 'curltool-scanner', cycles: 4 })]);
+    expect(fourth.plan.changes).toEqual([]);
   });
 
   it('releases the hold when the declaration changes, and never holds creates that are not repeated', () => {
     const breaker = new ChurnBreaker();
-    const first = breaker.restrict(buildPlan(desiredState([want]), liveState()));
-    breaker.recordApplied(applied(first.plan, { 0: 51 }));
-    breaker.restrict(buildPlan(desiredState([want]), liveState([lost])));
+    for (const id of [50, 51]) {
+      const cycle = breaker.restrict(buildPlan(desiredState([want]), liveState()));
+      breaker.recordApplied(applied(cycle.plan, { 0: id }));
+    }
+    expect(breaker.restrict(buildPlan(desiredState([want]), liveState([lost]))).held).toHaveLength(1);
     const edited = desiredRule({ ...ruleFields('regex'), regex: '.*curltool2.*' }, 'curltool-scanner', 14);
     const next = breaker.restrict(buildPlan(desiredState([edited]), liveState([lost])));
     expect(next.held).toEqual([]);
     expect(next.plan.changes.map((c) => c.action)).toEqual(['create', 'delete']);
   });
 
-  it('only the cycle right before counts: a re-create after a quiet cycle is not churn', () => {
+  it('only an unbroken streak counts: a re-create after a quiet cycle is not churn', () => {
     const breaker = new ChurnBreaker();
     const ip = desiredIp('203.0.113.9/32');
-    const first = breaker.restrict(buildPlan(desiredState([], [ip]), liveState()));
-    breaker.recordApplied(applied(first.plan));
+    for (let cycle = 0; cycle < 2; cycle++) {
+      const planned = breaker.restrict(buildPlan(desiredState([], [ip]), liveState()));
+      breaker.recordApplied(applied(planned.plan));
+    }
     // The next cycle finds the account in step: nothing to create.
     expect(breaker.restrict(buildPlan(desiredState(), liveState())).plan.changes).toEqual([]);
     breaker.recordApplied([]);
