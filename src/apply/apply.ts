@@ -42,7 +42,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     owner: plan.owner,
     stopRetrying: options.stop,
     journal: options.journal,
-    verifyTimeoutMs: options.verifyTimeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS,
+    verifyTimeoutMs: options.verifyTimeoutMs ?? verifyTimeoutFor(options.settleTimeoutMs),
     verifyIntervalMs: Math.min(1_000, options.settleIntervalMs ?? 1_000),
   };
   const results: ChangeResult[] = [];
@@ -91,6 +91,11 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   });
   if (!settled && !options.stop?.aborted) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
   return summarize(results, { calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled });
+}
+
+/** A shorter settle wait asks for a shorter look too (tests, impatient callers); never longer than the default. */
+function verifyTimeoutFor(settleTimeoutMs: number | undefined): number {
+  return settleTimeoutMs !== undefined && settleTimeoutMs > 0 ? Math.min(settleTimeoutMs, DEFAULT_VERIFY_TIMEOUT_MS) : DEFAULT_VERIFY_TIMEOUT_MS;
 }
 
 async function run(

@@ -4,7 +4,7 @@
  * Exit 0 when everything applied, 1 on any error or failed change.
  */
 import { Option, type Command } from 'commander';
-import { applyPlan, DEFAULT_VERIFY_TIMEOUT_MS } from '../apply/apply.js';
+import { applyPlan } from '../apply/apply.js';
 import { renderReport } from '../apply/render-report.js';
 import { openJournalFile } from '../apply/journal-file.js';
 import { ApplyFailedError, UnsafePlanError } from '../errors.js';
@@ -87,7 +87,6 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       journal,
       settleTimeoutMs,
       // Looking for a create whose answer was lost is a wait for the listing too: bounded the same way.
-      ...(settleTimeoutMs > 0 ? { verifyTimeoutMs: Math.min(settleTimeoutMs, DEFAULT_VERIFY_TIMEOUT_MS) } : {}),
     });
     process.stdout.write(renderReport(plan, report, { format: flags.format, color: useColor() }));
     if (report.failed > 0 || report.skipped > 0) {

@@ -45,7 +45,7 @@ describe('apply from an empty account', () => {
     expect(harness.emulator.control.count(CREATE_IP)).toBe(9);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
     // The mark carries the fingerprint of the declaration each object was created from.
-    expect(harness.hints().every((h) => /\[managed-by:rampart fp:[0-9a-f]{16}\]$/.test(h.comment ?? ''))).toBe(true);
+    expect(harness.hints().every((h) => /\[managed-by:rampart fp:[0-9a-f]{16} name:[^\s\]]+\]$/.test(h.comment ?? ''))).toBe(true);
     expect(harness.ipObjects().every((o) => /\[managed-by:rampart fp:[0-9a-f]{16}\]$/.test(o.reason ?? ''))).toBe(true);
 
     const clean = await plan();

@@ -94,8 +94,9 @@ describe('rampart run: drift, lag, faults, safety', () => {
     emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 503, count: 2 });
     emulator.control.addFault({ route: CREATE_IP, kind: 'status', status: 503, count: 2 });
     const policies = await plainPolicyDir(samplePolicies());
-    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--interval', '1s', '--concurrency', '2']));
-    const first = await daemon.waitForCycle(() => true, 'the initial apply', { timeoutMs: 8000 });
+    // Each 503 on a create is checked against the listing (up to the settle timeout) before the create is repeated.
+    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--interval', '1s', '--concurrency', '2', '--settle-timeout', '1s']));
+    const first = await daemon.waitForCycle(() => true, 'the initial apply', { timeoutMs: 12_000 });
     expect(first.result).toBe('success');
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES + 300 });
     const refused = emulator.control.calls().filter((c) => c.route === CREATE_HINT && c.status !== 200).map((c) => c.status);

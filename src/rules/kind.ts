@@ -1,0 +1,88 @@
+/**
+ * A rule kind declared as data (the way an octoDNS record type or a Terraform
+ * resource declares its schema): its YAML `type` and API `type`, its fields,
+ * which of them can change in place (the rest is its identity), whether the
+ * service allows one per scope, whether it has a `point`, how a plan describes
+ * it, and examples. `defineRuleKind` turns the declaration into the RuleKind
+ * the generic layers loop over.
+ */
+import type { FieldFactory, FieldSpec, FieldValue } from './field.js';
+
+export type PointUse = 'required' | 'optional' | 'none';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any: each factory has its own value type
+type FieldFactories = Record<string, FieldFactory<any>>;
+
+/** The canonical values of a kind's fields, by YAML name. */
+export type FieldValues<F extends FieldFactories> = {
+  readonly [N in keyof F]?: F[N] extends FieldFactory<infer V> ? V : never;
+};
+
+export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
+  /** `type` in the policy files. */
+  readonly yaml: Y;
+  /** The API's `type`. */
+  readonly api: string;
+  readonly description: string;
+  readonly point: PointUse;
+  /** The service keeps one rule of this type per condition set and drops a second one. */
+  readonly onePerScope?: boolean;
+  readonly fields: F;
+  /** Fields `PUT /v3/hint/{id}` can change; every other field is part of the identity. */
+  readonly updatable: readonly NoInfer<keyof F & string>[];
+  /**
+   * Other API types that are this kind with some fields set: `regex` with
+   * `experimental: true` is the API's `experimental_regex`. Such fields are
+   * carried by the type, never sent as a field.
+   */
+  readonly variants?: readonly { readonly api: string; readonly fields: NoInfer<FieldValues<F>> }[];
+  /** One line for plans: `30 rpm, then 429`. */
+  readonly describe: (fields: NoInfer<FieldValues<F>>) => string;
+  /** Complete rules of this kind as written (without `name` and `type`), for docs and conformance tests. */
+  readonly examples: readonly Readonly<Record<string, unknown>>[];
+}
+
+export interface KindField extends FieldSpec {
+  /** The YAML name. */
+  readonly name: string;
+  readonly updatable: boolean;
+  /** Carried by the API type (a variant), not sent as a field. */
+  readonly viaType: boolean;
+}
+
+export interface RuleKind<Y extends string = string, V extends Readonly<Record<string, FieldValue | undefined>> = Readonly<Record<string, FieldValue | undefined>>> {
+  readonly yaml: Y;
+  readonly api: string;
+  readonly description: string;
+  readonly point: PointUse;
+  readonly onePerScope: boolean;
+  readonly fields: readonly KindField[];
+  readonly variants: readonly { readonly api: string; readonly fields: Readonly<Record<string, FieldValue>> }[];
+  readonly describe: (fields: V) => string;
+  readonly examples: readonly Readonly<Record<string, unknown>>[];
+}
+
+export function defineRuleKind<const Y extends string, F extends FieldFactories>(spec: RuleKindSpec<Y, F>): RuleKind<Y, FieldValues<F>> {
+  const viaType = new Set((spec.variants ?? []).flatMap((variant) => Object.keys(variant.fields)));
+  const updatable = new Set<string>(spec.updatable);
+  const fields = Object.entries(spec.fields).map(([name, factory]): KindField => ({
+    ...factory(name),
+    name,
+    updatable: updatable.has(name),
+    viaType: viaType.has(name),
+  }));
+  for (const name of updatable) {
+    if (!(name in spec.fields)) throw new Error(`rule kind ${spec.yaml}: updatable field ${name} is not one of its fields`);
+  }
+  return {
+    yaml: spec.yaml,
+    api: spec.api,
+    description: spec.description,
+    point: spec.point,
+    onePerScope: spec.onePerScope ?? false,
+    fields,
+    variants: (spec.variants ?? []) as RuleKind['variants'],
+    describe: spec.describe,
+    examples: spec.examples,
+  };
+}

@@ -1,0 +1,18 @@
+import { oneOf } from '../field.js';
+import { defineRuleKind } from '../kind.js';
+import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
+
+export const disableAttackType = defineRuleKind({
+  yaml: 'disable_attack_type',
+  api: 'disable_attack_type',
+  description: 'False-positive tuning: attacks of type `attack` found at `point` are ignored.',
+  point: 'required',
+  fields: {
+    attack: oneOf(PATCH_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'sqli', description: 'The attack type to stop detecting at the point (`any`: all of them).' }),
+  },
+  updatable: ['attack'],
+  describe: (f) => `ignores ${f.attack ?? '?'}`,
+  examples: [
+    { attack: 'sqli', point: [['get', 'q']], when: [{ point: ['path', 0], equal: 'search' }] },
+  ],
+});

@@ -1,0 +1,15 @@
+import { int } from '../field.js';
+import { defineRuleKind } from '../kind.js';
+
+export const disableStamp = defineRuleKind({
+  yaml: 'disable_stamp',
+  api: 'disable_stamp',
+  description: 'False-positive tuning: one detection signature (stamp) is ignored at `point`. The service wants an extended admin token for it.',
+  point: 'required',
+  fields: {
+    stamp: int({ min: 1, required: true, example: 7432, description: 'The signature id, as the attack\'s details show it.' }),
+  },
+  updatable: ['stamp'],
+  describe: (f) => `ignores stamp ${f.stamp ?? '?'}`,
+  examples: [{ stamp: 7432, point: [['post'], ['json_doc'], ['hash', 'bio']] }],
+});

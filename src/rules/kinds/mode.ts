@@ -1,0 +1,20 @@
+import { oneOf } from '../field.js';
+import { defineRuleKind } from '../kind.js';
+import { FILTERING_MODES } from '../vocabulary.js';
+
+export const mode = defineRuleKind({
+  yaml: 'mode',
+  api: 'service_mode',
+  description: 'The filtering mode of the traffic the conditions select (the file\'s `mode:` is one with no conditions).',
+  point: 'none',
+  onePerScope: true,
+  fields: {
+    mode: oneOf(FILTERING_MODES, { required: true, example: 'block', description: 'Filtering mode: `default` (the node\'s own), `off`, `monitoring`, `safe_blocking` or `block`.' }),
+  },
+  updatable: ['mode'],
+  describe: (f) => `mode ${f.mode ?? '?'}`,
+  examples: [
+    { mode: 'block' },
+    { mode: 'monitoring', when: [{ point: ['uri'], equal: '/healthz' }] },
+  ],
+});

@@ -1,0 +1,72 @@
+/**
+ * Every rule kind Rampart manages, in the order docs list them. Adding a kind
+ * is a module in kinds/ and a line here; every generic layer loops over this.
+ */
+import type { FieldValue } from './field.js';
+import type { KindField, RuleKind } from './kind.js';
+import { apiAbuseMode } from './kinds/api-abuse-mode.js';
+import { binaryData } from './kinds/binary-data.js';
+import { disableAttackType } from './kinds/disable-attack-type.js';
+import { disableStamp } from './kinds/disable-stamp.js';
+import { fileUploadSizeLimit } from './kinds/file-upload-size-limit.js';
+import { graphqlDetection } from './kinds/graphql-detection.js';
+import { ignoreRegex } from './kinds/ignore-regex.js';
+import { masking } from './kinds/masking.js';
+import { mode } from './kinds/mode.js';
+import { overlimitResSettings } from './kinds/overlimit-res-settings.js';
+import { parserState } from './kinds/parser-state.js';
+import { rateLimit } from './kinds/rate-limit.js';
+import { regex } from './kinds/regex.js';
+import { setResponseHeader } from './kinds/set-response-header.js';
+import { uploads } from './kinds/uploads.js';
+import { vpatch } from './kinds/vpatch.js';
+
+export const RULE_KINDS = [
+  vpatch, regex, mode, disableAttackType, disableStamp, ignoreRegex, masking, binaryData, uploads,
+  parserState, setResponseHeader, overlimitResSettings, rateLimit, fileUploadSizeLimit, graphqlDetection, apiAbuseMode,
+] as const;
+
+type AnyKind = (typeof RULE_KINDS)[number];
+
+/** A kind's `type` in the policy files. */
+export type KindName = AnyKind['yaml'];
+
+/** The canonical field values of kind K, by YAML name. */
+export type FieldsOf<K extends KindName> = Extract<AnyKind, { yaml: K }> extends RuleKind<K, infer V> ? V : never;
+
+const byName = new Map<string, RuleKind>(RULE_KINDS.map((kind) => [kind.yaml, kind as unknown as RuleKind]));
+const byApiType = new Map<string, { kind: RuleKind; fields: Readonly<Record<string, FieldValue>> }>();
+for (const kind of RULE_KINDS as readonly RuleKind[]) {
+  byApiType.set(kind.api, { kind, fields: {} });
+  for (const variant of kind.variants) byApiType.set(variant.api, { kind, fields: variant.fields });
+}
+
+export const KIND_NAMES: readonly KindName[] = RULE_KINDS.map((kind) => kind.yaml);
+
+/** Every API `type` Rampart manages; any other listed type is never read further, never touched. */
+export const MANAGED_API_TYPES: readonly string[] = [...byApiType.keys()];
+
+export function ruleKind(name: string): RuleKind {
+  const kind = byName.get(name);
+  if (!kind) throw new Error(`internal: unknown rule kind ${name}`);
+  return kind;
+}
+
+export function isKindName(name: string): name is KindName {
+  return byName.has(name);
+}
+
+/** The kind an API `type` belongs to, and the fields the type itself carries. */
+export function kindOfApiType(type: string): { kind: RuleKind; fields: Readonly<Record<string, FieldValue>> } | undefined {
+  return byApiType.get(type);
+}
+
+/** The API `type` of a rule of `kind` with these fields (a variant's, when its fields are set). */
+export function apiTypeOf(kind: RuleKind, fields: Readonly<Record<string, FieldValue | undefined>>): string {
+  const variant = kind.variants.find((v) => Object.entries(v.fields).every(([name, value]) => fields[name] === value));
+  return variant?.api ?? kind.api;
+}
+
+export function kindField(kind: RuleKind, name: string): KindField | undefined {
+  return kind.fields.find((field) => field.name === name);
+}
