@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { isRampartError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { guardExit } from './exit-guard.js';
 import { packageVersion } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -37,7 +38,7 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-main(process.argv).then(
+const finished = main(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
@@ -46,3 +47,4 @@ main(process.argv).then(
     process.exitCode = EXIT.error;
   },
 );
+guardExit(finished);

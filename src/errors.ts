@@ -120,6 +120,14 @@ export class ApiProtocolError extends ApiError {
   readonly code = 'api_protocol';
 }
 
+/**
+ * The request could not be sent as built (undici refused an argument, such as a
+ * header value). Sending it again cannot help: never retried.
+ */
+export class ApiRequestError extends ApiError {
+  readonly code = 'api_request';
+}
+
 export function isRampartError(error: unknown): error is RampartError {
   return error instanceof RampartError;
 }

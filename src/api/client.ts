@@ -7,7 +7,7 @@ import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { Pool } from 'undici';
 import { ApiProtocolError, type ApiError } from '../errors.js';
-import type { Credentials } from './credentials.js';
+import { checkCredentials, type Credentials } from './credentials.js';
 import { errorFromStatus, errorFromTransport } from './errors-from-response.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from './retry.js';
 
@@ -54,6 +54,7 @@ export class ApiClient {
   private readonly headers: Record<string, string>;
 
   constructor(private readonly options: ApiClientOptions) {
+    checkCredentials(options.credentials);
     const url = new URL(options.baseUrl);
     this.baseUrl = url.toString().replace(/\/$/, '');
     this.pathPrefix = url.pathname.replace(/\/$/, '');
