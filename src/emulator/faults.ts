@@ -2,7 +2,7 @@
  * Scripted faults: "the next N calls of this route fail this way", so tests can
  * prove the client retries, gives up, or copes with a write it cannot confirm.
  */
-export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write'] as const;
+export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'oversize', 'gzip-bomb'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
@@ -13,7 +13,10 @@ export interface FaultSpec {
    * answering; `hang`: never answer (until the client or close() gives up);
    * `reset-after-write`: perform the call, then destroy the socket unanswered;
    * `status-after-write`: perform the call, then answer `status` anyway (a
-   * gateway that timed out on a backend that finished the work).
+   * gateway that timed out on a backend that finished the work);
+   * `oversize`: answer 200 with an envelope of `bytes` bytes, streamed without a
+   * Content-Length; `gzip-bomb`: answer 200 gzip-encoded, a few hundred KiB that
+   * unzip to `bytes` bytes.
    */
   kind: FaultKind;
   /** For `status`: e.g. 423, 429, 500, 503. */
@@ -22,6 +25,8 @@ export interface FaultSpec {
   retryAfterSeconds?: number;
   /** Overrides the default envelope body of a `status` fault. */
   body?: unknown;
+  /** For `oversize` and `gzip-bomb`: the size of the (unzipped) answer. Default DEFAULT_FAULT_BYTES. */
+  bytes?: number;
   /** How many matching calls it hits. Default 1. */
   count?: number;
 }
@@ -29,6 +34,9 @@ export interface FaultSpec {
 export interface ActiveFault extends FaultSpec {
   count: number;
 }
+
+/** Well above any client's sane bound on an answer. */
+export const DEFAULT_FAULT_BYTES = 256 * 1024 * 1024;
 
 export const FAULT_BODIES: Readonly<Record<number, string>> = {
   423: 'Rules updates have been locked due to backup/restoring rules snapshot',
@@ -49,6 +57,7 @@ export function faultProblem(spec: unknown): string | undefined {
     return 'a status fault needs a status between 400 and 599';
   }
   if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) > 0)) return 'count must be a positive integer';
+  if (f.bytes !== undefined && !(Number.isSafeInteger(f.bytes) && (f.bytes as number) > 64)) return 'bytes must be an integer above 64';
   if (f.retryAfterSeconds !== undefined && !(typeof f.retryAfterSeconds === 'number' && f.retryAfterSeconds >= 0)) {
     return 'retryAfterSeconds must be a non-negative number';
   }
