@@ -8,6 +8,7 @@ import { registerCommands } from './commands/index.js';
 import { isRampartError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { guardExit } from './exit-guard.js';
+import { redactSecrets } from './secrets.js';
 import { packageVersion } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -30,6 +31,10 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function describe(error: unknown): string {
+  return redactSecrets(describeRaw(error));
+}
+
+function describeRaw(error: unknown): string {
   if (isRampartError(error)) return `${error.message} [${error.code}]`;
   if (error instanceof Error) {
     // An unexpected error is a bug: keep the stack for the report.

@@ -3,6 +3,7 @@
  * a literal, stable `code`. Callers decide what to do (retry, stop, exit code)
  * by code, never by message. See docs/errors.md for the list.
  */
+import { redactDeep, redactSecrets } from './secrets.js';
 
 export abstract class RampartError extends Error {
   abstract readonly code: string;
@@ -56,12 +57,13 @@ export abstract class ApiError extends RampartError {
   readonly httpStatus?: number;
   readonly body?: unknown;
 
+  /** Message and body come from the network: a token echoed in them is redacted here, once for all. */
   constructor(message: string, details: ApiErrorDetails = {}) {
-    super(message, { cause: details.cause });
+    super(redactSecrets(message), { cause: details.cause });
     this.method = details.method;
     this.route = details.route;
     this.httpStatus = details.httpStatus;
-    this.body = details.body;
+    this.body = redactDeep(details.body);
   }
 }
 

@@ -7,6 +7,7 @@ import { Pool } from 'undici';
 import { ApiError, ApiProtocolError } from '../errors.js';
 import { checkCredentials, type Credentials } from './credentials.js';
 import { errorFromStatus, errorFromTransport } from './errors-from-response.js';
+import { registerSecret } from '../secrets.js';
 import { readResponseBody } from './response-body.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from './retry.js';
 
@@ -54,6 +55,8 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     checkCredentials(options.credentials);
+    registerSecret(options.credentials.token);
+    registerSecret(options.credentials.secret);
     const url = new URL(options.baseUrl);
     this.baseUrl = url.toString().replace(/\/$/, '');
     this.pathPrefix = url.pathname.replace(/\/$/, '');

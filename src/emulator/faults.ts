@@ -2,7 +2,7 @@
  * Scripted faults: "the next N calls of this route fail this way", so tests can
  * prove the client retries, gives up, or copes with a write it cannot confirm.
  */
-export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'oversize', 'gzip-bomb'] as const;
+export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'oversize', 'gzip-bomb', 'echo-token'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
@@ -16,7 +16,9 @@ export interface FaultSpec {
    * gateway that timed out on a backend that finished the work);
    * `oversize`: answer 200 with an envelope of `bytes` bytes, streamed without a
    * Content-Length; `gzip-bomb`: answer 200 gzip-encoded, a few hundred KiB that
-   * unzip to `bytes` bytes.
+   * unzip to `bytes` bytes; `echo-token`: answer `status` (default 401) with a
+   * body that repeats the request's token and secret headers, as a careless
+   * proxy or server does.
    */
   kind: FaultKind;
   /** For `status`: e.g. 423, 429, 500, 503. */
@@ -53,7 +55,7 @@ export function faultProblem(spec: unknown): string | undefined {
   const f = spec as Record<string, unknown>;
   if (typeof f.route !== 'string' || f.route === '') return 'route must be "METHOD /path" or "*"';
   if (!(FAULT_KINDS as readonly unknown[]).includes(f.kind)) return `kind must be one of: ${FAULT_KINDS.join(', ')}`;
-  if ((f.kind === 'status' || f.kind === 'status-after-write') && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
+  if ((f.kind === 'status' || f.kind === 'status-after-write' || (f.kind === 'echo-token' && f.status !== undefined)) && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
     return 'a status fault needs a status between 400 and 599';
   }
   if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) > 0)) return 'count must be a positive integer';

@@ -131,6 +131,13 @@ function applyFault(
     log(null, 'hang');
     return Promise.resolve();
   }
+  if (fault.kind === 'echo-token') {
+    const status = fault.status ?? 401;
+    const token = String(req.headers['x-serviceapi-token'] ?? '');
+    const secret = String(req.headers['x-serviceapi-secret'] ?? '');
+    log(status, 'answered');
+    return sendEnvelope(req, res, status, { error: `token ${token} rejected`, received: { 'X-ServiceApi-Token': token, 'X-ServiceApi-Secret': secret } });
+  }
   const status = fault.status ?? 500;
   const headers: Record<string, string> = {};
   if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(fault.retryAfterSeconds));
