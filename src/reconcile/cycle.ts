@@ -5,6 +5,7 @@
  * desired state: nothing new is applied, drift is still corrected, the error is
  * reported. A file change that did not change the content is skipped.
  */
+import { withDeadline } from '../api/deadline.js';
 import { applyPlan } from '../apply/apply.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
@@ -27,6 +28,8 @@ export interface CycleSettings {
   readonly minOwned: number;
   readonly concurrency: number;
   readonly settleTimeoutMs: number;
+  /** `run --once`: a bound on reading the live state (the daemon retries on its own schedule). */
+  readonly readDeadline?: { readonly ms: number; readonly target: string };
 }
 
 /** Reasons that ask for a full resync even when the files did not change. */
@@ -63,7 +66,13 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       return { result: 'skipped' };
     }
 
-    const { plan } = await prepare({ policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal });
+    const read = (readSignal: AbortSignal) => prepare({
+      policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal,
+    });
+    const deadline = settings.readDeadline;
+    const { plan } = deadline
+      ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
+      : await read(signal);
     const pending = { create: plan.summary.create + plan.summary.replace, delete: plan.summary.delete };
     logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
