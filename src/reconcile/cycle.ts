@@ -77,7 +77,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };
-    if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, ...(invalid ? { error: invalid } : {}) };
+    if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, pending, ...(invalid ? { error: invalid } : {}) };
     if (!hasChanges(plan)) {
       if (!invalid) lastConvergedDigest = policy.digest;
       return invalid ? { result: 'invalid', error: invalid, plan } : { result: 'no-op', plan };
