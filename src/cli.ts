@@ -7,6 +7,8 @@ import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { isRampartError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { guardExit } from './exit-guard.js';
+import { redactSecrets } from './secrets.js';
 import { packageVersion } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -29,6 +31,10 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function describe(error: unknown): string {
+  return redactSecrets(describeRaw(error));
+}
+
+function describeRaw(error: unknown): string {
   if (isRampartError(error)) return `${error.message} [${error.code}]`;
   if (error instanceof Error) {
     // An unexpected error is a bug: keep the stack for the report.
@@ -37,7 +43,7 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-main(process.argv).then(
+const finished = main(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
@@ -46,3 +52,4 @@ main(process.argv).then(
     process.exitCode = EXIT.error;
   },
 );
+guardExit(finished);

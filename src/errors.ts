@@ -3,6 +3,7 @@
  * a literal, stable `code`. Callers decide what to do (retry, stop, exit code)
  * by code, never by message. See docs/errors.md for the list.
  */
+import { redactDeep, redactSecrets } from './secrets.js';
 
 export abstract class RampartError extends Error {
   abstract readonly code: string;
@@ -64,12 +65,13 @@ export abstract class ApiError extends RampartError {
   readonly httpStatus?: number;
   readonly body?: unknown;
 
+  /** Message and body come from the network: a token echoed in them is redacted here, once for all. */
   constructor(message: string, details: ApiErrorDetails = {}) {
-    super(message, { cause: details.cause });
+    super(redactSecrets(message), { cause: details.cause });
     this.method = details.method;
     this.route = details.route;
     this.httpStatus = details.httpStatus;
-    this.body = details.body;
+    this.body = redactDeep(details.body);
   }
 }
 
@@ -126,6 +128,14 @@ export class ApiTimeoutError extends ApiError {
 /** A response that is not the documented envelope or shape. */
 export class ApiProtocolError extends ApiError {
   readonly code = 'api_protocol';
+}
+
+/**
+ * The request could not be sent as built (undici refused an argument, such as a
+ * header value). Sending it again cannot help: never retried.
+ */
+export class ApiRequestError extends ApiError {
+  readonly code = 'api_request';
 }
 
 export function isRampartError(error: unknown): error is RampartError {

@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { redactSecrets } from './secrets.js';
 
 export type { Logger };
 
@@ -26,6 +27,8 @@ export function createLogger(options: LogOptions = {}): Logger {
     level,
     base: undefined,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // By value too, whatever field carries it: an error body or a cause a server echoed the token into.
+    hooks: { streamWrite: redactSecrets },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (options.destination) return pino(base, options.destination as pino.DestinationStream);

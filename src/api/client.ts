@@ -3,15 +3,13 @@
  * auth headers, timeouts, gzip, the `{status, body}` envelope, typed errors and
  * the retry policy. Knows routes and shapes, not what Rampart does with them.
  */
-import { gunzip } from 'node:zlib';
-import { promisify } from 'node:util';
 import { Pool } from 'undici';
-import { ApiProtocolError, type ApiError } from '../errors.js';
-import type { Credentials } from './credentials.js';
+import { ApiError, ApiProtocolError } from '../errors.js';
+import { checkCredentials, type Credentials } from './credentials.js';
 import { errorFromStatus, errorFromTransport } from './errors-from-response.js';
+import { registerSecret } from '../secrets.js';
+import { readResponseBody } from './response-body.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from './retry.js';
-
-const gunzipAsync = promisify(gunzip);
 
 export interface ApiClientOptions {
   readonly baseUrl: string;
@@ -26,6 +24,8 @@ export interface ApiClientOptions {
   /** Told after every call sent: the HTTP status, or `network` when none came back. */
   readonly onCall?: (info: { route: string; status: number | 'network' }) => void;
   readonly userAgent?: string;
+  /** Bound on a response body, as sent and unzipped; default MAX_RESPONSE_BYTES. */
+  readonly maxResponseBytes?: number;
 }
 
 export interface CallOptions {
@@ -54,6 +54,9 @@ export class ApiClient {
   private readonly headers: Record<string, string>;
 
   constructor(private readonly options: ApiClientOptions) {
+    checkCredentials(options.credentials);
+    registerSecret(options.credentials.token);
+    registerSecret(options.credentials.secret);
     const url = new URL(options.baseUrl);
     this.baseUrl = url.toString().replace(/\/$/, '');
     this.pathPrefix = url.pathname.replace(/\/$/, '');
@@ -115,10 +118,10 @@ export class ApiClient {
     this.options.onCall?.({ route, status: response.statusCode });
     let raw: Buffer;
     try {
-      raw = Buffer.from(await response.body.arrayBuffer());
-      if (String(response.headers['content-encoding'] ?? '').includes('gzip')) raw = await gunzipAsync(raw);
+      raw = await readResponseBody(response, route, this.options.maxResponseBytes);
     } catch (cause) {
       signal?.throwIfAborted();
+      if (cause instanceof ApiError) throw cause;
       throw errorFromTransport(cause, { method, route });
     }
     return this.unwrap<T>(response.statusCode, response.headers['retry-after'], raw, method, route);

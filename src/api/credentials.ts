@@ -1,7 +1,9 @@
 /**
  * Where the API token and secret come from: a file (Kubernetes Secret volumes,
  * Docker secrets) or the environment. Values are trimmed of the newline most
- * editors and `echo` leave behind. They are never logged.
+ * editors and `echo` leave behind; any other control character is refused here,
+ * before a request is built (undici would refuse the header on every call).
+ * They are never logged, nor shown in an error.
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
@@ -26,7 +28,30 @@ export async function resolveCredentials(sources: CredentialSources): Promise<Cr
     );
   }
   const secret = await firstValue('API secret', sources.secretFile, env.RAMPART_API_SECRET, env.RAMPART_API_SECRET_FILE);
-  return secret ? { token, secret } : { token };
+  const credentials = secret ? { token, secret } : { token };
+  checkCredentials(credentials);
+  return credentials;
+}
+
+/**
+ * Throws a usage error when a value cannot be sent as an HTTP header: a control
+ * character (NUL, CR, LF, DEL, ...) or a character beyond Latin-1. Says where in
+ * the value, never the value.
+ */
+export function checkCredentials(credentials: Credentials): void {
+  const named: [string, string | undefined][] = [['API token', credentials.token], ['API secret', credentials.secret]];
+  for (const [what, value] of named) {
+    if (value === undefined) continue;
+    // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+    const bad = /[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.exec(value);
+    if (!bad) continue;
+    const code = bad[0].codePointAt(0) ?? 0;
+    const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new UsageError(
+      `the ${what} holds a character that cannot be sent in an HTTP header (${name} at character ${bad.index + 1}); `
+      + 'check the variable or file it comes from (only a trailing newline is trimmed)',
+    );
+  }
 }
 
 async function firstValue(

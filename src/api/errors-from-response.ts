@@ -4,7 +4,7 @@
  */
 import {
   ApiAuthError, ApiConflictError, type ApiError, type ApiErrorDetails, ApiLockedError, ApiNetworkError,
-  ApiNotFoundError, ApiProtocolError, ApiRateLimitedError, ApiServerError, ApiTimeoutError, ApiValidationError,
+  ApiNotFoundError, ApiProtocolError, ApiRateLimitedError, ApiRequestError, ApiServerError, ApiTimeoutError, ApiValidationError,
 } from '../errors.js';
 
 export function errorFromStatus(status: number, details: ApiErrorDetails & { retryAfter?: string }): ApiError {
@@ -44,6 +44,10 @@ export function errorFromTransport(cause: unknown, details: ApiErrorDetails): Ap
   const code = (cause as { code?: string }).code ?? '';
   const where = details.route ?? details.method ?? 'the API';
   const text = cause instanceof Error ? cause.message : String(cause);
+  // undici refused the request before sending it: the same request fails the same way.
+  if (code === 'UND_ERR_INVALID_ARG') {
+    return new ApiRequestError(`${where} could not be sent: ${text}`, { ...details, cause });
+  }
   const neverSent = code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   const timeout = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
   const error = timeout

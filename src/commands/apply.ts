@@ -4,6 +4,7 @@
  * Exit 0 when everything applied, 1 on any error or failed change.
  */
 import { Option, type Command } from 'commander';
+import { withDeadline } from '../api/deadline.js';
 import { applyPlan } from '../apply/apply.js';
 import { renderReport } from '../apply/render-report.js';
 import { openJournalFile } from '../apply/journal-file.js';
@@ -15,12 +16,13 @@ import { prepare } from '../reconcile/prepare.js';
 import { confirmSavedPlan, readSavedPlan } from '../reconcile/saved-plan.js';
 import { connect } from './connect.js';
 import {
-  addConnectionOptions, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type JournalFlags, type LogFlags, parseDuration, type PolicyOptions,
+  addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
+  parseDuration, type PolicyOptions,
 } from './options.js';
 import { useColor, loadOrReport, writePlan } from './output.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 
-interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags {
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags {
   plan?: string;
   dryRun?: boolean;
   format: 'text' | 'json';
@@ -39,6 +41,7 @@ export function register(program: Command): void {
   addJournalOption(command);
   addPolicyOptions(command);
   addConnectionOptions(command);
+  addDeadlineOption(command, 'reading the live state before any write (writes are bounded by --request-timeout each)');
   addLogOptions(command);
   command.action(async (flags: ApplyFlags) => {
     process.exitCode = await apply(flags);
@@ -49,6 +52,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   // Checked before anything is planned or connected.
   const settleTimeoutMs = parseDuration(flags.settleTimeout);
+  const timeoutMs = parseDuration(flags.timeout);
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
   const policy = await loadOrReport(flags.policies, flags.format);
   if (!policy) return EXIT.error;
@@ -61,7 +65,8 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   process.once('SIGINT', onSignal);
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
-    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, journal, logger });
+    const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
+      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, journal, signal, logger }));
     // A saved plan was made by `plan` from the listing alone; compare like with like.
     // Only its changes are compared: everything applied or counted comes from the recomputation.
     const plan = saved

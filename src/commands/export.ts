@@ -7,15 +7,16 @@
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
+import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { buildExport, renderReport, writeExport, type ReportFormat } from '../export/index.js';
 import { readLiveState } from '../live/read.js';
 import { createLogger } from '../log.js';
 import { connect } from './connect.js';
-import { addConnectionOptions, addLogOptions, type ConnectionOptions, type LogFlags } from './options.js';
+import { addConnectionOptions, addDeadlineOption, addLogOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration } from './options.js';
 import { UsageError } from '../errors.js';
 
-interface ExportFlags extends ConnectionOptions, LogFlags {
+interface ExportFlags extends ConnectionOptions, LogFlags, DeadlineFlags {
   client: number;
   out: string;
   includeOwned?: boolean;
@@ -35,6 +36,7 @@ export function register(program: Command): void {
     .option('--schema-ref <ref>', 'what the yaml-language-server modeline points at (default: the installed schema, relative to --out)')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json']).default('text'));
   addConnectionOptions(command);
+  addDeadlineOption(command, 'reading the account');
   addLogOptions(command);
   command.action(async (flags: ExportFlags) => {
     process.exitCode = await exportAccount(flags);
@@ -43,9 +45,11 @@ export function register(program: Command): void {
 
 export async function exportAccount(flags: ExportFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const timeoutMs = parseDuration(flags.timeout);
   const connection = await connect(flags, logger);
   try {
-    const live = await readLiveState(connection.api, [flags.client], { concurrency: flags.concurrency });
+    const live = await withDeadline(timeoutMs, connection.target, (signal) =>
+      readLiveState(connection.api, [flags.client], { concurrency: flags.concurrency, signal }));
     logger.info({ rules: live.rules.length, ipValues: live.ipEntries.length, target: connection.target }, 'live state read');
     const result = buildExport(live, {
       client: flags.client,

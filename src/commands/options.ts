@@ -46,6 +46,17 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--request-timeout <ms>', 'timeout of one API call').default(30_000).argParser(positiveInt));
 }
 
+export interface DeadlineFlags {
+  timeout: string;
+}
+
+/** `--timeout`: how long a one-shot command may take to read the account (src/api/deadline.ts). */
+export function addDeadlineOption(command: Command, what = 'reading the live state'): Command {
+  return command.addOption(
+    new Option('--timeout <duration>', `deadline for ${what}, retries included; 0 for none`).env('RAMPART_TIMEOUT').default('2m'),
+  );
+}
+
 export function addLogOptions(command: Command): Command {
   return command
     .addOption(new Option('--log-format <format>', 'log format on stderr (default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']).env('RAMPART_LOG_FORMAT'))

@@ -4,7 +4,7 @@
  * plans and reports; logs go to stderr.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
-import { formatDiagnostics, formatMarkdown } from '../policy/format.js';
+import { formatDiagnostic, formatDiagnostics, formatMarkdown } from '../policy/format.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { InvalidPoliciesError, loadDesired, type LoadedPolicies } from '../reconcile/prepare.js';
 import { renderGithub, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
@@ -38,12 +38,24 @@ export async function writeDiagnostics(result: PolicyLoadResult, format: PlanFor
 }
 
 /**
+ * Warnings of valid policies (host bits, an empty file, an expired entry), as
+ * `validate` prints them; on stderr, so stdout stays the plan in every format.
+ */
+export function writeWarnings(result: PolicyLoadResult, stream: NodeJS.WritableStream = process.stderr): void {
+  const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+  if (warnings.length > 0) stream.write(warnings.map((d) => `${formatDiagnostic(d)}\n`).join(''));
+}
+
+/**
  * Loads the policies before anything touches the network, so an invalid file is
- * reported (in the command's format) without a token. Undefined when invalid.
+ * reported (in the command's format) without a token, and its warnings are
+ * shown. Undefined when invalid.
  */
 export async function loadOrReport(policies: string, format: PlanFormat): Promise<LoadedPolicies | undefined> {
   try {
-    return await loadDesired({ policies });
+    const loaded = await loadDesired({ policies });
+    writeWarnings(loaded);
+    return loaded;
   } catch (error) {
     if (!(error instanceof InvalidPoliciesError)) throw error;
     await writeDiagnostics(error.result, format);

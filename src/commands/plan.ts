@@ -3,15 +3,18 @@
  * to the account. With --detailed-exitcode: 0 no changes, 2 changes, 1 error.
  */
 import { Option, type Command } from 'commander';
+import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { hasChanges } from '../plan/index.js';
 import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
-import { addConnectionOptions, addLogOptions, addPolicyOptions, type ConnectionOptions, type LogFlags, type PolicyOptions } from './options.js';
+import {
+  addConnectionOptions, addDeadlineOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration, type PolicyOptions,
+} from './options.js';
 import { PLAN_FORMATS, type PlanFormat, loadOrReport, writePlan } from './output.js';
 
-interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags {
+interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags {
   format: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -26,6 +29,7 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none, 1 on error');
   addPolicyOptions(command);
   addConnectionOptions(command);
+  addDeadlineOption(command);
   addLogOptions(command);
   command.action(async (flags: PlanFlags) => {
     process.exitCode = await plan(flags);
@@ -34,12 +38,14 @@ export function register(program: Command): void {
 
 export async function plan(flags: PlanFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const timeoutMs = parseDuration(flags.timeout);
   // Policies first: an invalid file is reported without needing a token or the network.
   const policy = await loadOrReport(flags.policies, flags.format);
   if (!policy) return EXIT.error;
   const connection = await connect(flags, logger);
   try {
-    const prepared = await prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner });
+    const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
+      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, signal }));
     await writePlan(prepared.plan, flags.format, flags.out);
     logger.info({ ...prepared.plan.summary, calls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;

@@ -14,12 +14,13 @@ import { createLogger } from '../log.js';
 import { createCycle } from '../reconcile/cycle.js';
 import { connect } from './connect.js';
 import {
-  addConnectionOptions, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type JournalFlags, type LogFlags, parseDuration, type PolicyOptions,
+  addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
+  parseDuration, type PolicyOptions,
 } from './options.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 import { packageVersion } from '../version.js';
 
-interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags {
+interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags {
   interval: string;
   listen: string;
   dryRun?: boolean;
@@ -40,6 +41,7 @@ export function register(program: Command): void {
   addJournalOption(command);
   addPolicyOptions(command);
   addConnectionOptions(command);
+  addDeadlineOption(command, 'reading the live state with --once (the daemon retries each cycle with backoff instead)');
   addLogOptions(command);
   command.action(async (flags: RunFlags) => {
     process.exitCode = await run(flags);
@@ -52,6 +54,7 @@ export async function run(flags: RunFlags): Promise<number> {
   const intervalMs = parseDuration(flags.interval);
   if (intervalMs <= 0) throw new UsageError(`--interval must be longer than 0, got "${flags.interval}"`);
   const settleTimeoutMs = parseDuration(flags.settleTimeout);
+  const timeoutMs = parseDuration(flags.timeout);
   const metrics = new DaemonMetrics({ version: await packageVersion() });
   // The API client is shared by every cycle and logs its retries itself; cycles run one at a
   // time, so its lines (and the embedded emulator's) carry the id of the cycle running then.
@@ -85,6 +88,7 @@ export async function run(flags: RunFlags): Promise<number> {
       minOwned: flags.minOwned,
       concurrency: flags.concurrency,
       settleTimeoutMs,
+      ...(flags.once ? { readDeadline: { ms: timeoutMs, target: connection.target } } : {}),
     });
     const cycle: Cycle = async (context) => {
       runningCycle = context.cycleId;

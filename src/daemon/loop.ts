@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
 import {
-  isCycleOutcome, isSuccessfulResult,
+  isCycleOutcome, isSuccessfulResult, pendingAfter,
   type Cycle, type CycleOutcome, type DaemonState,
 } from './outcome.js';
 
@@ -210,8 +210,8 @@ export class ReconcileLoop implements DaemonState {
       if (result === 'invalid') metrics.setPolicyValid(false);
       else if (result !== 'failed' && result !== 'unsafe') metrics.setPolicyValid(true);
       if (succeeded) metrics.setLastSuccess(endedAt);
-      if (result === 'success' || result === 'no-op') metrics.setPendingChanges({ create: 0, delete: 0 });
-      else if ((result === 'skipped' || result === 'unsafe') && outcome.changes) metrics.setPendingChanges(outcome.changes);
+      const pending = pendingAfter(outcome);
+      if (pending) metrics.setPendingChanges(pending);
     }
 
     const fields = {

@@ -66,7 +66,7 @@ export class DaemonMetrics {
 
   private readonly pendingChanges = new Gauge({
     name: 'rampart_plan_pending_changes',
-    help: 'Changes planned but not applied (dry-run, refused as unsafe), by action.',
+    help: 'Changes the last cycle planned but did not apply (dry-run, refused as unsafe, failed), by action; 0 once applied or nothing to do.',
     labelNames: ['action'] as const,
     registers: [this.registry],
   });

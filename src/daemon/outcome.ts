@@ -20,6 +20,8 @@ export interface CycleOutcome {
   result: CycleResult;
   /** Changes applied (`success`) or planned but not applied (`skipped`, `unsafe`). */
   changes?: { create: number; delete: number };
+  /** Planned and not applied, where the result alone does not say (an `invalid` dry run). */
+  pending?: { create: number; delete: number };
   error?: unknown;
   /** The plan the cycle computed, served by `GET /plan`. */
   plan?: unknown;
@@ -48,6 +50,29 @@ export type Cycle = (ctx: CycleContext) => Promise<CycleOutcome>;
  */
 export function isSuccessfulResult(result: CycleResult): boolean {
   return result === 'success' || result === 'no-op' || result === 'skipped' || result === 'churn';
+}
+
+const NONE = { create: 0, delete: 0 } as const;
+
+/**
+ * `rampart_plan_pending_changes` after a cycle: what it planned and did not
+ * apply. Nothing planned (invalid files, unchanged content) or all applied is 0;
+ * a failure before any plan applied nothing, so the last value still holds
+ * (undefined: leave the gauge).
+ */
+export function pendingAfter(outcome: CycleOutcome): { create: number; delete: number } | undefined {
+  if (outcome.pending) return outcome.pending;
+  switch (outcome.result) {
+    case 'success':
+    case 'no-op':
+    case 'invalid':
+      return NONE;
+    case 'skipped':
+    case 'unsafe':
+      return outcome.changes ?? NONE;
+    case 'failed':
+      return outcome.changes;
+  }
 }
 
 /** What the HTTP server shows; `ReconcileLoop` provides it. */

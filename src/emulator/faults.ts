@@ -4,7 +4,9 @@
  */
 import { SHIFTABLE_LISTINGS } from './listing-shift.js';
 
-export const FAULT_KINDS = ['status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'delete-after-list'] as const;
+export const FAULT_KINDS = [
+  'status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'delete-after-list', 'oversize', 'gzip-bomb', 'echo-token',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
@@ -19,6 +21,11 @@ export interface FaultSpec {
    * `delete-after-list` (a listing route only): answer the page, then delete its
    * first object, so the rest of the listing shifts back by one between two
    * page calls (see listing-shift.ts).
+   * `oversize`: answer 200 with an envelope of `bytes` bytes, streamed without a
+   * Content-Length; `gzip-bomb`: answer 200 gzip-encoded, a few hundred KiB that
+   * unzip to `bytes` bytes; `echo-token`: answer `status` (default 401) with a
+   * body that repeats the request's token and secret headers, as a careless
+   * proxy or server does.
    */
   kind: FaultKind;
   /** For `status`: e.g. 423, 429, 500, 503. */
@@ -27,6 +34,8 @@ export interface FaultSpec {
   retryAfterSeconds?: number;
   /** Overrides the default envelope body of a `status` fault. */
   body?: unknown;
+  /** For `oversize` and `gzip-bomb`: the size of the (unzipped) answer. Default DEFAULT_FAULT_BYTES. */
+  bytes?: number;
   /** How many matching calls it hits. Default 1. */
   count?: number;
 }
@@ -34,6 +43,9 @@ export interface FaultSpec {
 export interface ActiveFault extends FaultSpec {
   count: number;
 }
+
+/** Well above any client's sane bound on an answer. */
+export const DEFAULT_FAULT_BYTES = 256 * 1024 * 1024;
 
 export const FAULT_BODIES: Readonly<Record<number, string>> = {
   423: 'Rules updates have been locked due to backup/restoring rules snapshot',
@@ -50,13 +62,14 @@ export function faultProblem(spec: unknown): string | undefined {
   const f = spec as Record<string, unknown>;
   if (typeof f.route !== 'string' || f.route === '') return 'route must be "METHOD /path" or "*"';
   if (!(FAULT_KINDS as readonly unknown[]).includes(f.kind)) return `kind must be one of: ${FAULT_KINDS.join(', ')}`;
-  if ((f.kind === 'status' || f.kind === 'status-after-write') && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
+  if ((f.kind === 'status' || f.kind === 'status-after-write' || (f.kind === 'echo-token' && f.status !== undefined)) && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
     return 'a status fault needs a status between 400 and 599';
   }
   if (f.kind === 'delete-after-list' && !SHIFTABLE_LISTINGS.includes(f.route)) {
     return `a delete-after-list fault needs a listing route: ${SHIFTABLE_LISTINGS.join(' or ')}`;
   }
   if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) > 0)) return 'count must be a positive integer';
+  if (f.bytes !== undefined && !(Number.isSafeInteger(f.bytes) && (f.bytes as number) > 64)) return 'bytes must be an integer above 64';
   if (f.retryAfterSeconds !== undefined && !(typeof f.retryAfterSeconds === 'number' && f.retryAfterSeconds >= 0)) {
     return 'retryAfterSeconds must be a non-negative number';
   }

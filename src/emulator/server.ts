@@ -10,7 +10,8 @@ import { authenticate, type Credentials } from './auth.js';
 import type { CallLog, CallOutcome } from './calllog.js';
 import type { EmulatorCore } from './core.js';
 import { HttpError } from './envelope.js';
-import { FAULT_BODIES, type ActiveFault, type FaultScript } from './faults.js';
+import { sendGzipBomb, sendOversize } from './big-answers.js';
+import { DEFAULT_FAULT_BYTES, FAULT_BODIES, type ActiveFault, type FaultScript } from './faults.js';
 import { parseJson, readBody, sendEnvelope } from './http.js';
 import { deleteFirstListed } from './listing-shift.js';
 import { normalizePath, resolveRoute } from './routes.js';
@@ -125,10 +126,22 @@ function applyFault(
     req.socket.destroy();
     return Promise.resolve();
   }
+  if (fault.kind === 'oversize' || fault.kind === 'gzip-bomb') {
+    log(200, 'answered');
+    const send = fault.kind === 'oversize' ? sendOversize : sendGzipBomb;
+    return send(res, fault.bytes ?? DEFAULT_FAULT_BYTES);
+  }
   if (fault.kind === 'hang') {
     // Held until the client gives up or the emulator closes (closeAllConnections).
     log(null, 'hang');
     return Promise.resolve();
+  }
+  if (fault.kind === 'echo-token') {
+    const status = fault.status ?? 401;
+    const token = String(req.headers['x-serviceapi-token'] ?? '');
+    const secret = String(req.headers['x-serviceapi-secret'] ?? '');
+    log(status, 'answered');
+    return sendEnvelope(req, res, status, { error: `token ${token} rejected`, received: { 'X-ServiceApi-Token': token, 'X-ServiceApi-Secret': secret } });
   }
   const status = fault.status ?? 500;
   const headers: Record<string, string> = {};

@@ -48,8 +48,32 @@ export function parseCidr(text: string): ParsedCidr | undefined {
   return parseStrictIpv4(input) ?? parseGeneral(input);
 }
 
+/** A prefix length in decimal without leading zeros: `/024` is refused, not read as /24. */
+const PREFIX = /\/(0|[1-9]\d{0,2})$/;
+
+/** An IPv6 address ending in a dotted quad (`::1.2.3.4`, `::ffff:1.2.3.4`), split there. */
+const EMBEDDED_IPV4 = /^(.*:)(\d+\.\d+\.\d+\.\d+)(\/.*)?$/;
+
+/**
+ * The dotted quad at the end of an IPv6 address as its two hex groups. ipaddr.js
+ * reads every such address as IPv4-mapped, so `::1.2.3.4` (IPv4-compatible,
+ * `::102:304`) would become `::ffff:1.2.3.4`, a different address.
+ */
+function embeddedIpv4AsHex(input: string): string | undefined {
+  const match = EMBEDDED_IPV4.exec(input);
+  if (!match) return input;
+  const [, head = '', quad = '', tail = ''] = match;
+  // Undefined (not an address) for a quad with leading zeros or a part over 255.
+  if (!IPV4_STRICT.test(quad)) return undefined;
+  const bytes = quad.split('.').map(Number);
+  const group = (high = 0, low = 0): string => ((high << 8) | low).toString(16);
+  return `${head}${group(bytes[0], bytes[1])}:${group(bytes[2], bytes[3])}${tail}`;
+}
+
 /** Every other spelling (IPv6, IPv4-mapped, odd IPv4 forms) through ipaddr.js. */
-function parseGeneral(input: string): ParsedCidr | undefined {
+function parseGeneral(text: string): ParsedCidr | undefined {
+  const input = text.includes(':') ? embeddedIpv4AsHex(text) : text;
+  if (input === undefined) return undefined;
   try {
     const [address, prefix] = input.includes('/')
       ? ipaddr.parseCIDR(input)
@@ -57,7 +81,7 @@ function parseGeneral(input: string): ParsedCidr | undefined {
           const parsed = ipaddr.parse(input);
           return [parsed, parsed.kind() === 'ipv4' ? 32 : 128] as const;
         })();
-    if (input.includes('/') && !/\/\d{1,3}$/.test(input)) return undefined;
+    if (input.includes('/') && !PREFIX.test(input)) return undefined;
     const family = address.kind();
     if (family === 'ipv4' && !ipaddr.IPv4.isValidFourPartDecimal(input.split('/')[0] ?? '')) return undefined;
     const network =

@@ -9,6 +9,7 @@ import { relative, resolve } from 'node:path';
 import { DocumentCache } from './cache.js';
 import { findPolicyFiles, type PolicyFile } from './files.js';
 import { DEFAULT_MAX_FILE_BYTES, sortDiagnostics, type Diagnostic, type PolicyLoadResult, type PolicyOptions, type PolicyText } from './types.js';
+import { decodeUtf8 } from './utf8.js';
 import { combineDocuments, nowSeconds } from './validate.js';
 
 const READ_CONCURRENCY = 32;
@@ -51,7 +52,14 @@ export async function loadPolicies(dir: string, options: PolicyOptions = {}): Pr
     const shown = display(read.file.relative);
     if (read.content) {
       hash.update(`${read.file.relative}\0${read.content.length}\0`).update(read.content);
-      texts.push({ file: shown, text: read.content.toString('utf8') });
+      const decoded = decodeUtf8(read.content);
+      if (decoded.ok) texts.push({ file: shown, text: decoded.text });
+      else {
+        diagnostics.push({
+          file: shown, ...decoded.position, severity: 'error', code: 'invalid-utf8',
+          message: 'bytes that are not UTF-8: policy files must be UTF-8 (save the file as UTF-8)',
+        });
+      }
     } else if (read.size !== undefined) {
       hash.update(`${read.file.relative}\0too-large:${read.size}\0`);
       diagnostics.push({ file: shown, line: 0, col: 0, severity: 'error', code: 'file-too-large', message: `file is ${read.size} bytes; policy files may hold at most ${maxBytes} bytes` });

@@ -26,6 +26,14 @@ export interface ParsedPolicy {
 /** Bound on converted nodes, so aliases to large nodes cannot blow up memory. */
 const MAX_NODES = 500_000;
 
+/**
+ * Bound on nesting: a real policy goes about 6 levels deep (rules → rule →
+ * point → element); hundreds of levels would exhaust the stack of the YAML
+ * parser or of the checks after it.
+ */
+export const MAX_DEPTH = 64;
+const TOO_DEEP = `nesting deeper than ${MAX_DEPTH} levels; a policy needs far fewer`;
+
 class LimitError extends Error {
   constructor(
     readonly code: string,
@@ -56,8 +64,15 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
     return { line, col };
   };
   const empty = new SourceMap(positionOf);
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: false });
-  const list: Document.Parsed[] = Array.isArray(docs) ? docs : [];
+  let list: Document.Parsed[];
+  try {
+    const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: false });
+    list = Array.isArray(docs) ? docs : [];
+  } catch (caught) {
+    if (!isStackOverflow(caught)) throw caught;
+    error('yaml-too-deep', TOO_DEEP, { line: 1, col: 1 });
+    return { file, map: empty, diagnostics };
+  }
   if (list.length === 0) {
     return { file, data: null, map: empty, diagnostics };
   }
@@ -67,8 +82,10 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
   }
   const doc = list[0] as Document.Parsed;
   for (const problem of doc.errors) {
-    const code = problem.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax';
-    const message = problem.code === 'DUPLICATE_KEY' ? 'duplicate key: each key may appear once per mapping' : firstLine(problem.message);
+    // The parser reports running out of stack as an ordinary error at the place it gave up.
+    const [code, message] = problem.code === 'DUPLICATE_KEY'
+      ? ['duplicate-key', 'duplicate key: each key may appear once per mapping']
+      : isStackOverflow(problem) ? ['yaml-too-deep', TOO_DEEP] : ['yaml-syntax', firstLine(problem.message)];
     error(code, message, positionOf(problem.pos[0]));
   }
   for (const problem of doc.warnings) {
@@ -79,6 +96,7 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
   const maxAliases = options.maxAliasCount ?? DEFAULT_MAX_ALIAS_COUNT;
   let aliases = 0;
   let nodes = 0;
+  let depth = 0;
   const resolving = new Set<Node>();
   /** The spots of the collection `convert` last returned; undefined after a scalar. */
   let built: Spots | undefined;
@@ -120,6 +138,18 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
       built = undefined;
       return node.value;
     }
+    if ((isSeq(node) || isMap(node)) && depth >= MAX_DEPTH) {
+      throw new LimitError('yaml-too-deep', TOO_DEEP, positionOf(Math.max(0, offsetOf(node))));
+    }
+    depth++;
+    try {
+      return convertCollection(node);
+    } finally {
+      depth--;
+    }
+  };
+
+  const convertCollection = (node: unknown): unknown => {
     if (isSeq(node)) {
       const items = node.items;
       const out = new Array<unknown>(items.length);
@@ -183,6 +213,10 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
     }
     throw caught;
   }
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return String((error as { message?: unknown } | null)?.message ?? '').includes('Maximum call stack size exceeded');
 }
 
 function firstLine(message: string): string {

@@ -5,6 +5,7 @@
  * desired state: nothing new is applied, drift is still corrected, the error is
  * reported. A file change that did not change the content is skipped.
  */
+import { withDeadline } from '../api/deadline.js';
 import { applyPlan } from '../apply/apply.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
@@ -28,6 +29,8 @@ export interface CycleSettings {
   readonly minOwned: number;
   readonly concurrency: number;
   readonly settleTimeoutMs: number;
+  /** `run --once`: a bound on reading the live state (the daemon retries on its own schedule). */
+  readonly readDeadline?: { readonly ms: number; readonly target: string };
 }
 
 /** Reasons that ask for a full resync even when the files did not change. */
@@ -65,7 +68,13 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       return { result: 'skipped' };
     }
 
-    const prepared = await prepare({ policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal, logger });
+    const read = (readSignal: AbortSignal) => prepare({
+      policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
+    });
+    const deadline = settings.readDeadline;
+    const prepared = deadline
+      ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
+      : await read(signal);
     const { plan, held, newlyHeld } = settings.dryRun ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
     metrics?.setChurnHeld(held.length);
     for (const object of newlyHeld) {
@@ -76,7 +85,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };
-    if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, ...(invalid ? { error: invalid } : {}) };
+    if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, pending, ...(invalid ? { error: invalid } : {}) };
     if (!hasChanges(plan)) {
       if (!invalid && held.length === 0) lastConvergedDigest = policy.digest;
       if (invalid) return { result: 'invalid', error: invalid, plan };

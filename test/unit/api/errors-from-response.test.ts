@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeBody, errorFromStatus, parseRetryAfter } from '../../../src/api/errors-from-response.js';
+import { describeBody, errorFromStatus, errorFromTransport, parseRetryAfter } from '../../../src/api/errors-from-response.js';
+import { isRetryable } from '../../../src/api/retry.js';
 
 describe('errorFromStatus', () => {
   it.each([
@@ -19,6 +20,21 @@ describe('errorFromStatus', () => {
     const error = errorFromStatus(403, { body: { permissions: { error: 'invalid', reason: 'check access failed' } } });
     expect(error.message).toMatch(/token is wrong or lacks rights/);
     expect(error.message).toContain('check access failed');
+  });
+});
+
+describe('errorFromTransport', () => {
+  it('never retries a request undici refused to send (an invalid header)', () => {
+    const cause = Object.assign(new Error('invalid x-serviceapi-token header'), { code: 'UND_ERR_INVALID_ARG' });
+    const error = errorFromTransport(cause, { method: 'POST', route: 'POST /v1/objects/hint' });
+    expect(error.code).toBe('api_request');
+    expect(isRetryable(error, true)).toBe(false);
+    expect(error.message).toContain('POST /v1/objects/hint could not be sent');
+  });
+
+  it('still retries a reset', () => {
+    const cause = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(isRetryable(errorFromTransport(cause, { route: 'GET /v4/ip_rules' }), true)).toBe(true);
   });
 });
 

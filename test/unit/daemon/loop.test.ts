@@ -255,3 +255,28 @@ describe('ReconcileLoop', () => {
     expect(await counterValue(metrics, 'rampart_reconcile_total', { result: 'success' })).toBe(1);
   });
 });
+
+describe('rampart_plan_pending_changes', () => {
+  it('follows every cycle outcome, not only the ones that planned', async () => {
+    const metrics = new DaemonMetrics({ processMetrics: false });
+    const outcomes: CycleOutcome[] = [
+      { result: 'skipped', changes: { create: 3, delete: 1 } },
+      { result: 'failed', error: new Error('API down before any plan') },
+      { result: 'skipped' },
+      { result: 'unsafe', changes: { create: 0, delete: 9 } },
+      { result: 'invalid', error: new Error('bad file, nothing planned') },
+      { result: 'invalid', changes: { create: 2, delete: 0 }, pending: { create: 2, delete: 0 } },
+      { result: 'invalid', changes: { create: 2, delete: 0 } },
+    ];
+    const expected = [[3, 1], [3, 1], [0, 0], [0, 9], [0, 0], [2, 0], [0, 0]];
+    let next = 0;
+    const loop = new ReconcileLoop({ intervalMs: 1000, metrics, cycle: async () => outcomes[next++]! });
+    for (const [create, del] of expected) {
+      await loop.runOnce(new AbortController().signal);
+      expect([
+        await counterValue(metrics, 'rampart_plan_pending_changes', { action: 'create' }),
+        await counterValue(metrics, 'rampart_plan_pending_changes', { action: 'delete' }),
+      ], `after cycle ${next}: ${outcomes[next - 1]!.result}`).toEqual([create, del]);
+    }
+  });
+});

@@ -2,9 +2,21 @@ import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { cidrBounds, parseCidr, type ParsedCidr } from '../../../src/model/cidr.js';
 
-/** parseCidr before the IPv4 fast path: every input through ipaddr.js. */
+/**
+ * parseCidr before the IPv4 fast path: every input through ipaddr.js, with the
+ * two rules ipaddr.js does not know: an embedded dotted quad is the address's
+ * last 32 bits (not IPv4-mapped), and a prefix has no leading zero.
+ */
 function referenceParse(text: string): ParsedCidr | undefined {
-  const input = text.trim();
+  let input = text.trim();
+  const embedded = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)(\/.*)?$/.exec(input);
+  if (embedded) {
+    const parts = embedded.slice(2, 6);
+    if (parts.some((p) => Number(p) > 255 || (p.length > 1 && p.startsWith('0')))) return undefined;
+    const [a, b, c, d] = parts.map(Number) as [number, number, number, number];
+    input = `${embedded[1]}${(a * 256 + b).toString(16)}:${(c * 256 + d).toString(16)}${embedded[6] ?? ''}`;
+  }
+  if (/\/0\d/.test(input)) return undefined;
   try {
     const [address, prefix] = input.includes('/')
       ? ipaddr.parseCIDR(input)
@@ -81,6 +93,23 @@ function randomInput(random: () => number): string {
   else if (space < 0.12) text = text.replace('.', ' .');
   return text;
 }
+
+describe('IPv6 with an embedded IPv4 address, and prefixes with a leading zero', () => {
+  it('keeps ::1.2.3.4 IPv4-compatible, apart from the IPv4-mapped ::ffff:1.2.3.4', () => {
+    expect(parseCidr('::1.2.3.4')?.cidr).toBe('::102:304/128');
+    expect(parseCidr('::1.2.3.4/128')?.cidr).toBe('::102:304/128');
+    expect(parseCidr('::ffff:1.2.3.4')?.cidr).toBe('::ffff:102:304/128');
+    expect(parseCidr('64:ff9b::192.0.2.33')?.cidr).toBe('64:ff9b::c000:221/128');
+    expect(parseCidr('::1.2.3.04')).toBeUndefined();
+    expect(parseCidr('::1.2.3.256')).toBeUndefined();
+  });
+
+  it('refuses /024 and /0128 instead of reading /24 and /128', () => {
+    for (const text of ['1.2.3.0/024', '10.0.0.0/08', '2001:db8::/032', '::/0128', '1.2.3.4/00']) expect(parseCidr(text), text).toBeUndefined();
+    expect(parseCidr('0.0.0.0/0')?.cidr).toBe('0.0.0.0/0');
+    expect(parseCidr('::/0')?.cidr).toBe('::/0');
+  });
+});
 
 describe('parseCidr', () => {
   it('agrees with the general parser on fixed odd spellings', () => {

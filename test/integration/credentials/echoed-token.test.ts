@@ -1,0 +1,50 @@
+/**
+ * A server or proxy that echoes the token (and secret) in an error body: the
+ * values never reach the CLI's error line, its logs, or the daemon's /readyz.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+import { cleanupDaemons, LIST_HINTS, plainPolicyDir, runArgs, samplePolicies, startDaemon, startEmulatorForDaemon, waitUntil } from '../../helpers/daemon.js';
+import { TEST_TOKEN, useTestEmulator } from '../../helpers/emulator.js';
+import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+
+const SECRET = 'echoed-secret-5521';
+const emulator = useTestEmulator();
+let policies: PolicyDir | undefined;
+afterEach(async () => {
+  await policies?.cleanup();
+  policies = undefined;
+  await cleanupDaemons();
+});
+
+describe('a token echoed in an error body', () => {
+  it('plan: the error names the failure, not the token or the secret', async () => {
+    const { url, control } = await emulator.start({ secret: SECRET });
+    control.addFault({ route: LIST_HINTS, kind: 'echo-token', status: 401, count: 10 });
+    policies = await samplePolicyDir();
+    const result = await runCli(['plan', '--api-url', url, '--policies', policies.dir, '--log-level', 'debug'], {
+      env: { RAMPART_API_SECRET: SECRET },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/token \[redacted\] rejected.*\[api_auth\]/);
+    expect(result.stderr).not.toContain(TEST_TOKEN);
+    expect(result.stderr).not.toContain(SECRET);
+    expect(result.stdout).not.toContain(TEST_TOKEN);
+  });
+
+  it('run: neither the log lines nor the unauthenticated /readyz carry it', async () => {
+    const emu = await startEmulatorForDaemon();
+    emu.control.addFault({ route: LIST_HINTS, kind: 'echo-token', status: 400, count: 1000 });
+    const dir = await plainPolicyDir(samplePolicies());
+    const daemon = await startDaemon(runArgs(emu.url, dir));
+    await daemon.waitForCycle((line) => line.result === 'failed', 'a failed cycle');
+    const ready = await waitUntil(async () => {
+      const answer = await daemon.get('/readyz');
+      return answer.status === 503 && answer.text.includes('failed') ? answer : undefined;
+    }, '/readyz reporting the failed cycle');
+    expect(ready.text).toContain('[redacted]');
+    expect(ready.text).not.toContain(TEST_TOKEN);
+    expect(daemon.cli.stderr()).toContain('[redacted]');
+    expect(daemon.cli.stderr()).not.toContain(TEST_TOKEN);
+  });
+});
