@@ -57,6 +57,8 @@ export interface ApiErrorDetails {
   /** The envelope's `body`, as the API sent it. */
   readonly body?: unknown;
   readonly cause?: unknown;
+  /** The request may have reached the server and been acted on (see `ApiError.mayHaveBeenApplied`). */
+  readonly mayHaveBeenApplied?: boolean;
 }
 
 export abstract class ApiError extends RampartError {
@@ -64,6 +66,12 @@ export abstract class ApiError extends RampartError {
   readonly route?: string;
   readonly httpStatus?: number;
   readonly body?: unknown;
+  /**
+   * True when the request may have reached the server and been acted on (a
+   * reset after sending, a 5xx): a create that failed this way is looked for in
+   * the listing, never blindly repeated.
+   */
+  readonly mayHaveBeenApplied: boolean;
 
   /** Message and body come from the network: a token echoed in them is redacted here, once for all. */
   constructor(message: string, details: ApiErrorDetails = {}) {
@@ -72,6 +80,7 @@ export abstract class ApiError extends RampartError {
     this.route = details.route;
     this.httpStatus = details.httpStatus;
     this.body = redactDeep(details.body);
+    this.mayHaveBeenApplied = details.mayHaveBeenApplied ?? false;
   }
 }
 
@@ -100,11 +109,17 @@ export class ApiLockedError extends ApiError {
   override readonly retryable = true;
 }
 
-/** 429: too many requests; `retryAfterMs` from the Retry-After header. */
+/** 429: too many requests. */
 export class ApiRateLimitedError extends ApiError {
   readonly code = 'api_rate_limited';
   override readonly retryable = true;
-  retryAfterMs?: number;
+  /** How long the server asked us to wait (its Retry-After header), when it said. */
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, details: ApiErrorDetails & { readonly retryAfterMs?: number } = {}) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
 }
 
 /** 5xx. */

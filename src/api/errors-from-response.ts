@@ -20,18 +20,13 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
       return new ApiConflictError(message('the object already exists'), details);
     case status === 423:
       return new ApiLockedError(message('rule updates are locked for now'), details);
-    case status === 429: {
-      const error = new ApiRateLimitedError(message('rate limited'), details);
-      error.retryAfterMs = parseRetryAfter(details.retryAfter);
-      return error;
-    }
-    case status >= 500: {
-      const error = new ApiServerError(message('the service failed'), details);
+    case status === 429:
+      return new ApiRateLimitedError(message('rate limited'), { ...details, retryAfterMs: parseRetryAfter(details.retryAfter) });
+    case status >= 500:
       // Any 5xx can come after the backend did the work (a gateway timing out,
       // a crash after the commit, a proxy answering 503 for a slow backend): a
       // create that got one is checked, not repeated.
-      return Object.assign(error, { requestSent: true });
-    }
+      return new ApiServerError(message('the service failed'), { ...details, mayHaveBeenApplied: true });
     case status >= 400:
       return new ApiValidationError(message('the API rejected the request'), details);
     default:
@@ -39,7 +34,7 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
   }
 }
 
-/** undici and system errors → network or timeout errors; `requestSent` says whether a write may have landed. */
+/** undici and system errors → network or timeout errors; `mayHaveBeenApplied` says whether a write may have landed. */
 export function errorFromTransport(cause: unknown, details: ApiErrorDetails): ApiError {
   const code = (cause as { code?: string }).code ?? '';
   const where = details.route ?? details.method ?? 'the API';
@@ -50,11 +45,10 @@ export function errorFromTransport(cause: unknown, details: ApiErrorDetails): Ap
   }
   const neverSent = code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   const timeout = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-  const error = timeout
-    ? new ApiTimeoutError(`${where} timed out (${code})`, { ...details, cause })
-    : new ApiNetworkError(`${where} failed: ${text}${code ? ` (${code})` : ''}`, { ...details, cause });
-  Object.assign(error, { requestSent: !neverSent });
-  return error;
+  const full = { ...details, cause, mayHaveBeenApplied: !neverSent };
+  return timeout
+    ? new ApiTimeoutError(`${where} timed out (${code})`, full)
+    : new ApiNetworkError(`${where} failed: ${text}${code ? ` (${code})` : ''}`, full);
 }
 
 /** Retry-After is either seconds or an HTTP date. */

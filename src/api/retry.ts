@@ -36,9 +36,9 @@ export interface RetryContext {
   readonly random?: () => number;
 }
 
-/** Marks an error raised after the request may have reached the server. */
+/** True for an API error raised after the request may have reached the server. */
 export function mayHaveBeenApplied(error: unknown): boolean {
-  return error instanceof ApiError && (error as { requestSent?: boolean }).requestSent === true;
+  return error instanceof ApiError && error.mayHaveBeenApplied;
 }
 
 export function isRetryable(error: unknown, idempotent: boolean): boolean {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeBody, errorFromStatus, errorFromTransport, parseRetryAfter } from '../../../src/api/errors-from-response.js';
-import { isRetryable } from '../../../src/api/retry.js';
+import { isRetryable, mayHaveBeenApplied } from '../../../src/api/retry.js';
+import { ApiRateLimitedError } from '../../../src/errors.js';
 
 describe('errorFromStatus', () => {
   it.each([
@@ -14,6 +15,16 @@ describe('errorFromStatus', () => {
     const error = errorFromStatus(400, { method: 'POST', route: 'POST /v4/ip_rules', body: { ip_rule: { subnet: { error: 'is invalid' } } } });
     expect(error.message).toContain('ip_rule: subnet: is invalid');
     expect(error.message).toContain('POST /v4/ip_rules answered 400');
+  });
+
+  it('declares what the retry policy needs: Retry-After on a 429, and that a 5xx may have been applied', () => {
+    const limited = errorFromStatus(429, { retryAfter: '2' });
+    expect(limited).toBeInstanceOf(ApiRateLimitedError);
+    expect((limited as ApiRateLimitedError).retryAfterMs).toBe(2_000);
+    expect(limited.mayHaveBeenApplied).toBe(false);
+    expect(errorFromStatus(502, {}).mayHaveBeenApplied).toBe(true);
+    expect(mayHaveBeenApplied(errorFromStatus(503, {}))).toBe(true);
+    expect(mayHaveBeenApplied(errorFromStatus(400, {}))).toBe(false);
   });
 
   it('says plainly that the token is the problem on 403', () => {
@@ -30,6 +41,15 @@ describe('errorFromTransport', () => {
     expect(error.code).toBe('api_request');
     expect(isRetryable(error, true)).toBe(false);
     expect(error.message).toContain('POST /v1/objects/hint could not be sent');
+  });
+
+  it('knows a refused connection never sent the request, and a reset may have', () => {
+    const refused = errorFromTransport(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }), {});
+    const reset = errorFromTransport(Object.assign(new Error('reset'), { code: 'ECONNRESET' }), {});
+    const headers = errorFromTransport(Object.assign(new Error('slow'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), {});
+    expect([refused.mayHaveBeenApplied, reset.mayHaveBeenApplied, headers.mayHaveBeenApplied]).toEqual([false, true, true]);
+    // A create is retried only when it cannot have landed.
+    expect([isRetryable(refused, false), isRetryable(reset, false)]).toEqual([true, false]);
   });
 
   it('still retries a reset', () => {
