@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import { ReconcileLoop, type BackoffOptions } from './loop.js';
 import { DaemonMetrics } from './metrics.js';
-import type { Cycle } from './outcome.js';
+import type { Cycle } from '../reconcile/outcome.js';
 import { startDaemonServer } from './server.js';
 import { watchPolicyDirectory } from './watch.js';
 
@@ -15,11 +15,11 @@ export { ReconcileLoop, type BackoffOptions, type ReconcileLoopOptions, type Run
 export { DaemonMetrics, type ChangeAction, type DaemonMetricsOptions } from './metrics.js';
 export {
   CYCLE_RESULTS, isCycleOutcome, isSuccessfulResult,
-  type Cycle, type CycleContext, type CycleOutcome, type CycleResult, type DaemonState,
-} from './outcome.js';
+  type Cycle, type CycleContext, type CycleOutcome, type CycleResult,
+} from '../reconcile/outcome.js';
+export type { DaemonState } from './state.js';
 export { startDaemonServer, parseListenAddress, type DaemonServer, type DaemonServerOptions } from './server.js';
 export { HARD_EXIT_CODE, onShutdownSignals, type ShutdownSignalOptions } from './signals.js';
-export { readConsistentSnapshot, SnapshotUnstableError, type SnapshotOptions } from './snapshot.js';
 export { watchPolicyDirectory, type WatchOptions } from './watch.js';
 
 export interface DaemonOptions {

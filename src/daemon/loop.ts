@@ -9,10 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
-import {
-  isCycleOutcome, isSuccessfulResult, pendingAfter,
-  type Cycle, type CycleOutcome, type DaemonState,
-} from './outcome.js';
+import { isCycleOutcome, isSuccessfulResult, pendingAfter, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
+import type { DaemonState } from './state.js';
 
 export interface BackoffOptions {
   /** Wait after the first failed cycle. */

@@ -3,7 +3,7 @@
  * library caller) can make several. Names are part of the user contract.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { CycleResult } from './outcome.js';
+import type { CycleResult } from '../reconcile/outcome.js';
 
 export type ChangeAction = 'create' | 'delete';
 

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
-import type { DaemonState } from './outcome.js';
+import type { DaemonState } from './state.js';
 
 /** How long a response in flight may take to finish when the server closes. */
 const CLOSE_GRACE_MS = 2000;

@@ -9,14 +9,14 @@ import { withDeadline } from '../api/deadline.js';
 import { applyPlan } from '../apply/apply.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
-import { readConsistentSnapshot } from '../daemon/snapshot.js';
-import type { CycleContext, CycleOutcome } from '../daemon/outcome.js';
 import { ApplyFailedError, PolicyInvalidError, UsageError } from '../errors.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
 import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { ChurnBreaker } from './churn-breaker.js';
+import type { CycleContext, CycleOutcome } from './outcome.js';
 import { prepare } from './prepare.js';
+import { readConsistentSnapshot } from './snapshot.js';
 
 export interface CycleSettings {
   readonly policies: string;

@@ -10,7 +10,7 @@ import { parseAllDocuments, parse } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import type { IContainer, IPodSpec } from 'kubernetes-models/v1';
-import { CYCLE_RESULTS } from '../../src/daemon/outcome.js';
+import { CYCLE_RESULTS } from '../../src/reconcile/outcome.js';
 import { loadPolicyTexts } from '../../src/policy/validate.js';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -11,7 +11,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { WriteJournal } from '../../../src/apply/write-journal.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
-import type { CycleOutcome } from '../../../src/daemon/outcome.js';
+import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { createCycle } from '../../../src/reconcile/cycle.js';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
 import { policyDir, yaml, type PolicyDir } from '../../helpers/policies.js';

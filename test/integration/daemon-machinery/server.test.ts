@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { ReconcileLoop } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
-import type { DaemonState } from '../../../src/daemon/outcome.js';
+import type { DaemonState } from '../../../src/daemon/state.js';
 import { parseListenAddress, startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
 import { waitFor } from '../../unit/daemon/wait.js';
 

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReconcileLoop, type ReconcileLoopOptions } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
-import type { CycleContext, CycleOutcome } from '../../../src/daemon/outcome.js';
+import type { CycleContext, CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { delay, waitFor } from './wait.js';
 
 interface LogLine { msg: string; module?: string; cycle?: string; result?: string; reasons?: string[]; err?: { message: string } }

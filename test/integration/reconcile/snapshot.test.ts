@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, realpath, rename, rm, symlink } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readConsistentSnapshot, SnapshotUnstableError } from '../../../src/daemon/snapshot.js';
+import { readConsistentSnapshot, SnapshotUnstableError } from '../../../src/reconcile/snapshot.js';
 
 let root = '';
 

@@ -1,7 +1,10 @@
-/** What one reconcile cycle ended in: the loop records exactly one per cycle. */
+/**
+ * What one reconcile cycle is given and what it ends in: the contract between
+ * the cycle (reconcile/cycle.ts) and the loop that runs it (daemon/loop.ts),
+ * which records exactly one outcome per cycle.
+ */
 import type { Logger } from '../log.js';
-import type { HeldObject } from '../reconcile/churn-breaker.js';
-import type { DaemonMetrics } from './metrics.js';
+import type { HeldObject } from './churn-breaker.js';
 
 export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn'] as const;
 
@@ -29,6 +32,14 @@ export interface CycleOutcome {
   held?: readonly HeldObject[];
 }
 
+/** What a cycle records as it goes; the daemon's metrics registry (daemon/metrics.ts) is one. */
+export interface CycleMetrics {
+  setPolicyValid(valid: boolean): void;
+  setChurnHeld(count: number): void;
+  recordApplied(action: 'create' | 'delete', kind: string): void;
+  recordServerRewrite(kind: string): void;
+}
+
 export interface CycleContext {
   /** Short and unique per process, e.g. `7-3fa2`; bound on `logger` as `cycle`. */
   cycleId: string;
@@ -39,7 +50,7 @@ export interface CycleContext {
   /** Bound to `{module: 'loop', cycle: cycleId}`. */
   logger: Logger;
   /** Where to record applied changes and API calls, when the daemon has metrics. */
-  metrics?: DaemonMetrics;
+  metrics?: CycleMetrics;
 }
 
 export type Cycle = (ctx: CycleContext) => Promise<CycleOutcome>;
@@ -73,20 +84,6 @@ export function pendingAfter(outcome: CycleOutcome): { create: number; delete: n
     case 'failed':
       return outcome.changes;
   }
-}
-
-/** What the HTTP server shows; `ReconcileLoop` provides it. */
-export interface DaemonState {
-  /** True from `run()` until it resolves. */
-  readonly alive: boolean;
-  /** True while a cycle runs. */
-  readonly running: boolean;
-  readonly everSucceeded: boolean;
-  readonly lastOutcome: CycleOutcome | undefined;
-  readonly lastCycleId: string | undefined;
-  /** Milliseconds since the epoch. */
-  readonly lastSuccessAt: number | undefined;
-  readonly lastPlan: unknown;
 }
 
 /** True when `value` is a well-formed outcome (guards against a cycle returning junk). */
