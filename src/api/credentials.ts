@@ -21,13 +21,13 @@ export interface CredentialSources {
 
 export async function resolveCredentials(sources: CredentialSources): Promise<Credentials> {
   const env = sources.env ?? process.env;
-  const token = await firstValue('API token', sources.tokenFile, env.RAMPART_API_TOKEN, env.RAMPART_API_TOKEN_FILE);
+  const token = await readSecret('API token', { file: sources.tokenFile, value: env.RAMPART_API_TOKEN, envFile: env.RAMPART_API_TOKEN_FILE });
   if (!token) {
     throw new UsageError(
       'no API token: set RAMPART_API_TOKEN, RAMPART_API_TOKEN_FILE or --api-token-file (or use --emulator)',
     );
   }
-  const secret = await firstValue('API secret', sources.secretFile, env.RAMPART_API_SECRET, env.RAMPART_API_SECRET_FILE);
+  const secret = await readSecret('API secret', { file: sources.secretFile, value: env.RAMPART_API_SECRET, envFile: env.RAMPART_API_SECRET_FILE });
   const credentials = secret ? { token, secret } : { token };
   checkCredentials(credentials);
   return credentials;
@@ -54,15 +54,20 @@ export function checkCredentials(credentials: Credentials): void {
   }
 }
 
-async function firstValue(
-  what: string,
-  flagFile: string | undefined,
-  envValue: string | undefined,
-  envFile: string | undefined,
-): Promise<string | undefined> {
-  if (flagFile) return readSecretFile(what, flagFile);
-  if (envValue?.trim()) return envValue.trim();
-  if (envFile) return readSecretFile(what, envFile);
+export interface SecretSources {
+  /** A file named on the command line: wins over the rest. */
+  readonly file?: string;
+  /** The value itself (a flag or variable); blank counts as not given. */
+  readonly value?: string;
+  /** A file named by a variable: the last resort. */
+  readonly envFile?: string;
+}
+
+/** The API's token and secret, and the emulator's, are read this one way; undefined when none is given. */
+export async function readSecret(what: string, sources: SecretSources): Promise<string | undefined> {
+  if (sources.file) return readSecretFile(what, sources.file);
+  if (sources.value?.trim()) return sources.value.trim();
+  if (sources.envFile) return readSecretFile(what, sources.envFile);
   return undefined;
 }
 

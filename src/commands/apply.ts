@@ -12,6 +12,7 @@ import { ApplyFailedError, UnsafePlanError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
+import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
 import { confirmSavedPlan, readSavedPlan } from '../reconcile/saved-plan.js';
 import { connect } from './connect.js';
@@ -60,9 +61,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
 
   const connection = await connect(flags, logger);
   const stop = new AbortController();
-  const onSignal = () => stop.abort(new Error('stopped by signal'));
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  const disposeSignals = onShutdownSignals(stop, { logger });
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
@@ -99,8 +98,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     }
     return EXIT.ok;
   } finally {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
+    disposeSignals();
     await connection.close();
   }
 }

@@ -1,10 +1,12 @@
 /** `rampart emulator`: serve the emulated service API until SIGTERM/SIGINT. */
-import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
+import { readSecret } from '../api/credentials.js';
 import { startEmulator } from '../emulator/index.js';
 import { IP_GRANULARITIES, type IpGranularity } from '../emulator/options.js';
 import { UsageError } from '../errors.js';
+import { parseListenAddress } from '../listen-address.js';
 import { createLogger } from '../log.js';
+import { onShutdownSignals } from '../signals.js';
 
 interface EmulatorFlags {
   listen: string;
@@ -24,7 +26,7 @@ export function register(program: Command): void {
     .command('emulator')
     .description('Serve the emulated service API (for tests, demos and local runs).')
     .option('--listen <host:port>', 'address to listen on; port 0 picks a free one', '127.0.0.1:8080')
-    .option('--token <token>', 'API token clients must send (env RAMPART_EMULATOR_TOKEN)')
+    .addOption(new Option('--token <token>', 'API token clients must send (env RAMPART_EMULATOR_TOKEN)').conflicts('tokenFile'))
     .option('--token-file <file>', 'read the API token from a file')
     .option('--secret-file <file>', 'also require this X-ServiceApi-Secret')
     .option('--data <file>', 'persist state to this JSON file')
@@ -40,12 +42,14 @@ export function register(program: Command): void {
 
 async function serve(flags: EmulatorFlags): Promise<void> {
   const logger = createLogger();
-  const { host, port } = parseListen(flags.listen);
+  const { host, port } = parseListenAddress(flags.listen);
+  const token = await readSecret('emulator token', { file: flags.tokenFile, value: flags.token ?? process.env.RAMPART_EMULATOR_TOKEN });
+  if (!token) throw new UsageError('emulator: --token or --token-file is required');
   const emulator = await startEmulator({
     host,
     port,
-    token: await readSecret(flags.token ?? process.env.RAMPART_EMULATOR_TOKEN, flags.tokenFile, '--token or --token-file'),
-    secret: flags.secretFile ? await readSecret(undefined, flags.secretFile, '--secret-file') : undefined,
+    token,
+    secret: await readSecret('emulator secret', { file: flags.secretFile }),
     dataFile: flags.data,
     clients: flags.clients === undefined ? undefined : parseIds(flags.clients),
     listingLagMs: parseCount(flags.listingLag, '--listing-lag'),
@@ -55,26 +59,15 @@ async function serve(flags: EmulatorFlags): Promise<void> {
     logger,
   });
   logger.info({ url: emulator.url, data: flags.data ?? null }, 'emulator listening');
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      logger.info({ signal }, 'emulator stopping');
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
-  await emulator.close();
-  logger.info('emulator stopped');
-}
-
-/** `HOST:PORT`, `[v6]:PORT` or `:PORT`. */
-export function parseListen(value: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value);
-  const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new UsageError(`--listen must be HOST:PORT, got ${JSON.stringify(value)}`);
-  return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
+  const stop = new AbortController();
+  const disposeSignals = onShutdownSignals(stop, { logger });
+  try {
+    await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
+    await emulator.close();
+    logger.info('emulator stopped');
+  } finally {
+    disposeSignals();
+  }
 }
 
 function parseIds(value: string): number[] {
@@ -88,18 +81,4 @@ function parseIds(value: string): number[] {
 function parseCount(value: string, flag: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
   return Number(value);
-}
-
-async function readSecret(direct: string | undefined, file: string | undefined, what: string): Promise<string> {
-  if (direct !== undefined && file !== undefined) throw new UsageError(`give only one of ${what}`);
-  let value = direct;
-  if (file !== undefined) {
-    try {
-      value = (await readFile(file, 'utf8')).trim();
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
-    }
-  }
-  if (!value) throw new UsageError(`emulator: ${what} is required`);
-  return value;
 }

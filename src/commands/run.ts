@@ -7,10 +7,11 @@
 import { Option, type Command } from 'commander';
 import { openJournalFile } from '../apply/journal-file.js';
 import { WriteJournal } from '../apply/write-journal.js';
-import { type Cycle, DaemonMetrics, isSuccessfulResult, onShutdownSignals, ReconcileLoop, runDaemon } from '../daemon/index.js';
+import { type Cycle, DaemonMetrics, isSuccessfulResult, ReconcileLoop, runDaemon } from '../daemon/index.js';
 import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
+import { onShutdownSignals } from '../signals.js';
 import { createCycle } from '../reconcile/cycle.js';
 import { connect } from './connect.js';
 import {

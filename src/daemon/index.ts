@@ -18,8 +18,7 @@ export {
   type Cycle, type CycleContext, type CycleOutcome, type CycleResult,
 } from '../reconcile/outcome.js';
 export type { DaemonState } from './state.js';
-export { startDaemonServer, parseListenAddress, type DaemonServer, type DaemonServerOptions } from './server.js';
-export { HARD_EXIT_CODE, onShutdownSignals, type ShutdownSignalOptions } from './signals.js';
+export { startDaemonServer, type DaemonServer, type DaemonServerOptions } from './server.js';
 export { watchPolicyDirectory, type WatchOptions } from './watch.js';
 
 export interface DaemonOptions {

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
+import { parseListenAddress } from '../listen-address.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -26,17 +27,6 @@ export interface DaemonServer {
   /** `http://HOST:PORT` with the port actually bound. */
   readonly url: string;
   close(): Promise<void>;
-}
-
-/** Splits `HOST:PORT`, `[v6]:PORT` or `:PORT` (all interfaces); throws UsageError when malformed. */
-export function parseListenAddress(listen: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(listen.trim());
-  const port = match ? Number(match[3]) : NaN;
-  if (!match || !Number.isInteger(port) || port > 65535) {
-    throw new UsageError(`invalid listen address "${listen}": expected HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464`);
-  }
-  const host = match[1] ?? match[2] ?? '';
-  return { host: host === '' ? '0.0.0.0' : host, port };
 }
 
 function errorMessage(error: unknown): string {

@@ -1,10 +1,9 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
 import { ReconcileLoop } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
 import type { DaemonState } from '../../../src/daemon/state.js';
-import { parseListenAddress, startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
+import { startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
 import { waitFor } from '../../unit/daemon/wait.js';
 
 const servers: DaemonServer[] = [];
@@ -36,16 +35,6 @@ async function get(url: string, method = 'GET'): Promise<{ status: number; type:
 }
 
 describe('daemon server', () => {
-  it('parses listen addresses', () => {
-    expect(parseListenAddress('127.0.0.1:9464')).toEqual({ host: '127.0.0.1', port: 9464 });
-    expect(parseListenAddress('[::1]:9464')).toEqual({ host: '::1', port: 9464 });
-    expect(parseListenAddress('localhost:0')).toEqual({ host: 'localhost', port: 0 });
-    expect(parseListenAddress(':9464')).toEqual({ host: '0.0.0.0', port: 9464 });
-    for (const bad of ['9464', '127.0.0.1', '::1:9464', 'host:99999', 'host:abc']) {
-      expect(() => parseListenAddress(bad)).toThrow(UsageError);
-    }
-  });
-
   it('serves /healthz while the loop is alive, 503 once it stopped', async () => {
     let current = state();
     const server = await serve(() => current);

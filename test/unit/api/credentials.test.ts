@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { checkCredentials, resolveCredentials } from '../../../src/api/credentials.js';
+import { checkCredentials, readSecret, resolveCredentials } from '../../../src/api/credentials.js';
 import { UsageError } from '../../../src/errors.js';
 
 let dir: string;
@@ -12,6 +12,26 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
+});
+
+describe('readSecret (the API credentials and the emulator token)', () => {
+  it('takes the named file first, then the value, then the file a variable names', async () => {
+    const file = path.join(dir, 'flag');
+    const envFile = path.join(dir, 'env');
+    await writeFile(file, 'from-flag-file\n');
+    await writeFile(envFile, 'from-env-file\n');
+    expect(await readSecret('token', { file, value: 'value', envFile })).toBe('from-flag-file');
+    expect(await readSecret('token', { value: ' value\n', envFile })).toBe('value');
+    expect(await readSecret('token', { value: '  ', envFile })).toBe('from-env-file');
+    expect(await readSecret('token', {})).toBeUndefined();
+  });
+
+  it('refuses an empty or unreadable file, naming it and what it holds', async () => {
+    const empty = path.join(dir, 'empty');
+    await writeFile(empty, '\n');
+    await expect(readSecret('emulator token', { file: empty })).rejects.toThrow(`the emulator token file ${empty} is empty`);
+    await expect(readSecret('emulator token', { file: path.join(dir, 'missing') })).rejects.toThrow(/cannot read the emulator token file .*ENOENT/);
+  });
 });
 
 describe('resolveCredentials', () => {

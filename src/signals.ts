@@ -1,10 +1,11 @@
 /**
- * SIGTERM / SIGINT handling for the daemon. The first signal aborts the
- * controller: the loop stops taking triggers and lets the call in flight
- * finish, then the process exits 0. A second signal exits at once with 130.
+ * SIGTERM / SIGINT handling, the same for every long-running command (`run`,
+ * `apply`, `emulator`). The first signal aborts the controller: the command
+ * starts nothing new, lets the call in flight finish and exits on its own. A
+ * second signal exits at once with 130.
  */
-import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import type { Logger } from './log.js';
+import { silentLogger } from './log.js';
 
 export interface ShutdownSignalOptions {
   logger?: Logger;

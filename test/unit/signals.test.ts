@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HARD_EXIT_CODE, onShutdownSignals } from '../../../src/daemon/signals.js';
+import { HARD_EXIT_CODE, onShutdownSignals } from '../../src/signals.js';
 
 const disposers: Array<() => void> = [];
 afterEach(() => { for (const dispose of disposers.splice(0)) dispose(); });
