@@ -1,7 +1,9 @@
 /**
  * `rampart run` as a real process against the emulator over HTTP: the first
  * cycle creates everything, the endpoints answer as the contract says, every
- * log line of a cycle carries its id, and the token never leaks.
+ * log line of a cycle carries its id, and the token never leaks. What the
+ * endpoints show of a dry run and of failing cycles is tested in process
+ * (test/integration/reconcile/endpoints.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
@@ -93,51 +95,5 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     // Listings were read for the account's rules and its three IP lists.
     expect(emulator.control.count(LIST_HINTS)).toBeGreaterThan(0);
     expect(emulator.control.count(LIST_IP)).toBeGreaterThanOrEqual(3);
-  });
-
-  it('--dry-run writes nothing and serves the pending changes on /plan', async () => {
-    const emulator = await startEmulatorForDaemon();
-    const policies = await plainPolicyDir(samplePolicies());
-    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--dry-run']));
-    const first = await daemon.waitForCycle(() => true, 'the first cycle');
-    expect(first).toMatchObject({ result: 'skipped', changes: { create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0 } });
-    await daemon.waitForCycle(() => true, 'a second cycle', { after: 1 });
-
-    const plan = (await daemon.get('/plan')).json();
-    expect(plan.summary).toMatchObject({ create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0 });
-    expect(plan.changes.length).toBeGreaterThan(0);
-    expect(plan.changes.every((c: { action: string }) => c.action === 'create')).toBe(true);
-    const metrics = await daemon.metrics();
-    expect(metrics.value('rampart_plan_pending_changes', { action: 'create' })).toBe(SAMPLE_RULES + SAMPLE_IP_VALUES);
-    expect(metrics.sum('rampart_changes_applied_total')).toBe(0);
-    expect((await daemon.get('/readyz')).status).toBe(200);
-
-    expect(writeCalls(emulator)).toEqual([]);
-    expect(accountSummary(emulator)).toMatchObject({ rules: 0, ipValues: 0 });
-    expect((await daemon.stop()).code).toBe(0);
-  });
-
-  it('reports not-ready with the reason while the first cycles fail, and ready once one succeeds', async () => {
-    const emulator = await startEmulatorForDaemon();
-    // Six 500s exhaust the retries of the first listing: cycle 1 fails; the retry after failure succeeds.
-    emulator.control.addFault({ route: LIST_HINTS, kind: 'status', status: 500, count: 6 });
-    const policies = await plainPolicyDir(samplePolicies());
-    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--interval', '30s']));
-    const failed = await daemon.waitForCycle(() => true, 'the first cycle');
-    expect(failed.result).toBe('failed');
-    const notReady = await daemon.get('/readyz');
-    // The retry waits ~1 s (backoff), far longer than this poll takes.
-    expect(notReady.status).toBe(503);
-    expect(notReady.json().reason).toMatch(/last cycle failed/);
-    // The API failed, not the policies: they were read and are valid.
-    expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(1);
-    const retried = await daemon.waitForCycle(() => true, 'the retry', { after: 1, timeoutMs: 5000 });
-    expect(retried).toMatchObject({ result: 'success', reasons: ['retry after failure'] });
-    await waitUntil(async () => (await daemon.get('/readyz')).status === 200, '/readyz 200');
-    expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
-    const metrics = await daemon.metrics();
-    expect(metrics.value('rampart_reconcile_total', { result: 'failed' })).toBe(1);
-    expect(metrics.value('rampart_reconcile_total', { result: 'success' })).toBe(1);
-    expect((await daemon.stop()).code).toBe(0);
   });
 });
