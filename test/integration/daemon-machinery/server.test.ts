@@ -64,18 +64,26 @@ describe('daemon server', () => {
 
   it('flips readiness when a real loop has its first successful cycle', async () => {
     let attempts = 0;
+    // The retry is held until the endpoints were looked at after the failure, however slow the machine.
+    let releaseRetry = (): void => undefined;
+    const retryHeld = new Promise<void>((resolve) => { releaseRetry = resolve; });
     const metrics = new DaemonMetrics();
     const loop = new ReconcileLoop({
       intervalMs: 60_000, backoff: { baseMs: 30, maxMs: 30 }, metrics,
-      cycle: async () => (++attempts === 1 ? { result: 'failed', error: new Error('api down') } : { result: 'no-op', plan: { summary: { create: 0 } } }),
+      cycle: async () => {
+        if (++attempts === 1) return { result: 'failed', error: new Error('api down') };
+        await retryHeld;
+        return { result: 'no-op', plan: { summary: { create: 0 } } };
+      },
     });
     const server = await serve(loop, metrics);
     expect((await get(`${server.url}/healthz`)).status).toBe(503);
     const controller = new AbortController();
     const done = loop.run(controller.signal);
-    await waitFor(() => attempts === 1 && !loop.running, 'failed cycle');
+    await waitFor(() => loop.lastOutcome?.result === 'failed', 'failed cycle');
     expect((await get(`${server.url}/healthz`)).status).toBe(200);
     expect(JSON.parse((await get(`${server.url}/readyz`)).body).reason).toMatch(/api down/);
+    releaseRetry();
     await waitFor(() => loop.everSucceeded, 'successful retry');
     expect((await get(`${server.url}/readyz`)).status).toBe(200);
     expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({ summary: { create: 0 } });
