@@ -7,7 +7,7 @@ import { ApiClient } from '../api/client.js';
 import { resolveCredentials } from '../api/credentials.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retry.js';
 import { ServiceApi } from '../api/service.js';
-import { startEmulator, type RunningEmulator } from '../emulator/index.js';
+import type { RunningEmulator } from '../emulator/index.js';
 import { UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ConnectionOptions } from './options.js';
@@ -35,6 +35,8 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
   let credentials;
   if (options.emulator) {
     const token = randomBytes(24).toString('hex');
+    // Loaded only here: every command against a real API starts without the emulator's code.
+    const { startEmulator } = await import('../emulator/index.js');
     emulator = await startEmulator({
       token,
       port: 0,

@@ -1,7 +1,6 @@
 /** `rampart emulator`: serve the emulated service API until SIGTERM/SIGINT. */
 import { Option, type Command } from 'commander';
 import { readSecret } from '../api/credentials.js';
-import { startEmulator } from '../emulator/index.js';
 import { IP_GRANULARITIES, type IpGranularity } from '../emulator/options.js';
 import { UsageError } from '../errors.js';
 import { parseListenAddress } from '../listen-address.js';
@@ -45,6 +44,8 @@ async function serve(flags: EmulatorFlags): Promise<void> {
   const { host, port } = parseListenAddress(flags.listen);
   const token = await readSecret('emulator token', { file: flags.tokenFile, value: flags.token ?? process.env.RAMPART_EMULATOR_TOKEN });
   if (!token) throw new UsageError('emulator: --token or --token-file is required');
+  // Loaded when the command runs, so that the other commands start without it.
+  const { startEmulator } = await import('../emulator/index.js');
   const emulator = await startEmulator({
     host,
     port,

@@ -7,7 +7,7 @@
 import { Option, type Command } from 'commander';
 import { openJournalFile } from '../apply/journal-file.js';
 import { WriteJournal } from '../apply/write-journal.js';
-import { type Cycle, DaemonMetrics, isSuccessfulResult, ReconcileLoop, runDaemon } from '../daemon/index.js';
+import type { Cycle } from '../daemon/index.js';
 import { UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
@@ -56,6 +56,8 @@ export async function run(flags: RunFlags): Promise<number> {
   if (intervalMs <= 0) throw new UsageError(`--interval must be longer than 0, got "${flags.interval}"`);
   const settleTimeoutMs = parseDuration(flags.settleTimeout);
   const timeoutMs = parseDuration(flags.timeout);
+  // The daemon (metrics registry, watcher, server) is loaded when `run` runs: the other commands start without it.
+  const { DaemonMetrics, isSuccessfulResult, ReconcileLoop, runDaemon } = await import('../daemon/index.js');
   const metrics = new DaemonMetrics({ version: await packageVersion() });
   // The API client is shared by every cycle and logs its retries itself; cycles run one at a
   // time, so its lines (and the embedded emulator's) carry the id of the cycle running then.
