@@ -1,55 +1,12 @@
 #!/usr/bin/env node
 /**
- * argv → command. The only place that sets the exit code. Each command lives
- * in src/commands/ and registers itself through `commands/index.ts`.
+ * The process: runs `main` (src/main.ts) on argv and sets the exit code. The
+ * only place that does; a command that never settles exits 1 (exit-guard.ts).
  */
-import { Command, CommanderError } from 'commander';
-import { registerCommands } from './commands/index.js';
-import { isRampartError } from './errors.js';
-import { EXIT } from './exit-codes.js';
 import { guardExit } from './exit-guard.js';
-import { redactSecrets } from './secrets.js';
-import { packageVersion } from './version.js';
+import { main } from './main.js';
 
-async function main(argv: string[]): Promise<number> {
-  const program = new Command('rampart')
-    .description('Keep an Attack Protection Service account in step with YAML policy files.')
-    .version(await packageVersion(), '-V, --version')
-    .showHelpAfterError()
-    .exitOverride();
-  registerCommands(program);
-  try {
-    await program.parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.ok : EXIT.error;
-    }
-    process.stderr.write(`rampart: ${describe(error)}\n`);
-    return EXIT.error;
-  }
-}
-
-function describe(error: unknown): string {
-  return redactSecrets(describeRaw(error));
-}
-
-function describeRaw(error: unknown): string {
-  if (isRampartError(error)) return `${error.message} [${error.code}]`;
-  if (error instanceof Error) {
-    // An unexpected error is a bug: keep the stack for the report.
-    return process.env.RAMPART_DEBUG ? (error.stack ?? error.message) : `internal error: ${error.message}`;
-  }
-  return String(error);
-}
-
-const finished = main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`rampart: ${describe(error)}\n`);
-    process.exitCode = EXIT.error;
-  },
-);
+const finished = main(process.argv).then((code) => {
+  process.exitCode = code;
+});
 guardExit(finished);

@@ -1,14 +1,17 @@
 /**
  * Shared by the plan and apply integration tests: an emulator on port 0, the
  * CLI pointed at it, and readers of the emulator's own state (not its lagging
- * listings) to assert what really exists.
+ * listings) to assert what really exists. `cli` runs the command in this
+ * process (test/helpers/cli-in-process.ts: same main, environment and
+ * result); `start` spawns it, for what needs a process (signals, kills).
  */
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { applyPlan } from '../../../src/apply/apply.js';
 import { prepare } from '../../../src/reconcile/prepare.js';
-import { runCli, startCli, type CliOptions, type CliResult, type RunningCli } from '../../helpers/cli.js';
+import { startCli, type CliOptions, type CliResult, type RunningCli } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { afterEach, beforeEach } from 'vitest';
 import type { EmulatorOptions, HintRecord, IpObject } from '../../../src/emulator/index.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
@@ -24,8 +27,9 @@ export const DELETE_IP = 'DELETE /v4/ip_rules';
 
 export interface Harness {
   readonly emulator: TestEmulator;
-  /** `rampart <command> --api-url URL --policies DIR ...args`. */
+  /** `rampart <command> --api-url URL --policies DIR ...args`, run in this process. */
   cli(command: 'plan' | 'apply', policies: string, args?: readonly string[], options?: CliOptions): Promise<CliResult>;
+  /** The same as a spawned process. */
   start(command: 'plan' | 'apply', policies: string, args?: readonly string[], options?: CliOptions): RunningCli;
   /** Rules that exist now (deleted ones still lagging in listings excluded). */
   hints(): HintRecord[];
@@ -42,7 +46,7 @@ export async function startHarness(options: Partial<EmulatorOptions> = {}): Prom
   ];
   return {
     emulator,
-    cli: (command, policies, args = [], cliOptions) => runCli(fullArgs(command, policies, args), cliOptions),
+    cli: (command, policies, args = [], cliOptions) => runCliInProcess(fullArgs(command, policies, args), cliOptions),
     start: (command, policies, args = [], cliOptions) => startCli(fullArgs(command, policies, args), cliOptions),
     hints: () => emulator.control.state().hints.filter((h) => h.unlistedFromMs === undefined).map((h) => h.record),
     ipObjects: () => emulator.control.state().ipObjects.filter((o) => o.unlistedFromMs === undefined).map((o) => o.record),

@@ -23,7 +23,7 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     // The very first call waits 2 s (429 + Retry-After): long enough to see /readyz answer 503.
     emulator.control.addFault({ route: '*', kind: 'status', status: 429, retryAfterSeconds: 2, count: 1 });
     const policies = await plainPolicyDir(samplePolicies());
-    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--interval', '1s']));
+    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--interval', '300ms']));
     expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(daemon.url).not.toMatch(/:0$/);
 
@@ -51,7 +51,7 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     expect(plan.summary).toMatchObject({ create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0 });
     expect(plan.changes.filter((c: { kind: string }) => c.kind === 'rule')).toHaveLength(SAMPLE_RULES);
 
-    // A resync follows within ~1 s and changes nothing.
+    // A resync follows within ~0.3 s and changes nothing.
     const writesAfterFirst = writeCalls(emulator).length;
     const resync = await daemon.waitForCycle((c) => (c.reasons as string[]).includes('resync'), 'a resync', { after: 1 });
     expect(resync.result).toBe('no-op');

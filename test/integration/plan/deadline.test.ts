@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 function argsFor(command: string, url: string, dir: PolicyDir): string[] {
-  const base = ['--api-url', url, '--timeout', '2s'];
+  const base = ['--api-url', url, '--timeout', '600ms'];
   if (command === 'export') return ['export', '--client', '10042', '--out', dir.scratch('export'), ...base];
   if (command === 'run --once') return ['run', '--once', '--policies', dir.dir, '--listen', '127.0.0.1:0', ...base];
   return [command, '--policies', dir.dir, ...base];
@@ -35,7 +35,7 @@ describe('--timeout', () => {
     expect(result.code).toBe(1);
     expect(seconds).toBeLessThan(10);
     const host = url.replace(/\/$/, '');
-    expect(result.stderr).toContain(`no complete answer from ${host} within 2s (--timeout): the calls in flight had no answer yet`);
+    expect(result.stderr).toContain(`no complete answer from ${host} within 600ms (--timeout): the calls in flight had no answer yet`);
     expect(result.stderr).toContain('[api_timeout]');
   });
 

@@ -1,0 +1,45 @@
+/**
+ * argv → command → exit code. Each command lives in src/commands/ and
+ * registers itself through `commands/index.ts`; an error any of them throws
+ * becomes one `rampart: … [code]` line on stderr. cli.ts runs this as the
+ * process; tests can run it in theirs.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerCommands } from './commands/index.js';
+import { isRampartError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import { redactSecrets } from './secrets.js';
+import { packageVersion } from './version.js';
+
+/** Runs `argv` (as `process.argv`: node, script, arguments) and resolves to the exit code; never rejects. */
+export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    const program = new Command('rampart')
+      .description('Keep an Attack Protection Service account in step with YAML policy files.')
+      .version(await packageVersion(), '-V, --version')
+      .showHelpAfterError()
+      .exitOverride();
+    registerCommands(program);
+    await program.parseAsync([...argv]);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+    }
+    process.stderr.write(`rampart: ${describe(error)}\n`);
+    return EXIT.error;
+  }
+}
+
+function describe(error: unknown): string {
+  return redactSecrets(describeRaw(error));
+}
+
+function describeRaw(error: unknown): string {
+  if (isRampartError(error)) return `${error.message} [${error.code}]`;
+  if (error instanceof Error) {
+    // An unexpected error is a bug: keep the stack for the report.
+    return process.env.RAMPART_DEBUG ? (error.stack ?? error.message) : `internal error: ${error.message}`;
+  }
+  return String(error);
+}
