@@ -1,32 +1,18 @@
 /**
- * `rampart export` as users run it: the built CLI against an emulator seeded
- * with every kind of object, then `validate` and `plan --detailed-exitcode`
- * on the output: clean, and no changes. Once per IP-list granularity.
+ * `rampart export` as users run it (the CLI's main, in process) against an
+ * emulator seeded with every kind of object, then `validate` and `plan
+ * --detailed-exitcode` on the output: clean, and no changes. Once per IP-list
+ * granularity. The spawned export is in test/integration/plan/deadline.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
 const CLIENT = 10042;
-
-function ensureBuilt(): void {
-  const built = join(ROOT, 'dist/commands/export.js');
-  const newest = Math.max(
-    ...readdirSync(join(ROOT, 'src/export')).map((f) => statSync(join(ROOT, 'src/export', f)).mtimeMs),
-    statSync(join(ROOT, 'src/commands/export.ts')).mtimeMs,
-  );
-  if (!existsSync(built) || statSync(built).mtimeMs < newest) {
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-  }
-}
 
 interface Run {
   code: number | null;
@@ -34,22 +20,10 @@ interface Run {
   stderr: string;
 }
 
-/** Asynchronous on purpose: the emulator answers from this very process. */
-function rampart(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const clean = { ...process.env };
-  for (const key of Object.keys(clean)) if (key.startsWith('RAMPART_') || key.startsWith('GITHUB_')) delete clean[key];
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { ...clean, RAMPART_LOG_FORMAT: 'json', NO_COLOR: '1', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
+/** The command in this process (test/helpers/cli-in-process.ts), with a clean environment plus `env`. */
+async function rampart(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const { code, stdout, stderr } = await runCliInProcess(args, { env: { RAMPART_API_TOKEN: undefined, ...env } });
+  return { code, stdout, stderr };
 }
 
 const instance = (app: number) => ({ point: ['instance'], type: 'equal', value: String(app) });
@@ -107,7 +81,6 @@ for (const granularity of ['per-value', 'per-request'] as const) {
     let first: Run;
 
     beforeAll(async () => {
-      ensureBuilt();
       emulator = await startTestEmulator({ ipGranularity: granularity });
       seed(emulator, granularity);
       dir = await mkdtemp(join(tmpdir(), 'rampart-export-'));

@@ -1,30 +1,25 @@
 /**
- * `rampart validate` as users run it: the built CLI in a child process, each
- * output format, exit codes and the GitHub step summary.
+ * `rampart validate` as users run it: each output format, exit codes and the
+ * GitHub step summary. Two runs are the built CLI in a child process (the
+ * default directory, and a failure without a stack trace); the rest run the
+ * CLI's main in process (test/helpers/cli-in-process.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const CLI = join(ROOT, 'dist/cli.js');
-
-/** `npm test` builds first; a direct vitest run rebuilds when dist is older than src/policy. */
-function ensureBuilt(): void {
-  const built = join(ROOT, 'dist/commands/validate.js');
-  const newest = Math.max(
-    ...readdirSync(join(ROOT, 'src/policy')).map((f) => statSync(join(ROOT, 'src/policy', f)).mtimeMs),
-    statSync(join(ROOT, 'src/commands/validate.ts')).mtimeMs,
-  );
-  if (!existsSync(built) || statSync(built).mtimeMs < newest) {
-    spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-  }
+/** `rampart validate ...args` in process. */
+async function run(args: string[], env: Record<string, string> = {}) {
+  const { code, stdout, stderr } = await runCliInProcess(['validate', ...args], { env: { GITHUB_STEP_SUMMARY: undefined, RAMPART_POLICIES: undefined, ...env } });
+  return { code, stdout, stderr };
 }
 
-function run(args: string[], env: Record<string, string> = {}, cwd = ROOT) {
+/** The same, as a child process. */
+function spawnRun(args: string[], env: Record<string, string> = {}, cwd = ROOT) {
   const result = spawnSync(process.execPath, [CLI, 'validate', ...args], {
     cwd,
     encoding: 'utf8',
@@ -45,7 +40,6 @@ let dir: string;
 const head = 'version: 1\nclient: 10042\napplication: 7\n';
 
 beforeAll(async () => {
-  ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'rampart-validate-'));
   await mkdir(join(dir, 'bad'));
   await writeFile(join(dir, 'bad', 'shop.yaml'), head + 'mode: blok\nip_lists:\n  deny:\n    - ips: [10.0.0.5/24, 300.0.0.1]\n');
@@ -64,14 +58,14 @@ afterAll(async () => {
 
 describe('rampart validate', () => {
   it('accepts the sample policies (default ./policies) with exit 0', () => {
-    const { code, stdout, stderr } = run([]);
+    const { code, stdout, stderr } = spawnRun([]);
     expect(stdout).toBe('3 policy files valid\n');
     expect(code).toBe(0);
     expect(stderr).toBe('');
   });
 
-  it('prints every problem as file:line:col and exits 1', () => {
-    const { code, stdout, stderr } = run(['--policies', join(dir, 'bad')]);
+  it('prints every problem as file:line:col and exits 1', async () => {
+    const { code, stdout, stderr } = await run(['--policies', join(dir, 'bad')]);
     expect(code).toBe(1);
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(5);
@@ -83,28 +77,28 @@ describe('rampart validate', () => {
     expect(stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
-  it('takes the directory from RAMPART_POLICIES and allows warnings', () => {
-    const { code, stdout } = run([], { RAMPART_POLICIES: join(dir, 'warn') });
+  it('takes the directory from RAMPART_POLICIES and allows warnings', async () => {
+    const { code, stdout } = await run([], { RAMPART_POLICIES: join(dir, 'warn') });
     expect(code).toBe(0);
     expect(stdout).toContain('1 policy file valid (1 warning)');
-    expect(run([], { RAMPART_POLICIES: '' }).stdout).toBe('3 policy files valid\n');
+    expect((await run([], { RAMPART_POLICIES: '' })).stdout).toBe('3 policy files valid\n');
   });
 
-  it('prints JSON for machines', () => {
-    const { code, stdout } = run(['--policies', join(dir, 'bad'), '--format', 'json']);
+  it('prints JSON for machines', async () => {
+    const { code, stdout } = await run(['--policies', join(dir, 'bad'), '--format', 'json']);
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as { valid: boolean; files: string[]; errors: number; warnings: number; diagnostics: { code: string; line: number }[] };
     expect(report).toMatchObject({ valid: false, errors: 3, warnings: 1 });
     expect(report.files).toHaveLength(2);
     expect(report.diagnostics.map((d) => d.code)).toEqual(['invalid-id', 'invalid-value', 'host-bits', 'invalid-cidr']);
-    const ok = JSON.parse(run(['--format', 'json']).stdout) as { valid: boolean; errors: number };
+    const ok = JSON.parse((await run(['--format', 'json'])).stdout) as { valid: boolean; errors: number };
     expect(ok).toMatchObject({ valid: true, errors: 0, warnings: 0 });
   });
 
   it('prints GitHub annotations, escaped, and appends the step summary', async () => {
     const summary = join(dir, 'summary.md');
     await writeFile(summary, 'before\n');
-    const { code, stdout } = run(['--policies', join(dir, 'bad'), '--format', 'github'], { GITHUB_STEP_SUMMARY: summary });
+    const { code, stdout } = await run(['--policies', join(dir, 'bad'), '--format', 'github'], { GITHUB_STEP_SUMMARY: summary });
     expect(code).toBe(1);
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^::error file=.*a%2Cb\.yaml,line=2,col=9,title=rampart invalid-id::client must be/);
@@ -117,7 +111,7 @@ describe('rampart validate', () => {
 
   it('caps annotations at 10 errors and 10 warnings; the summary has them all', async () => {
     const summary = join(dir, 'many.md');
-    const { code, stdout } = run(['--policies', join(dir, 'many'), '--format', 'github'], { GITHUB_STEP_SUMMARY: summary });
+    const { code, stdout } = await run(['--policies', join(dir, 'many'), '--format', 'github'], { GITHUB_STEP_SUMMARY: summary });
     expect(code).toBe(1);
     expect(stdout.split('\n').filter((l) => l.startsWith('::error ')).length).toBe(10);
     expect(stdout.split('\n').filter((l) => l.startsWith('::warning ')).length).toBe(10);
@@ -128,14 +122,14 @@ describe('rampart validate', () => {
   });
 
   it('fails clearly on a missing directory, without a stack trace', () => {
-    const { code, stdout, stderr } = run(['--policies', join(dir, 'nope')]);
+    const { code, stdout, stderr } = spawnRun(['--policies', join(dir, 'nope')]);
     expect(code).toBe(1);
     expect(stdout).toContain('policy directory not found');
     expect(stderr).toBe('');
   });
 
-  it('rejects an unknown format', () => {
-    const { code, stderr } = run(['--format', 'xml']);
+  it('rejects an unknown format', async () => {
+    const { code, stderr } = await run(['--format', 'xml']);
     expect(code).toBe(1);
     expect(stderr).toContain('xml');
   });
