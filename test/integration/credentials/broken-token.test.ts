@@ -2,10 +2,12 @@
  * A token that cannot be sent as a header (a control character inside) is a
  * usage error before anything starts, for every command that connects: never
  * a silent exit 0, never a daemon stuck in its first cycle. The token itself is
- * never printed.
+ * never printed. `run` is a spawned process (a daemon stuck in its first
+ * cycle shows only there); the others run the CLI's main in process.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { useTestEmulator } from '../../helpers/emulator.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 
@@ -31,7 +33,8 @@ describe('a token with a control character', () => {
     const argv = args[0] === 'export'
       ? args.map((arg) => (arg === 'EXPORT_DIR' ? policies!.scratch('export') : arg))
       : [...args, '--policies', policies.dir];
-    const result = await runCli([...argv, '--api-url', url], {
+    const runner = args[0] === 'run' ? runCli : runCliInProcess;
+    const result = await runner([...argv, '--api-url', url], {
       env: { RAMPART_API_TOKEN: BROKEN },
       timeoutMs: 15_000,
     });
@@ -47,7 +50,7 @@ describe('a token with a control character', () => {
     const { url } = await emulator.start();
     policies = await samplePolicyDir();
     const tokenFile = await policies.write('../token', 'test-token-0123456789\n');
-    const result = await runCli(['plan', '--api-url', url, '--policies', policies.dir, '--api-token-file', tokenFile], {
+    const result = await runCliInProcess(['plan', '--api-url', url, '--policies', policies.dir, '--api-token-file', tokenFile], {
       env: { RAMPART_API_TOKEN: undefined },
     });
     expect(result.code, result.stderr).toBe(0);

@@ -1,10 +1,12 @@
 /**
  * A host that accepts the connection and never answers: one-shot commands give
  * up at `--timeout` (not after every attempt's full request timeout, over 3
- * minutes), naming the host and the cause.
+ * minutes), naming the host and the cause. `run --once` is a spawned process
+ * (it must exit, not hang); the others run the CLI's main in process.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { freePort } from '../../helpers/daemon.js';
 import { useTestEmulator } from '../../helpers/emulator.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
@@ -29,7 +31,8 @@ describe('--timeout', () => {
     for (const route of ['POST /v1/objects/hint', 'GET /v4/ip_rules']) control.addFault({ route, kind: 'hang', count: 1000 });
     policies = await samplePolicyDir();
     const started = Date.now();
-    const result = await runCli(argsFor(command, url, policies), { timeoutMs: 20_000 });
+    const runner = command === 'run --once' ? runCli : runCliInProcess;
+    const result = await runner(argsFor(command, url, policies), { timeoutMs: 20_000 });
     const seconds = (Date.now() - started) / 1000;
     expect(result.signal, 'the process had to be killed').toBeNull();
     expect(result.code).toBe(1);
@@ -42,7 +45,7 @@ describe('--timeout', () => {
   it('names the failure it was retrying when time ran out', async () => {
     policies = await samplePolicyDir();
     const url = `http://127.0.0.1:${await freePort()}`;
-    const result = await runCli(['plan', '--policies', policies.dir, '--api-url', url, '--timeout', '1s'], {
+    const result = await runCliInProcess(['plan', '--policies', policies.dir, '--api-url', url, '--timeout', '1s'], {
       env: { RAMPART_RETRY_BASE_MS: '400' },
     });
     expect(result.code).toBe(1);

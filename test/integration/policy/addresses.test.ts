@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { CLIENT, startHarness, type Harness } from '../apply/harness.js';
 
 let harness: Harness | undefined;
@@ -37,7 +37,7 @@ describe('IPv6 with an embedded IPv4 address', () => {
 describe('a prefix length with a leading zero', () => {
   it('is an invalid-cidr error at file:line:col', async () => {
     policies = await policyDir({ 'a.yaml': `${head}ip_lists:\n  deny:\n    - ips:\n        - 10.0.0.0/8\n        - 1.2.3.0/024\n` });
-    const result = await runCli(['validate', '--policies', 'policies'], { cwd: policies.root });
+    const result = await runCliInProcess(['validate', '--policies', 'policies'], { cwd: policies.root });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/policies\/a\.yaml:8:11: error: "1\.2\.3\.0\/024": a prefix length has no leading zero \(did you mean \/24\?\) \[invalid-cidr\]/);
   });
