@@ -81,11 +81,16 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
     error('multiple-documents', 'a policy file holds one YAML document; split the others into their own files', positionOf(second?.range[0] ?? 0));
   }
   const doc = list[0] as Document.Parsed;
+  // The parser reports running out of stack as an ordinary error where it gave up: once, or (with
+  // its code warmed up, as in a daemon after some cycles) once per level it unwound. One is enough.
+  const overflows = doc.errors.filter((problem) => isStackOverflow(problem));
+  const first = Math.min(...overflows.map((problem) => problem.pos[0]));
+  if (overflows.length > 0) error('yaml-too-deep', TOO_DEEP, positionOf(first));
   for (const problem of doc.errors) {
-    // The parser reports running out of stack as an ordinary error at the place it gave up.
+    if (isStackOverflow(problem)) continue;
     const [code, message] = problem.code === 'DUPLICATE_KEY'
       ? ['duplicate-key', 'duplicate key: each key may appear once per mapping']
-      : isStackOverflow(problem) ? ['yaml-too-deep', TOO_DEEP] : ['yaml-syntax', firstLine(problem.message)];
+      : ['yaml-syntax', firstLine(problem.message)];
     error(code, message, positionOf(problem.pos[0]));
   }
   for (const problem of doc.warnings) {
