@@ -11,6 +11,11 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests start real processes and servers; two cores are all CI has.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // A worker runs file after file in one module graph: a fresh graph per file cost more than
+    // half of the suite's CPU. So a test file leaves nothing behind: it closes what it starts,
+    // restores what it changes (process.env, listeners, the working directory), and never
+    // counts on a module being loaded fresh.
+    isolate: false,
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
   },
 });

@@ -3,5 +3,5 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 export default defineConfig({
-  test: { ...base.test, include: ['test/soak/**/*.test.ts'], exclude: ['**/node_modules/**'] },
+  test: { ...base.test, projects: undefined, include: ['test/soak/**/*.test.ts'], exclude: ['**/node_modules/**'] },
 });
