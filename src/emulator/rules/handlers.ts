@@ -3,10 +3,13 @@ import type { Handler } from '../core.js';
 import { invalid } from '../envelope.js';
 import { isListed, isLive, markDeleted, purgeTombstones, type HintRecord } from '../store.js';
 import { optionalBool, optionalCount, optionalIdList, requireIdList, requireRecord } from '../validate.js';
+import { ruleKind } from './catalogue.js';
 import { conditionSetKey } from './conditions.js';
+import { ruleContext } from './context.js';
 import { validateHintCreate } from './validate.js';
 
 export const MAX_HINT_PAGE = 1000;
+
 const ORDER_FIELDS = ['id', 'updated_at', 'create_time'] as const;
 
 export const listHints: Handler = (request, core) => {
@@ -42,7 +45,7 @@ export const listHints: Handler = (request, core) => {
 };
 
 export const createHint: Handler = (request, core) => {
-  const draft = validateHintCreate(request.body, { upperCaseMethod: core.config.undocumentedRewrites });
+  const draft = validateHintCreate(request.body, ruleContext(core));
   core.authorize([draft.clientid]);
   const { state } = core;
   const nowSec = core.nowSeconds();
@@ -59,10 +62,10 @@ export const createHint: Handler = (request, core) => {
     type: draft.type,
     action: draft.action,
     point: draft.point,
-    attack_type: draft.attack_type,
-    regex: draft.regex,
-    regex_id: draft.regex !== null && draft.type.endsWith('regex') ? state.nextIds.regex++ : null,
-    mode: draft.mode,
+    attack_type: null,
+    regex: null,
+    regex_id: null,
+    mode: null,
     comment: draft.comment,
     validated: draft.validated,
     variativity_disabled: draft.variativity_disabled,
@@ -70,7 +73,8 @@ export const createHint: Handler = (request, core) => {
     system: false,
     create_time: nowSec,
     updated_at: nowSec,
-    ...draft.extra,
+    ...draft.fields,
+    ...(ruleKind(draft.type)?.hasRegexId ? { regex_id: state.nextIds.regex++ } : {}),
   };
   state.hints.set(hint.id, { record: hint, listedFromMs: core.nowMs() + core.config.listingLagMs });
   core.changed();
@@ -116,6 +120,6 @@ function optionalStrings(value: unknown, path: readonly string[]): string[] | un
   return list as string[];
 }
 
-function copy(hint: HintRecord): HintRecord {
+export function copy(hint: HintRecord): HintRecord {
   return structuredClone(hint);
 }

@@ -114,7 +114,9 @@ describe('hint create', () => {
     }
     const stamp = await create({ clientid: C, type: 'disable_stamp', stamp: 7730, point: [['get', 'q']], action: [] });
     expect(stamp.body).toMatchObject({ type: 'disable_stamp', stamp: 7730 });
-    for (const type of ['disable_attack_type', 'set_response_header']) expect((await create({ clientid: C, type, action: [] })).status).toBe(200);
+    expect((await create({ clientid: C, type: 'disable_attack_type', attack_type: 'xss', point: [['get', 'q']], action: [] })).status).toBe(200);
+    expect((await create({ clientid: C, type: 'set_response_header', mode: 'append', name: 'X-Frame-Options', values: ['DENY'], action: [] })).status).toBe(200);
+    expect((await create({ clientid: C, type: 'brute_counter', counter: 'b:1', action: [] })).body).toMatchObject({ type: 'brute_counter', counter: 'b:1' });
     expect((await create({ clientid: C, type: 'experimental_regex', regex: 'a+', attack_type: 'sqli', point: [['post']], action: [] })).status).toBe(200);
   });
 
