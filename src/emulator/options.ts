@@ -30,6 +30,8 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** See EmulatorConfig.undocumentedRewrites. Default false. */
   undocumentedRewrites?: boolean;
+  /** See EmulatorConfig.updateErrorsAsHttp200. Default false. */
+  updateErrorsAsHttp200?: boolean;
   /** See EmulatorConfig.extendedToken. Default true. */
   extendedToken?: boolean;
   /** Larger request bodies get 413. Default 1 MiB. */
@@ -51,12 +53,14 @@ export interface EmulatorConfig {
    * down to a whole minute. Clients must cope with rewrites they do not know.
    */
   undocumentedRewrites: boolean;
+  /** Errors of `PUT /v3/hint/{id}` come with HTTP 200 and the error status inside the envelope. */
+  updateErrorsAsHttp200: boolean;
   /** The token is an extended admin token; without one, writes of `disable_stamp` rules get 403. */
   extendedToken: boolean;
 }
 
 /** The boolean switches, checked alike. */
-const SWITCHES = ['undocumentedRewrites', 'extendedToken'] as const;
+const SWITCHES = ['undocumentedRewrites', 'updateErrorsAsHttp200', 'extendedToken'] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -65,6 +69,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
     listingLagMs: options.listingLagMs ?? 0,
     ipGranularity: options.ipGranularity ?? 'per-value',
     undocumentedRewrites: options.undocumentedRewrites ?? false,
+    updateErrorsAsHttp200: options.updateErrorsAsHttp200 ?? false,
     extendedToken: options.extendedToken ?? true,
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   };

@@ -70,6 +70,8 @@ export interface Stored<T> {
   record: T;
   listedFromMs: number;
   unlistedFromMs?: number;
+  /** After an update in place: what listings show instead of `record` until `untilMs`. */
+  previous?: { record: T; untilMs: number };
 }
 
 export interface EmulatorState {
@@ -98,6 +100,11 @@ export function isLive<T>(stored: Stored<T>): boolean {
 
 export function isListed<T>(stored: Stored<T>, nowMs: number): boolean {
   return stored.listedFromMs <= nowMs && (stored.unlistedFromMs === undefined || nowMs < stored.unlistedFromMs);
+}
+
+/** The version listings show now: the one before the last update until that update's lag has passed. */
+export function listedVersion<T>(stored: Stored<T>, nowMs: number): T {
+  return stored.previous && nowMs < stored.previous.untilMs ? stored.previous.record : stored.record;
 }
 
 /** Drops deleted records that no listing can show any more. */

@@ -1,7 +1,7 @@
 /** Rules (hints) and condition sets (actions): `/v1/objects/hint*` and `/v1/objects/action`. */
 import type { Handler } from '../core.js';
 import { invalid } from '../envelope.js';
-import { isListed, isLive, markDeleted, purgeTombstones, type HintRecord } from '../store.js';
+import { isListed, isLive, listedVersion, markDeleted, purgeTombstones, type HintRecord } from '../store.js';
 import { optionalBool, optionalCount, optionalIdList, requireIdList, requireRecord } from '../validate.js';
 import { ruleKind } from './catalogue.js';
 import { conditionSetKey } from './conditions.js';
@@ -9,7 +9,6 @@ import { ruleContext } from './context.js';
 import { validateHintCreate } from './validate.js';
 
 export const MAX_HINT_PAGE = 1000;
-
 const ORDER_FIELDS = ['id', 'updated_at', 'create_time'] as const;
 
 export const listHints: Handler = (request, core) => {
@@ -32,7 +31,7 @@ export const listHints: Handler = (request, core) => {
   purgeTombstones(core.state.hints, now);
   const rows: HintRecord[] = [];
   for (const stored of core.state.hints.values()) {
-    const hint = stored.record;
+    const hint = listedVersion(stored, now);
     if (!isListed(stored, now) || !clients.includes(hint.clientid)) continue;
     if (actionIds && !actionIds.includes(hint.actionid)) continue;
     if (ids && !ids.includes(hint.id)) continue;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/emulator/envelope.js';
 import { RULE_CATALOGUE } from '../../../src/emulator/rules/catalogue.js';
 import { validateHintCreate, type RuleContext } from '../../../src/emulator/rules/validate.js';
+import { validateHintUpdate } from '../../../src/emulator/rules/validate-update.js';
+import type { HintRecord } from '../../../src/emulator/store.js';
 
 const C = 7;
 const context = (over: Partial<RuleContext> = {}): RuleContext => ({
@@ -151,5 +153,39 @@ describe('create validation from the catalogue', () => {
     const draft = validateHintCreate({ clientid: C, type: 'bola_counter', action: [], counter: 'x', id: 99 }, context());
     expect(draft.fields).toEqual({ counter: 'x' });
     expect(refusedField(() => validateHintCreate({ clientid: C, type: 'nonsense', action: [] }, context()))).toBe('type');
+  });
+});
+
+describe('update validation from the catalogue', () => {
+  const record = (type: string, fields: Record<string, unknown> = {}): HintRecord => ({
+    id: 1, actionid: 1, clientid: C, type, action: [], point: [], attack_type: null, regex: null, regex_id: null,
+    mode: null, comment: null, validated: false, variativity_disabled: true, active: true, system: false,
+    create_time: 1, updated_at: 1, ...fields,
+  });
+
+  it.each(Object.entries(RULE_CATALOGUE).flatMap(([type, kind]) => kind.updatable.map((field) => [type, field] as const)))(
+    '%s may change %s', (type, field) => {
+      const value = VALID[type]?.[field] ?? validateHintCreate(body(type), context()).fields[field];
+      expect(validateHintUpdate(record(type), { [field]: value }, context())).toEqual({ [field]: value });
+    },
+  );
+
+  it.each(Object.entries(RULE_CATALOGUE).flatMap(([type, kind]) =>
+    Object.keys(kind.fields).filter((f) => !kind.updatable.includes(f)).map((field) => [type, field] as const),
+  ))('%s may not change %s', (type, field) => {
+    expect(refusedField(() => validateHintUpdate(record(type), { [field]: VALID[type]?.[field] }, context()))).toBe(field);
+  });
+
+  it.each(['type', 'clientid', 'action', 'point', 'validated', 'regex_id'])('no type may change %s', (field) => {
+    expect(refusedField(() => validateHintUpdate(record('vpatch'), { [field]: 'x' }, context()))).toBe(field);
+  });
+
+  it('checks new values as on create, comment included', () => {
+    expect(refusedField(() => validateHintUpdate(record('rate_limit'), { rate: 1001 }, context()))).toBe('rate');
+    expect(refusedField(() => validateHintUpdate(record('service_mode'), { mode: null }, context()))).toBe('mode');
+    expect(refusedField(() => validateHintUpdate(record('vpatch'), { comment: '' }, context()))).toBe('comment');
+    expect(refusedField(() => validateHintUpdate(record('vpatch'), { regex: 'x' }, context()))).toBe('regex');
+    expect(refusedField(() => validateHintUpdate(record('vpatch'), {}, context()))).toBe('body');
+    expect(validateHintUpdate(record('overlimit_res_settings'), { overlimit_time: 0, comment: 'x' }, context())).toEqual({ overlimit_time: 0, comment: 'x' });
   });
 });
