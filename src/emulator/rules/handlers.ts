@@ -9,6 +9,8 @@ import { ruleContext } from './context.js';
 import { validateHintCreate } from './validate.js';
 
 export const MAX_HINT_PAGE = 1000;
+/** Ids per batch delete (the vendor's client sends up to this many). */
+export const MAX_DELETE_IDS = 1000;
 const ORDER_FIELDS = ['id', 'updated_at', 'create_time'] as const;
 
 export const listHints: Handler = (request, core) => {
@@ -80,17 +82,22 @@ export const createHint: Handler = (request, core) => {
   return { body: copy(hint), wrote: true };
 };
 
-/** Always 200: the body lists what was deleted, `[]` when nothing was (already gone). */
+/**
+ * Always 200: the body lists what was deleted, `[]` when nothing was (already
+ * gone). System rules belong to the service: they are never deleted, and so
+ * never listed as deleted.
+ */
 export const deleteHints: Handler = (request, core) => {
   const body = requireRecord(request.body, 'body');
   const filter = requireRecord(body.filter, 'filter');
   const clients = requireIdList(filter.clientid, ['filter', 'clientid']);
   core.authorize(clients);
   const ids = requireIdList(filter.id, ['filter', 'id']);
+  if (ids.length > MAX_DELETE_IDS) throw invalid(['filter', 'id'], `must have at most ${MAX_DELETE_IDS} ids`);
   const deleted: HintRecord[] = [];
   for (const id of ids) {
     const stored = core.state.hints.get(id);
-    if (!stored || !isLive(stored) || !clients.includes(stored.record.clientid)) continue;
+    if (!stored || !isLive(stored) || stored.record.system || !clients.includes(stored.record.clientid)) continue;
     deleted.push(copy(stored.record));
     markDeleted(core.state.hints, id, core.nowMs(), core.config.listingLagMs);
   }
