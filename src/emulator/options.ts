@@ -30,6 +30,8 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** See EmulatorConfig.undocumentedRewrites. Default false. */
   undocumentedRewrites?: boolean;
+  /** See EmulatorConfig.dropScopeDuplicates. Default false. */
+  dropScopeDuplicates?: boolean;
   /** See EmulatorConfig.updateErrorsAsHttp200. Default false. */
   updateErrorsAsHttp200?: boolean;
   /** See EmulatorConfig.extendedToken. Default true. */
@@ -53,6 +55,12 @@ export interface EmulatorConfig {
    * down to a whole minute. Clients must cope with rewrites they do not know.
    */
   undocumentedRewrites: boolean;
+  /**
+   * A newer rule of a one-per-scope type (`service_mode`, ...) on the same
+   * condition set as a live one is dropped by the service shortly after its
+   * create (rules/scope-duplicates.ts).
+   */
+  dropScopeDuplicates: boolean;
   /** Errors of `PUT /v3/hint/{id}` come with HTTP 200 and the error status inside the envelope. */
   updateErrorsAsHttp200: boolean;
   /** The token is an extended admin token; without one, writes of `disable_stamp` rules get 403. */
@@ -60,7 +68,7 @@ export interface EmulatorConfig {
 }
 
 /** The boolean switches, checked alike. */
-const SWITCHES = ['undocumentedRewrites', 'updateErrorsAsHttp200', 'extendedToken'] as const;
+const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken'] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -69,6 +77,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
     listingLagMs: options.listingLagMs ?? 0,
     ipGranularity: options.ipGranularity ?? 'per-value',
     undocumentedRewrites: options.undocumentedRewrites ?? false,
+    dropScopeDuplicates: options.dropScopeDuplicates ?? false,
     updateErrorsAsHttp200: options.updateErrorsAsHttp200 ?? false,
     extendedToken: options.extendedToken ?? true,
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),

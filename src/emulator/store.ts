@@ -72,6 +72,8 @@ export interface Stored<T> {
   unlistedFromMs?: number;
   /** After an update in place: what listings show instead of `record` until `untilMs`. */
   previous?: { record: T; untilMs: number };
+  /** The one-per-scope duplicate quirk: the service drops this record at that time (rules/scope-duplicates.ts). */
+  dropAtMs?: number;
 }
 
 export interface EmulatorState {

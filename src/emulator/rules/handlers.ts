@@ -1,11 +1,12 @@
 /** Rules (hints) and condition sets (actions): `/v1/objects/hint*` and `/v1/objects/action`. */
 import type { Handler } from '../core.js';
 import { invalid } from '../envelope.js';
-import { isListed, isLive, listedVersion, markDeleted, purgeTombstones, type HintRecord } from '../store.js';
+import { isListed, isLive, listedVersion, markDeleted, purgeTombstones, type HintRecord, type Stored } from '../store.js';
 import { optionalBool, optionalCount, optionalIdList, requireIdList, requireRecord } from '../validate.js';
 import { ruleKind } from './catalogue.js';
 import { conditionSetKey } from './conditions.js';
 import { ruleContext } from './context.js';
+import { dropDueDuplicates, scheduleScopeDuplicateDrop } from './scope-duplicates.js';
 import { validateHintCreate } from './validate.js';
 
 export const MAX_HINT_PAGE = 1000;
@@ -29,6 +30,7 @@ export const listHints: Handler = (request, core) => {
   const limit = optionalCount(body.limit, 'limit', { fallback: 50, min: 1, max: MAX_HINT_PAGE });
   const offset = optionalCount(body.offset, 'offset', { fallback: 0 });
 
+  dropDueDuplicates(core);
   const now = core.nowMs();
   purgeTombstones(core.state.hints, now);
   const rows: HintRecord[] = [];
@@ -46,6 +48,7 @@ export const listHints: Handler = (request, core) => {
 };
 
 export const createHint: Handler = (request, core) => {
+  dropDueDuplicates(core);
   const draft = validateHintCreate(request.body, ruleContext(core));
   core.authorize([draft.clientid]);
   const { state } = core;
@@ -77,7 +80,9 @@ export const createHint: Handler = (request, core) => {
     ...draft.fields,
     ...(ruleKind(draft.type)?.hasRegexId ? { regex_id: state.nextIds.regex++ } : {}),
   };
-  state.hints.set(hint.id, { record: hint, listedFromMs: core.nowMs() + core.config.listingLagMs });
+  const stored: Stored<HintRecord> = { record: hint, listedFromMs: core.nowMs() + core.config.listingLagMs };
+  state.hints.set(hint.id, stored);
+  scheduleScopeDuplicateDrop(core, stored);
   core.changed();
   return { body: copy(hint), wrote: true };
 };
@@ -94,6 +99,7 @@ export const deleteHints: Handler = (request, core) => {
   core.authorize(clients);
   const ids = requireIdList(filter.id, ['filter', 'id']);
   if (ids.length > MAX_DELETE_IDS) throw invalid(['filter', 'id'], `must have at most ${MAX_DELETE_IDS} ids`);
+  dropDueDuplicates(core);
   const deleted: HintRecord[] = [];
   for (const id of ids) {
     const stored = core.state.hints.get(id);

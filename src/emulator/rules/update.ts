@@ -12,6 +12,7 @@ import { HttpError, invalid } from '../envelope.js';
 import { isListed, isLive, listedVersion } from '../store.js';
 import { ruleContext } from './context.js';
 import { copy } from './handlers.js';
+import { dropDueDuplicates } from './scope-duplicates.js';
 import { validateHintUpdate } from './validate-update.js';
 
 export const updateHint: Handler = (request, core) => {
@@ -24,6 +25,7 @@ export const updateHint: Handler = (request, core) => {
 };
 
 const update: Handler = (request, core): HandlerResult => {
+  dropDueDuplicates(core);
   const raw = request.params.id ?? '';
   const stored = /^\d{1,15}$/.test(raw) ? core.state.hints.get(Number(raw)) : undefined;
   if (!stored || !isLive(stored)) throw new HttpError(404, { id: { error: 'not found' } });
