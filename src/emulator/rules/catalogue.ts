@@ -128,11 +128,12 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
     point: 'none',
     fields: {
       mode: oneOf(['off', 'default', 'monitoring', 'block'], required),
-      max_depth: int({ min: 0 }, required),
-      max_value_size_kb: int({ min: 0 }, required),
-      max_doc_size_kb: int({ min: 0 }, required),
-      max_aliases: int({ min: 0 }, required),
-      max_doc_per_batch: int({ min: 0 }, required),
+      // The notes list the limits without saying they are required; the user-facing format has them optional.
+      max_depth: int({ min: 0 }),
+      max_value_size_kb: int({ min: 0 }),
+      max_doc_size_kb: int({ min: 0 }),
+      max_aliases: int({ min: 0 }),
+      max_doc_per_batch: int({ min: 0 }),
       introspection: bool({ default: false }),
       debug_enabled: bool({ default: false }),
     },
