@@ -19,6 +19,6 @@ export const fileUploadSizeLimit = defineRuleKind({
   describe: (f) => `over ${f.size ?? '?'} ${f.size_unit ?? '?'}: ${f.mode ?? '?'}`,
   examples: [
     { size: 10, size_unit: 'mb', mode: 'block' },
-    { size: 512, size_unit: 'kb', mode: 'monitoring', point: [['post'], ['multipart'], ['form_urlencoded', 'avatar']] },
+    { size: 512, size_unit: 'kb', mode: 'monitoring', point: [['post'], ['multipart', 'avatar']] },
   ],
 });

@@ -15,5 +15,5 @@ export const uploads = defineRuleKind({
   fields,
   updatable: ['file_type'],
   describe: (f) => `uploads of ${f.file_type ?? '?'}`,
-  examples: [{ file_type: 'images', point: [['post'], ['multipart'], ['form_urlencoded', 'avatar']] }],
+  examples: [{ file_type: 'images', point: [['post'], ['multipart', 'avatar']] }],
 });

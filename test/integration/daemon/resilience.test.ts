@@ -101,7 +101,8 @@ describe('rampart run: drift, lag, faults, safety', () => {
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES + 300 });
     const refused = emulator.control.calls().filter((c) => c.route === CREATE_HINT && c.status !== 200).map((c) => c.status);
     expect(refused.sort()).toEqual([423, 423, 429, 503, 503]);
-    expect((await daemon.metrics()).sum('rampart_api_retries_total')).toBeGreaterThanOrEqual(7);
+    // 423 and 429 are retried by the client; a 503 on a create may follow the write, so the applier checks, then repeats.
+    expect((await daemon.metrics()).sum('rampart_api_retries_total')).toBeGreaterThanOrEqual(3);
 
     // Now the listings fail, more often than one cycle retries: cycles fail, back off, then recover.
     await daemon.waitForCycle((c) => c.result === 'no-op', 'a quiet resync', { after: 1 });
