@@ -36,14 +36,13 @@ const OWNER = 'rampart';
 function rule(i: number): Rule {
   return {
     client: CLIENT,
-    type: 'regex',
+    kind: 'regex',
+    fields: { regex: `.*bench-${i}.*`, attack: 'scanner', experimental: false },
     conditions: [
       { point: ['instance'], type: 'equal', value: String(1 + (i % 50)) },
       { point: ['path', 0], type: 'equal', value: `p${i}` },
     ],
     point: [['header', 'USER-AGENT']],
-    attackType: 'scanner',
-    regex: `.*bench-${i}.*`,
     comment: `rule ${i}`,
   };
 }

@@ -8,7 +8,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HintSeed, IpObjectSeed } from '../../src/emulator/index.js';
 import type { DesiredIpEntry } from '../../src/model/ip.js';
-import { ipFingerprint, ruleFingerprint } from '../../src/model/fingerprint.js';
+import { hintCreateRequest } from '../../src/apply/requests.js';
+import { ipFingerprint } from '../../src/model/fingerprint.js';
 import { withOwnerMark } from '../../src/model/ownership.js';
 import type { DesiredRule } from '../../src/model/rule.js';
 
@@ -79,15 +80,14 @@ export async function writeScalePolicies(dir: string, spec: ScaleSpec): Promise<
 
 /** The stored form of a rule Rampart created (as the server normalizes it). */
 export function hintSeed(rule: DesiredRule, owner: string): HintSeed {
+  const { clientid, type, point, comment, action: _sent, validated: _v, variativity_disabled: _d, ...fields } = hintCreateRequest(rule, owner, rule.source.name);
   return {
-    clientid: rule.client,
-    type: rule.type,
+    ...fields,
+    clientid,
+    type,
     action: rule.conditions.map((c) => ({ point: [...c.point], type: c.type, value: c.value })),
-    point: rule.point.flat(),
-    attack_type: rule.attackType ?? null,
-    regex: rule.regex ?? null,
-    mode: rule.mode ?? null,
-    comment: withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule) }),
+    point: (point ?? []).flat(),
+    comment,
   };
 }
 

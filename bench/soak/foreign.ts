@@ -14,7 +14,8 @@ export function plantForeignObjects(control: EmulatorControl, clients: readonly 
       control.seedHint({ clientid, type: 'vpatch', action: [instance, { point: ['path', 0], type: 'equal', value: 'console' }], point: ['header', 'HOST'], attack_type: 'any', comment: 'made in the console' }).id,
       control.seedHint({ clientid, type: 'regex', action: [instance], point: ['header', 'USER-AGENT'], attack_type: 'scanner', regex: '.*other.*', regex_id: 1, comment: 'other tool [managed-by:other-team]' }).id,
       control.seedHint({ clientid, type: 'service_mode', action: [{ point: ['instance'], type: 'equal', value: '1' }, { point: ['uri'], type: 'equal', value: '/console' }], mode: 'off' }).id,
-      control.seedHint({ clientid, type: 'disable_stamp', action: [{ point: ['instance'], type: 'equal', value: '1' }], stamp: 7, comment: 'false positive [managed-by:rampart]' }).id,
+      // A type Rampart has no kind for, even with our mark: never touched.
+      control.seedHint({ clientid, type: 'brute_counter', action: [{ point: ['instance'], type: 'equal', value: '1' }], comment: 'counter [managed-by:rampart]' }).id,
     );
     ipIds.push(
       control.seedIpObject({ clientid, list: 'black', rule_type: 'ip_range', values: ['192.168.50.1/32'], pools: [1], reason: 'console' }).id,

@@ -10,7 +10,8 @@ import type { HintRecord, IpObject, StateView } from '../../src/emulator/index.j
 import { liveRuleFromHint } from '../../src/live/normalize-hint.js';
 import { liveEntriesFromIpRule } from '../../src/live/normalize-ip-rule.js';
 import { ipKey, type LiveIpEntry } from '../../src/model/ip.js';
-import { ruleKey, type LiveRule } from '../../src/model/rule.js';
+import { describeRewrites, ruleRewrites } from '../../src/model/rewrites.js';
+import { ruleContentKey, ruleKey, type LiveRule } from '../../src/model/rule.js';
 import type { DesiredState } from '../../src/model/state.js';
 
 export interface ForeignSnapshot {
@@ -64,7 +65,7 @@ export function verifyConvergence(state: StateView, desired: DesiredState, owner
     const held = rulesByKey.get(key) ?? [];
     const where = `${want.source.file}:${want.source.line} rule ${want.source.name}`;
     if (held.length !== 1) problems.push(`${where}: ${held.length} copies on the server (ids ${held.map((r) => r.id).join(', ') || 'none'})`);
-    else if ((held[0]?.comment ?? '') !== (want.comment ?? '')) problems.push(`${where}: comment ${JSON.stringify(held[0]?.comment)} instead of ${JSON.stringify(want.comment)}`);
+    else if (held[0] && ruleContentKey(held[0]) !== ruleContentKey(want)) problems.push(`${where}: ${describeRewrites(ruleRewrites(want, held[0]))} (declared → on the server)`);
   }
   const desiredRuleKeys = new Set(desired.rules.map(ruleKey));
   for (const rule of ownedRules) {

@@ -5,7 +5,7 @@
  * Rampart does not manage are only checked for what filtering them needs.
  */
 import { ApiProtocolError } from '../errors.js';
-import { MANAGED_RULE_TYPES } from '../model/rule.js';
+import { kindOfApiType } from '../rules/registry.js';
 import type { ApiHint, ApiIpRule } from './records.js';
 
 type Problem = string | undefined;
@@ -22,7 +22,8 @@ function hintProblem(hint: unknown): Problem {
   if (!isObject(hint)) return 'a rule that is not an object';
   if (!isId(hint.id) || !isId(hint.clientid) || typeof hint.type !== 'string') return 'a rule without a numeric id and clientid and a type';
   if (!isAbsent(hint.system) && typeof hint.system !== 'boolean') return `rule ${hint.id}: system is not a boolean`;
-  if (hint.system === true || !(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
+  const found = hint.system === true ? undefined : kindOfApiType(hint.type);
+  if (!found) return undefined;
   if (!isAbsent(hint.action)) {
     if (!Array.isArray(hint.action)) return `rule ${hint.id}: action is not a list`;
     for (const condition of hint.action as unknown[]) {
@@ -35,8 +36,13 @@ function hintProblem(hint: unknown): Problem {
   if (!isAbsent(hint.point) && !(Array.isArray(hint.point) && hint.point.every((p) => isPointElement(p) || isPoint(p)))) {
     return `rule ${hint.id}: point is not a list of point elements`;
   }
-  for (const field of ['attack_type', 'regex', 'mode', 'comment'] as const) {
-    if (!optionalString(hint[field])) return `rule ${hint.id}: ${field} is not a string`;
+  if (!optionalString(hint.comment)) return `rule ${hint.id}: comment is not a string`;
+  if (!isAbsent(hint.regex_id) && !isId(hint.regex_id)) return `rule ${hint.id}: regex_id is not an id`;
+  for (const field of found.kind.fields) {
+    const value = hint[field.api];
+    if (!field.viaType && !isAbsent(value) && field.fromApi(value) === undefined) {
+      return `rule ${hint.id}: ${field.api} is not a valid ${found.kind.yaml} ${field.name}`;
+    }
   }
   return undefined;
 }

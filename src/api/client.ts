@@ -38,6 +38,8 @@ export interface CallOptions {
   readonly stopRetrying?: AbortSignal;
   /** Writes that must not be repeated blindly pass false. Default true. */
   readonly idempotent?: boolean;
+  /** The path as a template (`/v3/hint/{id}`) for logs, metrics and call counts, where the path holds an id. */
+  readonly route?: string;
 }
 
 export interface Envelope<T = unknown> {
@@ -82,8 +84,8 @@ export class ApiClient {
     return total;
   }
 
-  async call<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-    const route = `${method} ${path.split('?')[0]}`;
+  async call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+    const route = `${method} ${options.route ?? path.split('?')[0]}`;
     return withRetry(() => this.once<T>(method, path, route, body, options.signal), {
       idempotent: options.idempotent ?? true,
       signal: options.signal ?? options.stopRetrying,

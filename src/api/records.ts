@@ -18,26 +18,31 @@ export interface ApiHint {
   readonly action?: readonly ApiCondition[];
   /** Sent two-dimensional, listed flat. */
   readonly point?: readonly unknown[];
-  readonly attack_type?: string | null;
-  readonly regex?: string | null;
-  readonly mode?: string | null;
+  readonly regex_id?: number | null;
   readonly comment?: string | null;
   /** Rules the service made and keeps itself (e.g. an account's default mode). */
   readonly system?: boolean | null;
+  /** A kind's own fields by API name (`attack_type`, `mode`, `rate`, ...): read through the registry. */
+  readonly [field: string]: unknown;
 }
 
+/** The create body: the common fields, and the kind's own fields by API name (`attack_type`, `rate`, ...). */
 export interface ApiHintCreate {
   readonly clientid: number;
   readonly type: string;
   readonly action: readonly { point: readonly (string | number)[]; type: string; value?: string }[];
   readonly validated: boolean;
   readonly point?: readonly (readonly (string | number)[])[];
-  readonly attack_type?: string;
-  readonly regex?: string;
-  readonly mode?: string;
   readonly comment?: string;
   /** Always true: the service must not change what Rampart manages as its signatures evolve. */
   readonly variativity_disabled: boolean;
+  readonly [field: string]: unknown;
+}
+
+/** `PUT /v3/hint/{id}`: only the fields to change (API names), and the comment with a fresh mark. */
+export interface ApiHintUpdate {
+  readonly comment: string;
+  readonly [field: string]: unknown;
 }
 
 export interface ApiIpRule {

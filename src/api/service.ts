@@ -5,7 +5,7 @@
 import { ApiProtocolError } from '../errors.js';
 import { checkHints, checkIpRules } from './check-records.js';
 import type { ApiClient, CallOptions } from './client.js';
-import type { ApiHint, ApiHintCreate, ApiIpRule, ApiIpRuleCreate } from './records.js';
+import type { ApiHint, ApiHintCreate, ApiHintUpdate, ApiIpRule, ApiIpRuleCreate } from './records.js';
 
 export const HINT_PAGE_LIMIT = 1000;
 export const IP_RULE_PAGE_LIMIT = 300;
@@ -32,10 +32,21 @@ export class ServiceApi {
     return body as ApiHint;
   }
 
-  /** Returns what was deleted; `[]` means it was already gone, which is success. */
-  async deleteHint(clientId: number, id: number, options?: CallOptions): Promise<ApiHint[]> {
-    const body = await this.http.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [clientId], id } }, options);
-    return Array.isArray(body) ? (body as ApiHint[]) : [];
+  /** Deletes rules of one client in one call (up to 1000 ids); returns the ids deleted: one missing was already gone, which is success. */
+  async deleteHints(clientId: number, ids: readonly number[], options?: CallOptions): Promise<Set<number>> {
+    const body = await this.http.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [clientId], id: ids } }, options);
+    const deleted = Array.isArray(body) ? (body as unknown[]) : [];
+    return new Set(deleted.flatMap((hint) => (hint && typeof (hint as ApiHint).id === 'number' ? [(hint as ApiHint).id] : [])));
+  }
+
+  /** An update in place; the answer is the stored record. */
+  async updateHint(id: number, update: ApiHintUpdate, options?: CallOptions): Promise<ApiHint> {
+    const route = '/v3/hint/{id}';
+    const body = await this.http.call('PUT', `/v3/hint/${id}`, update, { idempotent: true, route, ...options });
+    if (!body || typeof body !== 'object' || typeof (body as ApiHint).id !== 'number') {
+      throw new ApiProtocolError(`PUT ${route} answered without the rule`, { body });
+    }
+    return body as ApiHint;
   }
 
   async listIpRules(clientId: number, list: string, offset: number, limit = IP_RULE_PAGE_LIMIT, options?: CallOptions): Promise<ApiIpRule[]> {

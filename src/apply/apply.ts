@@ -1,16 +1,18 @@
 /**
  * Executes a plan: every create first (bounded concurrency, the retry policy in
- * the client), then the deletes, skipping any delete whose replacement failed so
- * protection never lapses. A stop request lets calls in flight finish and starts
+ * the client), then the updates in place, then the deletes (a client's rule
+ * deletes batched), skipping any delete whose replacement failed so protection
+ * never lapses. A stop request lets calls in flight finish and starts
  * no new ones. Returns a per-change report; it never throws for a failed change.
  */
 import { runBounded } from '../concurrency.js';
 import { isRampartError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
-import type { Plan, PlanChange, PlanDeleteIp } from '../plan/types.js';
+import { RULE_DELETE_BATCH } from '../plan/plan.js';
+import type { Plan, PlanChange, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
 import type { ServiceApi } from '../api/service.js';
-import { createIp, createRule, deleteIp, deleteRule, type ExecuteContext, type Outcome } from './execute.js';
+import { createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
 import { type ApplyReport, type ChangeResult, summarize } from './results.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from './write-journal.js';
@@ -61,25 +63,27 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   };
 
   const indexed = plan.changes.map((change, index) => ({ change, index }));
-  const creates = indexed.filter(({ change }) => change.action === 'create');
-  const deletes = indexed.filter(({ change }) => change.action === 'delete');
+  const of = <A extends PlanChange['action'], K extends PlanChange['kind']>(action: A, kind?: K) =>
+    indexed.filter((item): item is Indexed<Extract<PlanChange, { action: A; kind: K }>> =>
+      item.change.action === action && (kind === undefined || item.change.kind === kind));
+  const ruleDeletes = of('delete', 'rule');
+  const deleteFirst = new Set(of('create', 'rule').flatMap(({ change }) => (change.delete_first ? (change.replaces ?? []) : [])));
   const concurrency = options.concurrency ?? 8;
+  const runAll = (items: readonly Indexed[]) =>
+    runBounded(items.map(({ change, index }) => () => run(change, index, context, options.stop, record)), concurrency);
 
-  await runBounded(creates.map(({ change, index }) => () => run(change, index, context, options.stop, record)), concurrency);
+  // A kind the service keeps one per scope, replaced: the old rule goes first (see CreateRule.deleteFirst).
+  await runRuleDeletes(ruleDeletes.filter(({ change }) => deleteFirst.has(change.id)), context, options.stop, record, concurrency);
+  await runAll(of('create'));
+  await runAll(of('update'));
 
   // A replaced object is deleted only once its replacement exists.
   const failedCreates = results.filter((result) => result.status !== 'applied' && result.status !== 'already-done');
   const blockedIds = new Set(failedCreates.flatMap(({ change }) => (change.action === 'create' ? (change.replaces ?? []) : [])));
-  await runBounded(
-    deletes.map(({ change, index }) => () => {
-      if (change.action === 'delete' && change.kind === 'rule' && blockedIds.has(change.id)) {
-        record({ index, change, status: 'skipped', detail: `its replacement was not created; rule ${change.id} stays` });
-        return Promise.resolve();
-      }
-      return run(change, index, context, options.stop, record, change.kind === 'ip' ? blockedIds : undefined);
-    }),
-    concurrency,
-  );
+  const [blocked, deletable] = partition(ruleDeletes.filter(({ change }) => !deleteFirst.has(change.id)), ({ change }) => blockedIds.has(change.id));
+  for (const { change, index } of blocked) record({ index, change, status: 'skipped', detail: `its replacement was not created; rule ${change.id} stays` });
+  await runRuleDeletes(deletable, context, options.stop, record, concurrency);
+  await runBounded(of('delete', 'ip').map(({ change, index }) => () => run(change, index, context, options.stop, record, blockedIds)), concurrency);
 
   // Stopped: exit promptly, without starting even a listing call to wait for.
   const settled = options.stop?.aborted ? false : await waitForListings(results, {
@@ -114,14 +118,56 @@ async function run(
     const outcome = await execute(change, context, blockedIpIds);
     record({ index, change, ...outcome });
   } catch (error) {
-    record({
-      index,
-      change,
-      status: 'failed',
-      errorCode: isRampartError(error) ? error.code : 'internal',
-      detail: error instanceof Error ? error.message : String(error),
-    });
+    record({ index, change, ...failure(error) });
   }
+}
+
+interface Indexed<C extends PlanChange = PlanChange> {
+  readonly change: C;
+  readonly index: number;
+}
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
+}
+
+/** Rule deletes of one client go in calls of up to RULE_DELETE_BATCH ids; each change gets its own result. */
+async function runRuleDeletes(
+  items: readonly Indexed<PlanDeleteRule>[],
+  context: ExecuteContext,
+  stop: AbortSignal | undefined,
+  record: (result: ChangeResult) => void,
+  concurrency: number,
+): Promise<void> {
+  // A journaled create whose id we never heard: nothing to delete until the listing shows it.
+  const [placeholders, real] = partition(items, ({ change }) => change.id < 0);
+  for (const { change, index } of placeholders) record({ index, change, status: 'already-done', detail: 'not listed yet' });
+  const byClient = new Map<number, Indexed<PlanDeleteRule>[]>();
+  for (const item of real) byClient.set(item.change.client, [...(byClient.get(item.change.client) ?? []), item]);
+  const batches = [...byClient.entries()].flatMap(([client, list]) =>
+    Array.from({ length: Math.ceil(list.length / RULE_DELETE_BATCH) }, (_, i) => ({ client, list: list.slice(i * RULE_DELETE_BATCH, (i + 1) * RULE_DELETE_BATCH) })));
+  await runBounded(batches.map(({ client, list }) => async () => {
+    if (stop?.aborted) {
+      for (const { change, index } of list) record({ index, change, status: 'skipped', detail: 'stopped before this change' });
+      return;
+    }
+    try {
+      const deleted = await deleteRules(client, list.map(({ change }) => change.id), context);
+      for (const { change, index } of list) {
+        record(deleted.has(change.id) ? { index, change, status: 'applied' } : { index, change, status: 'already-done', detail: 'already gone' });
+      }
+    } catch (error) {
+      for (const { change, index } of list) record({ index, change, ...failure(error) });
+    }
+  }), concurrency);
+}
+
+function failure(error: unknown): Pick<ChangeResult, 'status' | 'errorCode' | 'detail'> {
+  return {
+    status: 'failed',
+    errorCode: isRampartError(error) ? error.code : 'internal',
+    detail: error instanceof Error ? error.message : String(error),
+  };
 }
 
 function execute(
@@ -130,7 +176,8 @@ function execute(
   blockedIpIds?: ReadonlySet<number>,
 ): Promise<Outcome | { status: 'skipped'; detail: string }> {
   if (change.action === 'create') return change.kind === 'rule' ? createRule(change, context) : createIp(change, context);
-  if (change.kind === 'rule') return deleteRule(change, context);
+  if (change.action === 'update') return updateRule(change, context);
+  if (change.kind === 'rule') throw new Error('internal: rule deletes run in batches (runRuleDeletes)');
   const ids = deletableIds(change, blockedIpIds);
   if (ids.length === 0) return Promise.resolve({ status: 'skipped', detail: 'every object is kept: a create it depends on failed' });
   const kept = change.ids.length - ids.length;

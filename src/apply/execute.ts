@@ -18,8 +18,8 @@ import type { IpEntry, LiveIpEntry } from '../model/ip.js';
 import { ipRewrites, ruleRewrites, type FieldRewrite } from '../model/rewrites.js';
 import type { LiveRule, Rule } from '../model/rule.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
-import type { PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
-import { hintCreateRequest, ipRuleCreateRequest } from './requests.js';
+import type { PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanUpdateRule } from '../plan/types.js';
+import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from './requests.js';
 import type { WriteJournal } from './write-journal.js';
 import { UNKNOWN_ID } from './write-journal.js';
 
@@ -137,12 +137,25 @@ function ipAnswerRewrites(declared: readonly IpEntry[], stored: readonly LiveIpE
   return [...found.values()];
 }
 
-export async function deleteRule(change: PlanDeleteRule, context: ExecuteContext): Promise<Outcome> {
-  // A journaled create whose id we never heard: nothing to delete until the listing shows it.
-  if (change.id < 0) return { status: 'already-done', detail: 'not listed yet' };
-  const deleted = await context.api.deleteHint(change.client, change.id, { stopRetrying: context.stopRetrying });
-  context.journal?.recordRuleDeleted(change.id);
-  return deleted.length > 0 ? { status: 'applied' } : { status: 'already-done', detail: 'already gone' };
+/** Deletes rules of one client in one call; the ids the service says it deleted (the others were gone already). */
+export async function deleteRules(client: number, ids: readonly number[], context: ExecuteContext): Promise<ReadonlySet<number>> {
+  const deleted = await context.api.deleteHints(client, ids, { stopRetrying: context.stopRetrying });
+  for (const id of ids) context.journal?.recordRuleDeleted(id);
+  return deleted;
+}
+
+/**
+ * An update in place: the changed fields and a comment whose mark carries the
+ * new declaration's fingerprint. A PUT is idempotent, so the client's retry
+ * policy repeats it freely.
+ */
+export async function updateRule(change: PlanUpdateRule, context: ExecuteContext): Promise<Outcome> {
+  const rule = ruleFromPlan(change.client, change.rule);
+  const request = hintUpdateRequest(rule, change.fields, context.owner, change.name);
+  const stored = await context.api.updateHint(change.id, request, { stopRetrying: context.stopRetrying });
+  context.journal?.recordRuleCreated({ ...rule, id: change.id, owner: context.owner, fingerprint: ruleFingerprint(rule) });
+  const read = liveRuleFromHint(stored);
+  return { status: 'applied', id: change.id, ...(read ? rewritesOf(rule, read) : {}) };
 }
 
 export async function deleteIp(change: PlanDeleteIp, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {

@@ -3,31 +3,60 @@
  * The inverse of src/live/normalize-*.ts: what is created here reads back
  * (after the server's normalization) as the same canonical object.
  */
-import type { ApiHintCreate, ApiIpRuleCreate } from '../api/records.js';
+import type { ApiHintCreate, ApiHintUpdate, ApiIpRuleCreate } from '../api/records.js';
 import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { IpEntry } from '../model/ip.js';
 import { withOwnerMark } from '../model/ownership.js';
-import type { Rule } from '../model/rule.js';
+import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../model/rule.js';
+
+/** The comment with the owner mark: fingerprint of this declaration, and its name (`name`) when known. */
+function markedComment(rule: Rule, owner: string, name: string | undefined): string {
+  // The server rejects an empty comment; the mark alone is never empty.
+  return withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule), ...(name !== undefined ? { name } : {}) });
+}
+
+/** The kind's own fields by API name, each in canonical form; a literal 0 or false is sent as such. */
+function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown> {
+  const values = fieldValues(rule);
+  const out: Record<string, unknown> = {};
+  for (const field of kindOf(rule).fields) {
+    const value = values[field.name];
+    if (field.viaType || (only && !only.includes(field.name))) continue;
+    // An optional field the declaration dropped is cleared in an update, left out of a create.
+    if (value === undefined) {
+      if (only) out[field.api] = null;
+      continue;
+    }
+    out[field.api] = Array.isArray(value) ? [...value] : value;
+  }
+  return out;
+}
 
 /** `name`: the rule's name in the policies, kept in the mark. */
 export function hintCreateRequest(rule: Rule, owner: string, name?: string): ApiHintCreate {
   return {
+    ...apiFields(rule),
     clientid: rule.client,
-    type: rule.type,
+    type: apiTypeOfRule(rule),
     action: rule.conditions.map((condition) =>
       condition.type === 'absent'
         ? { point: [...condition.point], type: condition.type }
         : { point: [...condition.point], type: condition.type, value: condition.value ?? '' },
     ),
     validated: false,
-    ...(rule.type !== 'service_mode' ? { point: rule.point.map((point) => [...point]) } : {}),
-    ...(rule.attackType !== undefined ? { attack_type: rule.attackType } : {}),
-    ...(rule.regex !== undefined ? { regex: rule.regex } : {}),
-    ...(rule.mode !== undefined ? { mode: rule.mode } : {}),
-    // The server rejects an empty comment; the mark alone is never empty.
-    comment: withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule), ...(name !== undefined ? { name } : {}) }),
+    ...(kindOf(rule).point !== 'none' && rule.point.length > 0 ? { point: rule.point.map((point) => [...point]) } : {}),
+    comment: markedComment(rule, owner, name),
     variativity_disabled: true,
   };
+}
+
+/**
+ * An update in place: only the fields that change (YAML names in `fields`),
+ * and always the comment, whose mark must carry the new declaration's
+ * fingerprint.
+ */
+export function hintUpdateRequest(rule: Rule, fields: readonly string[], owner: string, name?: string): ApiHintUpdate {
+  return { ...apiFields(rule, fields), comment: markedComment(rule, owner, name) };
 }
 
 /** One create for entries sharing list, type, pools, expiry and reason (one value for ip_range). */

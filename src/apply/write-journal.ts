@@ -155,19 +155,25 @@ export class WriteJournal {
     this.forgetExpired();
     const rules = live.rules.filter((rule) => !this.deletedRuleIds.has(rule.id));
     const ipEntries = live.ipEntries.filter((entry) => !this.deletedIpIds.has(entry.id));
-    const listedRuleIds = new Set(live.rules.map((rule) => rule.id));
+    const listedRules = new Map(live.rules.map((rule) => [rule.id, rule]));
     const listedRuleKeys = new Set(live.rules.flatMap((rule) => listedRuleWriteKey(rule) ?? []));
     const listedIpKeys = new Set(live.ipEntries.flatMap((entry) => listedIpWriteKey(entry) ?? []));
 
     for (const [key, { value }] of this.createdRules) {
-      if ((value.id >= 0 && listedRuleIds.has(value.id)) || listedRuleKeys.has(key)) this.createdRules.delete(key);
-      else if (live.clients.includes(value.client)) rules.push(value);
+      const listed = value.id >= 0 ? listedRules.get(value.id) : undefined;
+      if (listedRuleKeys.has(key) || (listed && listed.fingerprint === undefined)) {
+        this.createdRules.delete(key);
+      } else if (listed) {
+        // Updated in place, listed as it was before: the listing lags, the write stands.
+        const at = rules.indexOf(listed);
+        if (at >= 0) rules[at] = value;
+      } else if (live.clients.includes(value.client)) rules.push(value);
     }
     for (const [key, { value }] of this.createdIp) {
       if (listedIpKeys.has(key)) this.createdIp.delete(key);
       else if (live.clients.includes(value.client)) ipEntries.push(value);
     }
-    for (const id of this.deletedRuleIds.keys()) if (!listedRuleIds.has(id)) this.deletedRuleIds.delete(id);
+    for (const id of this.deletedRuleIds.keys()) if (!listedRules.has(id)) this.deletedRuleIds.delete(id);
     const listedIpIds = new Set(live.ipEntries.map((entry) => entry.id));
     for (const id of this.deletedIpIds.keys()) if (!listedIpIds.has(id)) this.deletedIpIds.delete(id);
     return { clients: live.clients, rules, ipEntries };

@@ -21,9 +21,10 @@ import {
   parseDuration, type PolicyOptions,
 } from './options.js';
 import { useColor, loadOrReport, writePlan } from './output.js';
+import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 
-interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags {
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags {
   plan?: string;
   dryRun?: boolean;
   format: 'text' | 'json';
@@ -39,6 +40,7 @@ export function register(program: Command): void {
     .addOption(new Option('--format <format>', 'output format of the plan and report').choices(['text', 'json']).default('text'))
     .option('--settle-timeout <duration>', 'how long to wait for the listings to show the writes', '30s');
   addSafetyOptions(command);
+  addRuleUpdatesOption(command);
   addJournalOption(command);
   addPolicyOptions(command);
   addConnectionOptions(command);
@@ -65,7 +67,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, journal, signal, logger }));
+      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger }));
     // A saved plan was made by `plan` from the listing alone; compare like with like.
     // Only its changes are compared: everything applied or counted comes from the recomputation.
     const plan = saved

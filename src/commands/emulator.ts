@@ -17,6 +17,10 @@ interface EmulatorFlags {
   listingLag: string;
   ipGranularity: IpGranularity;
   undocumentedRewrites?: boolean;
+  dropScopeDuplicates?: boolean;
+  updateErrorsAsHttp200?: boolean;
+  /** From `--no-extended-token`. */
+  extendedToken: boolean;
   maxBodyBytes?: string;
 }
 
@@ -33,6 +37,9 @@ export function register(program: Command): void {
     .option('--listing-lag <ms>', 'delay before writes show in listings', '0')
     .addOption(new Option('--ip-granularity <mode>', 'IP objects per create request').choices(IP_GRANULARITIES).default('per-value'))
     .option('--undocumented-rewrites', 'store [method] condition values upper-cased and IP expiries rounded to the minute')
+    .option('--drop-scope-duplicates', 'drop a newer one-per-scope rule (service_mode, ...) duplicating a live one shortly after its create')
+    .option('--update-errors-as-http200', 'answer errors of PUT /v3/hint/{id} with HTTP 200 and the error status inside the envelope')
+    .option('--no-extended-token', 'the token is not an extended admin token: disable_stamp writes get 403')
     .option('--max-body-bytes <n>', 'larger request bodies get 413 (default 1 MiB)')
     .action(async (flags: EmulatorFlags) => {
       await serve(flags);
@@ -56,6 +63,9 @@ async function serve(flags: EmulatorFlags): Promise<void> {
     listingLagMs: parseCount(flags.listingLag, '--listing-lag'),
     ipGranularity: flags.ipGranularity,
     undocumentedRewrites: flags.undocumentedRewrites === true,
+    dropScopeDuplicates: flags.dropScopeDuplicates === true,
+    updateErrorsAsHttp200: flags.updateErrorsAsHttp200 === true,
+    extendedToken: flags.extendedToken,
     maxBodyBytes: flags.maxBodyBytes === undefined ? undefined : parseCount(flags.maxBodyBytes, '--max-body-bytes'),
     logger,
   });

@@ -13,8 +13,9 @@ import {
   addConnectionOptions, addDeadlineOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
 import { PLAN_FORMATS, type PlanFormat, loadOrReport, writePlan } from './output.js';
+import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 
-interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags {
+interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags {
   format: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -29,6 +30,7 @@ export function register(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none, 1 on error');
   addPolicyOptions(command);
   addConnectionOptions(command);
+  addRuleUpdatesOption(command);
   addDeadlineOption(command);
   addLogOptions(command);
   command.action(async (flags: PlanFlags) => {
@@ -45,7 +47,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   const connection = await connect(flags, logger);
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, signal }));
+      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));
     await writePlan(prepared.plan, flags.format, flags.out);
     logger.info({ ...prepared.plan.summary, calls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;

@@ -18,10 +18,11 @@ import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
   parseDuration, type PolicyOptions,
 } from './options.js';
+import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 import { packageVersion } from '../version.js';
 
-interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags {
+interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags {
   interval: string;
   listen: string;
   dryRun?: boolean;
@@ -39,6 +40,7 @@ export function register(program: Command): void {
     .option('--once', 'run one cycle and exit (0 on success, 1 otherwise)')
     .option('--settle-timeout <duration>', 'how long an apply waits for the listings to show its writes', '30s');
   addSafetyOptions(command);
+  addRuleUpdatesOption(command);
   addJournalOption(command);
   addPolicyOptions(command);
   addConnectionOptions(command);
@@ -89,6 +91,7 @@ export async function run(flags: RunFlags): Promise<number> {
       force: Boolean(flags.force),
       maxDeleteShare: flags.maxDeleteShare,
       minOwned: flags.minOwned,
+      ruleUpdates: flags.ruleUpdates,
       concurrency: flags.concurrency,
       settleTimeoutMs,
       ...(flags.once ? { readDeadline: { ms: timeoutMs, target: connection.target } } : {}),

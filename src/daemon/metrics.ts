@@ -5,7 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CycleResult } from '../reconcile/outcome.js';
 
-export type ChangeAction = 'create' | 'delete';
+export type ChangeAction = 'create' | 'update' | 'delete';
 
 export interface DaemonMetricsOptions {
   /** Reported as `rampart_build_info{version}`. */
@@ -33,7 +33,7 @@ export class DaemonMetrics {
 
   private readonly changesApplied = new Counter({
     name: 'rampart_changes_applied_total',
-    help: 'Changes applied to the account, by action and object kind.',
+    help: 'Changes applied to the account, by action (create, update, delete) and object kind.',
     labelNames: ['action', 'kind'] as const,
     registers: [this.registry],
   });

@@ -8,6 +8,7 @@ import type { EmulatorCore } from './core.js';
 import type { ClientDemo, DemoCounts } from './demo/data.js';
 import type { ActiveFault, FaultScript, FaultSpec } from './faults.js';
 import { configProblem, type EmulatorConfig } from './options.js';
+import { dropDueDuplicates } from './rules/scope-duplicates.js';
 import { seedHint, seedIpObject, type HintSeed, type IpObjectSeed } from './seed.js';
 import { emptyState, type ActionRecord, type HintRecord, type IpObject, type Stored } from './store.js';
 
@@ -102,15 +103,17 @@ export function createControl(deps: {
       return object;
     },
     seedDemo: (clientid, counts) => structuredClone(core.demo.seed(clientid, counts, core.nowSeconds())),
-    state: () =>
-      structuredClone({
+    state: () => {
+      dropDueDuplicates(core);
+      return structuredClone({
         nowMs: core.nowMs(),
         nextIds: core.state.nextIds,
         clockOffsetMs: core.state.clockOffsetMs,
         hints: [...core.state.hints.values()],
         actions: [...core.state.actions.values()],
         ipObjects: [...core.state.ipObjects.values()],
-      }),
+      });
+    },
     flush: () => deps.flush(),
   };
 }

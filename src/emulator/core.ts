@@ -12,11 +12,16 @@ export interface ApiRequest {
   readonly method: string;
   readonly path: string;
   readonly query: URLSearchParams;
+  /** Values of the route's `{name}` segments. */
+  readonly params: Readonly<Record<string, string>>;
   readonly body: unknown;
 }
 
 export interface HandlerResult {
+  /** The envelope's status (and the HTTP status unless `httpStatus` says otherwise). */
   readonly status?: number;
+  /** The HTTP status when it differs from the envelope's (a 200 carrying an inner error). */
+  readonly httpStatus?: number;
   readonly body: unknown;
   /** The call changed persisted state: flush before answering. */
   readonly wrote?: boolean;

@@ -53,6 +53,8 @@ export async function sendEnvelope(
   status: number,
   body: unknown,
   headers: Readonly<Record<string, string>> = {},
+  /** When the HTTP status differs from the envelope's `status` (a 200 carrying an inner error). */
+  httpStatus: number = status,
 ): Promise<void> {
   if (res.headersSent || res.destroyed) return;
   let payload: Buffer = Buffer.from(JSON.stringify({ status, body }));
@@ -63,7 +65,7 @@ export async function sendEnvelope(
     out.vary = 'accept-encoding';
   }
   out['content-length'] = payload.length;
-  res.writeHead(status, out);
+  res.writeHead(httpStatus, out);
   res.end(payload);
 }
 

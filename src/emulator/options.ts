@@ -30,6 +30,12 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** See EmulatorConfig.undocumentedRewrites. Default false. */
   undocumentedRewrites?: boolean;
+  /** See EmulatorConfig.dropScopeDuplicates. Default false. */
+  dropScopeDuplicates?: boolean;
+  /** See EmulatorConfig.updateErrorsAsHttp200. Default false. */
+  updateErrorsAsHttp200?: boolean;
+  /** See EmulatorConfig.extendedToken. Default true. */
+  extendedToken?: boolean;
   /** Larger request bodies get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -49,7 +55,20 @@ export interface EmulatorConfig {
    * down to a whole minute. Clients must cope with rewrites they do not know.
    */
   undocumentedRewrites: boolean;
+  /**
+   * A newer rule of a one-per-scope type (`service_mode`, ...) on the same
+   * condition set as a live one is dropped by the service shortly after its
+   * create (rules/scope-duplicates.ts).
+   */
+  dropScopeDuplicates: boolean;
+  /** Errors of `PUT /v3/hint/{id}` come with HTTP 200 and the error status inside the envelope. */
+  updateErrorsAsHttp200: boolean;
+  /** The token is an extended admin token; without one, writes of `disable_stamp` rules get 403. */
+  extendedToken: boolean;
 }
+
+/** The boolean switches, checked alike. */
+const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken'] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -58,6 +77,9 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
     listingLagMs: options.listingLagMs ?? 0,
     ipGranularity: options.ipGranularity ?? 'per-value',
     undocumentedRewrites: options.undocumentedRewrites ?? false,
+    dropScopeDuplicates: options.dropScopeDuplicates ?? false,
+    updateErrorsAsHttp200: options.updateErrorsAsHttp200 ?? false,
+    extendedToken: options.extendedToken ?? true,
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   };
 }
@@ -72,8 +94,9 @@ export function configProblem(patch: Partial<Record<keyof EmulatorConfig, unknow
   if (latency !== undefined && (typeof latency !== 'number' || !Number.isFinite(latency) || latency < 0)) {
     return 'latencyMs must be a non-negative number';
   }
-  const rewrites = patch.undocumentedRewrites;
-  if (rewrites !== undefined && typeof rewrites !== 'boolean') return 'undocumentedRewrites must be true or false';
+  for (const name of SWITCHES) {
+    if (patch[name] !== undefined && typeof patch[name] !== 'boolean') return `${name} must be true or false`;
+  }
   const granularity = patch.ipGranularity;
   if (granularity !== undefined && !(IP_GRANULARITIES as readonly unknown[]).includes(granularity)) {
     return `ipGranularity must be one of: ${IP_GRANULARITIES.join(', ')}`;

@@ -4,6 +4,7 @@ import { listAttacks, listVulns, pageAttacks } from './demo/handlers.js';
 import { HttpError } from './envelope.js';
 import { createIpRules, deleteIpRules, listIpRules } from './ip/handlers.js';
 import { createHint, deleteHints, listActions, listHints } from './rules/handlers.js';
+import { updateHint } from './rules/update.js';
 
 const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/v1/objects/attack': { POST: listAttacks },
@@ -14,16 +15,46 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/v1/objects/hint/delete': { POST: deleteHints },
   '/v1/objects/action': { POST: listActions },
   '/v4/ip_rules': { GET: listIpRules, POST: createIpRules, DELETE: deleteIpRules },
+  '/v3/hint/{id}': { PUT: updateHint },
 };
+
+/** Routes with `{name}` segments, as matchers; a segment matches any non-empty text without `/`. */
+const PATTERNS = Object.keys(ROUTES)
+  .filter((pattern) => pattern.includes('{'))
+  .map((pattern) => {
+    const names: string[] = [];
+    const source = pattern.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { pattern, names, regex: new RegExp(`^${source}$`) };
+  });
+
+export interface ResolvedRoute {
+  readonly handler: Handler;
+  readonly params: Readonly<Record<string, string>>;
+}
 
 export function normalizePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
-export function resolveRoute(method: string, path: string): Handler {
-  const methods = ROUTES[normalizePath(path)];
+/** The route's pattern (`/v3/hint/{id}`) for a path with parameters, else the path itself. */
+export function routePattern(path: string): string {
+  const normalized = normalizePath(path);
+  if (ROUTES[normalized]) return normalized;
+  return PATTERNS.find((p) => p.regex.test(normalized))?.pattern ?? normalized;
+}
+
+export function resolveRoute(method: string, path: string): ResolvedRoute {
+  const normalized = normalizePath(path);
+  const pattern = routePattern(normalized);
+  const methods = ROUTES[pattern];
   if (!methods) throw new HttpError(404, 'Not found');
   const handler = methods[method];
   if (!handler) throw new HttpError(405, 'Method not allowed', { allow: Object.keys(methods).join(', ') });
-  return handler;
+  const matcher = PATTERNS.find((p) => p.pattern === pattern);
+  const values = matcher?.regex.exec(normalized)?.slice(1) ?? [];
+  const params = Object.fromEntries(matcher?.names.map((name, i) => [name, values[i] ?? '']) ?? []);
+  return { handler, params };
 }

@@ -14,7 +14,7 @@ import { sendGzipBomb, sendOversize } from './big-answers.js';
 import { DEFAULT_FAULT_BYTES, FAULT_BODIES, type ActiveFault, type FaultScript } from './faults.js';
 import { parseJson, readBody, sendEnvelope } from './http.js';
 import { deleteFirstListed } from './listing-shift.js';
-import { normalizePath, resolveRoute } from './routes.js';
+import { normalizePath, resolveRoute, routePattern } from './routes.js';
 
 export const ADMIN_PREFIX = '/__admin/';
 
@@ -50,7 +50,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'http://emulator');
   const path = normalizePath(url.pathname);
-  const route = `${method} ${path}`;
+  // Keyed by pattern (`PUT /v3/hint/{id}`), so faults and counts cover every id.
+  const route = `${method} ${routePattern(path)}`;
   const log = (status: number | null, outcome: CallOutcome) =>
     deps.calls.record({ method, route, path, status, outcome, time: deps.core.nowMs(), durationMs: Date.now() - started });
 
@@ -77,14 +78,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (fault && !afterCall) return applyFault(fault, req, res, log);
 
   let status = 200;
+  let httpStatus: number | undefined;
   let body: unknown;
   let headers: Readonly<Record<string, string>> = {};
   try {
     authenticate(req.headers, deps.credentials);
-    const handler = resolveRoute(method, path);
-    const result = handler({ method, path, query: url.searchParams, body: parseJson(raw) }, deps.core);
+    const { handler, params } = resolveRoute(method, path);
+    const result = handler({ method, path, query: url.searchParams, params, body: parseJson(raw) }, deps.core);
     if (result.wrote) await deps.flush();
     status = result.status ?? 200;
+    httpStatus = result.httpStatus;
     body = result.body;
   } catch (error) {
     if (error instanceof HttpError) ({ status, body, headers } = error);
@@ -111,8 +114,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     await sendEnvelope(req, res, failed, fault.body ?? FAULT_BODIES[failed] ?? 'Error');
     return;
   }
-  log(status, 'answered');
-  await sendEnvelope(req, res, status, body, headers);
+  log(httpStatus ?? status, 'answered');
+  await sendEnvelope(req, res, status, body, headers, httpStatus);
 }
 
 function applyFault(

@@ -70,6 +70,10 @@ export interface Stored<T> {
   record: T;
   listedFromMs: number;
   unlistedFromMs?: number;
+  /** After an update in place: what listings show instead of `record` until `untilMs`. */
+  previous?: { record: T; untilMs: number };
+  /** The one-per-scope duplicate quirk: the service drops this record at that time (rules/scope-duplicates.ts). */
+  dropAtMs?: number;
 }
 
 export interface EmulatorState {
@@ -98,6 +102,11 @@ export function isLive<T>(stored: Stored<T>): boolean {
 
 export function isListed<T>(stored: Stored<T>, nowMs: number): boolean {
   return stored.listedFromMs <= nowMs && (stored.unlistedFromMs === undefined || nowMs < stored.unlistedFromMs);
+}
+
+/** The version listings show now: the one before the last update until that update's lag has passed. */
+export function listedVersion<T>(stored: Stored<T>, nowMs: number): T {
+  return stored.previous && nowMs < stored.previous.untilMs ? stored.previous.record : stored.record;
 }
 
 /** Drops deleted records that no listing can show any more. */

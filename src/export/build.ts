@@ -8,7 +8,7 @@
  */
 import { RampartError } from '../errors.js';
 import { ipKey, type LiveIpEntry } from '../model/ip.js';
-import { ruleKey, type LiveRule } from '../model/rule.js';
+import { ruleContentKey } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
 import { loadPolicyTexts } from '../policy/validate.js';
 import type { Diagnostic } from '../policy/types.js';
@@ -58,9 +58,9 @@ export function buildExport(live: LiveState, options: ExportOptions): ExportResu
   }
 
   // Every object must come back as itself.
-  const desiredRules = new Set(result.desired.rules.map((r) => ruleIdentity(r)));
+  const desiredRules = new Set(result.desired.rules.map((r) => ruleContentKey(r)));
   const desiredIps = new Set(result.desired.ipEntries.map((e) => ipIdentity(e)));
-  const lostRules = rules.filter((p) => !desiredRules.has(ruleIdentity({ ...p.live, comment: cleanText(p.live.comment) })));
+  const lostRules = rules.filter((p) => !desiredRules.has(ruleContentKey({ ...p.live, comment: cleanText(p.live.comment) })));
   const lostIps = ipEntries.filter((p) => !desiredIps.has(ipIdentity({ ...p.live, reason: cleanText(p.live.reason) })));
   for (const placed of lostRules) {
     skipped.push({ kind: 'rule', id: placed.live.id, reason: 'no-round-trip', detail: 'the policy format cannot express this rule exactly (e.g. a vpatch without attack type)' });
@@ -89,9 +89,6 @@ function firstError(diagnostics: readonly Diagnostic[]): string | undefined {
   return error ? `${error.message} [${error.code}]` : undefined;
 }
 
-function ruleIdentity(rule: Pick<LiveRule, 'comment'> & Parameters<typeof ruleKey>[0]): string {
-  return JSON.stringify([ruleKey(rule), rule.comment ?? null]);
-}
 
 function ipIdentity(entry: Pick<LiveIpEntry, 'expiresAt' | 'reason'> & Parameters<typeof ipKey>[0]): string {
   return JSON.stringify([ipKey(entry), entry.expiresAt, entry.reason ?? null]);

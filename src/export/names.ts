@@ -6,7 +6,7 @@
  * depends on ids, listing order or what else the account holds.
  */
 import { createHash } from 'node:crypto';
-import { conditionKey, sortConditions, type Rule } from '../model/rule.js';
+import { conditionKey, fieldValues, kindOf, sortConditions, type Rule } from '../model/rule.js';
 
 const MAX_SLUG = 48;
 const HASH_LENGTHS = [6, 10, 16, 64] as const;
@@ -24,26 +24,28 @@ export function slugify(text: string): string {
   return (boundary >= 16 ? cut.slice(0, boundary) : cut).replace(/-+$/g, '');
 }
 
-const TYPE_LABEL: Record<Rule['type'], string> = { vpatch: 'vpatch', regex: 'regex', service_mode: 'mode' };
+/** Field values short enough to help a name (`sqli`, `block`, `429`), not free text. */
+const NAMEABLE = /^[A-Za-z0-9_.-]{1,24}$/;
 
-/** What the name says before the hash. */
+/** What the name says before the hash: the kind, its first short field value, its first point. */
 export function nameStem(rule: Rule): string {
   const fromComment = rule.comment ? slugify(rule.comment) : '';
   if (fromComment) return fromComment;
-  const parts: string[] = [TYPE_LABEL[rule.type]];
-  if (rule.type === 'service_mode') parts.push(rule.mode ?? '');
-  else {
-    if (rule.attackType) parts.push(rule.attackType);
-    const first = rule.point[0];
-    if (first) parts.push(first.map(String).join('-'));
-  }
-  return slugify(parts.join('-')) || TYPE_LABEL[rule.type];
+  const values = fieldValues(rule);
+  const parts: string[] = [rule.kind];
+  const field = kindOf(rule).fields.find((f) => !f.viaType && NAMEABLE.test(String(values[f.name] ?? '')));
+  if (field) parts.push(String(values[field.name]));
+  const first = rule.point[0];
+  if (first) parts.push(first.map(String).join('-'));
+  return slugify(parts.join('-')) || slugify(rule.kind);
 }
 
 /** sha256 (hex) of what the rule matches and does, without client and instance. */
 export function contentHash(rule: Rule): string {
   const conditions = sortConditions(rule.conditions.filter((c) => c.point[0] !== 'instance')).map(conditionKey);
-  const content = JSON.stringify([rule.type, conditions, rule.point, rule.attackType ?? null, rule.regex ?? null, rule.mode ?? null]);
+  const values = fieldValues(rule);
+  const fields = kindOf(rule).fields.map((f) => values[f.name] ?? null);
+  const content = JSON.stringify([rule.kind, conditions, rule.point, fields]);
   return createHash('sha256').update(content).digest('hex');
 }
 

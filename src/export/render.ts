@@ -5,7 +5,9 @@
  */
 import { Document, type Node } from 'yaml';
 import { IP_RULE_TYPES, NEVER_EXPIRES, type IpListName, type IpRuleType, type LiveIpEntry } from '../model/ip.js';
-import { compareStrings, type Condition, type LiveRule } from '../model/rule.js';
+import { compareStrings, fieldValues, kindOf, type Condition, type LiveRule } from '../model/rule.js';
+import { sameValue } from '../rules/field.js';
+import { KIND_NAMES } from '../rules/registry.js';
 import { cidrRange } from '../policy/address.js';
 import { OWNER_MARK_PATTERN } from '../policy/document.js';
 import { formatSeconds } from '../policy/expiry.js';
@@ -23,8 +25,8 @@ interface FileContent {
   ipEntries: LiveIpEntry[];
 }
 
-const TYPE_ORDER: Record<LiveRule['type'], number> = { vpatch: 0, regex: 1, service_mode: 2 };
-const POLICY_TYPE: Record<LiveRule['type'], string> = { vpatch: 'vpatch', regex: 'regex', service_mode: 'mode' };
+/** Rules by kind in the registry's order, so an export reads like the reference. */
+const KIND_ORDER = new Map<string, number>(KIND_NAMES.map((name, i) => [name, i]));
 const LISTS: readonly [string, IpListName][] = [['deny', 'black'], ['allow', 'white'], ['gray', 'gray']];
 const KIND_FIELD: Record<IpRuleType, string> = { ip_range: 'ips', country: 'countries', proxy_type: 'proxies', datacenter: 'datacenters' };
 /** Longer `ips` lists are written one address per line. */
@@ -68,11 +70,11 @@ function renderFile(file: FileContent, options: RenderOptions): string {
   // Rules in a stable order: by type, then content (names derive from content too).
   const sorted = [...file.rules]
     .map((rule) => ({ rule, hash: contentHash(rule) }))
-    .sort((a, b) => TYPE_ORDER[a.rule.type] - TYPE_ORDER[b.rule.type] || compareStrings(a.hash, b.hash) || compareStrings(a.rule.comment ?? '', b.rule.comment ?? ''))
+    .sort((a, b) => (KIND_ORDER.get(a.rule.kind) ?? 0) - (KIND_ORDER.get(b.rule.kind) ?? 0) || compareStrings(a.hash, b.hash) || compareStrings(a.rule.comment ?? '', b.rule.comment ?? ''))
     .map((x) => x.rule);
-  const modeOnly = sorted.filter((r) => r.type === 'service_mode' && userConditions(r).length === 0 && !cleanText(r.comment));
-  const shorthand = modeOnly.length === 1 ? modeOnly[0] : undefined;
-  if (shorthand) top.mode = shorthand.mode;
+  const modeOnly = sorted.filter((r) => r.kind === 'mode' && userConditions(r).length === 0 && !cleanText(r.comment));
+  const shorthand = modeOnly.length === 1 && modeOnly[0]?.kind === 'mode' ? modeOnly[0] : undefined;
+  if (shorthand) top.mode = shorthand.fields.mode;
   const listed = sorted.filter((r) => r !== shorthand);
   const names = assignNames(listed.map((rule) => ({ ...rule, comment: cleanText(rule.comment) })));
   if (listed.length > 0) {
@@ -121,14 +123,16 @@ function userConditions(rule: LiveRule): Condition[] {
   return rule.conditions.filter((c) => c.point[0] !== 'instance');
 }
 
+/** A live rule as written: its kind's fields (defaults left out, as a person writes them), point, conditions. */
 function ruleSpec(rule: LiveRule, name: string, flow: (value: unknown) => Node): Record<string, unknown> {
-  const spec: Record<string, unknown> = { name, type: POLICY_TYPE[rule.type] };
-  if (rule.type === 'service_mode') spec.mode = rule.mode;
-  else {
-    if (rule.attackType !== undefined) spec.attack = rule.attackType;
-    spec.point = flow(rule.point);
-    if (rule.type === 'regex' && rule.regex !== undefined) spec.regex = rule.regex;
+  const spec: Record<string, unknown> = { name, type: rule.kind };
+  const values = fieldValues(rule);
+  for (const field of kindOf(rule).fields) {
+    const value = values[field.name];
+    if (value === undefined || (field.default !== undefined && sameValue(value, field.default) && !field.required)) continue;
+    spec[field.name] = Array.isArray(value) ? flow(value) : value;
   }
+  if (rule.point.length > 0) spec.point = flow(rule.point);
   const when = userConditions(rule);
   if (when.length > 0) spec.when = when.map((c) => flow(conditionSpec(c)));
   const comment = cleanText(rule.comment);

@@ -10,7 +10,8 @@
  * always plan-neutral: Rampart never deletes what it does not own.
  */
 import { ALL_APPLICATIONS_POOL, ipKey, IP_LISTS, type LiveIpEntry } from '../model/ip.js';
-import { conditionKey, ruleKey, type LiveRule } from '../model/rule.js';
+import { describeRewrites, ruleRewrites } from '../model/rewrites.js';
+import { ruleKey, type LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
 import { poolsOverlap } from '../policy/conflicts.js';
 import type { ExportOptions, PlacedIpEntry, PlacedRule, Scope, Selection, Skipped } from './types.js';
@@ -78,27 +79,18 @@ function selectRules(rules: readonly LiveRule[], options: OwnershipOptions, skip
   candidates.sort((a, b) => preference(a.live, b.live));
 
   const byKey = new Map<string, PlacedRule>();
-  const modes = new Map<string, PlacedRule>();
   const out: PlacedRule[] = [];
   for (const placed of candidates) {
     const rule = placed.live;
     const key = ruleKey(rule);
     const first = byKey.get(key);
     if (first) {
-      skipped.push({ kind: 'rule', id: rule.id, reason: 'duplicate', detail: `the same rule as id ${first.live.id}` });
+      // One identity can be declared once: an exact copy is a duplicate, other values a conflict.
+      const differences = ruleRewrites(first.live, rule).filter((r) => r.field !== 'comment');
+      skipped.push(differences.length === 0
+        ? { kind: 'rule', id: rule.id, reason: 'duplicate', detail: `the same rule as id ${first.live.id}` }
+        : { kind: 'rule', id: rule.id, reason: 'conflict', detail: `the same ${rule.kind} rule as id ${first.live.id} with other values (${describeRewrites(differences)})` });
       continue;
-    }
-    if (rule.type === 'service_mode') {
-      const scopeKey = JSON.stringify(rule.conditions.map(conditionKey));
-      const other = modes.get(scopeKey);
-      if (other) {
-        skipped.push({
-          kind: 'rule', id: rule.id, reason: 'conflict',
-          detail: `sets mode ${rule.mode ?? '?'} for the same traffic that id ${other.live.id} sets to ${other.live.mode ?? '?'}`,
-        });
-        continue;
-      }
-      modes.set(scopeKey, placed);
     }
     byKey.set(key, placed);
     out.push(placed);

@@ -1,30 +1,41 @@
 /**
  * A listed hint → a LiveRule in the canonical model, or undefined for rule
  * types Rampart does not manage and for the service's own `system` rules
- * (those are never read further, never touched, never counted).
+ * (those are never read further, never touched, never counted). Each field is
+ * read as its kind declares it (src/rules/), defaults filled in, so a field the
+ * service echoes back and one it leaves out compare as the policy wrote them.
  */
 import type { ApiHint } from '../api/records.js';
 import { canonicalCondition, regroupPoints } from '../model/canonical.js';
 import { readOwnerMark } from '../model/ownership.js';
-import { type LiveRule, MANAGED_RULE_TYPES, type RuleType, sortConditions } from '../model/rule.js';
+import { sortConditions, type LiveRule } from '../model/rule.js';
+import type { FieldValue } from '../rules/field.js';
+import { kindOfApiType } from '../rules/registry.js';
 
 export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
-  if (hint.system === true || !(MANAGED_RULE_TYPES as readonly string[]).includes(hint.type)) return undefined;
-  const type = hint.type as RuleType;
+  const found = hint.system === true ? undefined : kindOfApiType(hint.type);
+  if (!found) return undefined;
+  const { kind } = found;
+  const record = hint as unknown as Readonly<Record<string, unknown>>;
+  const fields: Record<string, FieldValue> = {};
+  for (const field of kind.fields) {
+    const value = field.viaType ? found.fields[field.name] : field.fromApi(record[field.api]);
+    const read = value ?? field.default;
+    if (read !== undefined) fields[field.name] = field.canonical(read);
+  }
   const { text: comment, owner, fingerprint, name } = readOwnerMark(hint.comment);
   const conditions = sortConditions((hint.action ?? []).map((condition) => canonicalCondition(condition)));
   return {
     id: hint.id,
     client: hint.clientid,
-    type,
+    kind: kind.yaml,
+    fields,
     conditions,
-    point: type === 'service_mode' ? [] : regroupPoints(hint.point ?? []),
-    ...(type !== 'service_mode' && hint.attack_type ? { attackType: hint.attack_type } : {}),
-    ...(type === 'regex' && hint.regex ? { regex: hint.regex } : {}),
-    ...(type === 'service_mode' && hint.mode ? { mode: hint.mode } : {}),
+    point: kind.point === 'none' ? [] : regroupPoints(hint.point ?? []),
+    ...(typeof hint.regex_id === 'number' ? { regexId: hint.regex_id } : {}),
     ...(comment !== undefined ? { comment } : {}),
     ...(owner !== undefined ? { owner } : {}),
     ...(fingerprint !== undefined ? { fingerprint } : {}),
     ...(name !== undefined ? { name } : {}),
-  };
+  } as LiveRule;
 }

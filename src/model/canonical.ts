@@ -7,13 +7,19 @@
  */
 import { type Condition, type ConditionType, type Point } from './rule.js';
 
-/** Point elements that take the next element as their argument. */
+/** Point elements that take the next element as their argument (the service's full point grammar). */
 export const POINT_ELEMENTS_WITH_ARGUMENT: ReadonlySet<string> = new Set([
-  'header', 'get', 'path', 'hash', 'array', 'cookie', 'form_urlencoded', 'json', 'multipart', 'xml_tag', 'xml_attr',
+  'hash', 'array', 'json', 'json_obj', 'json_array', 'header', 'cookie', 'get', 'path', 'multipart',
+  'form_urlencoded', 'content_disp', 'response_header', 'xml_pi', 'xml_dtd_entity', 'xml_tag_array', 'xml_tag',
+  'xml_attr', 'xml_comment', 'jwt', 'grpc', 'protobuf', 'viewstate_array', 'viewstate_pair', 'viewstate_triplet',
+  'viewstate_dict', 'viewstate_sparse_array', 'gql_query', 'gql_mutation', 'gql_subscription', 'gql_fragment',
+  'gql_dir', 'gql_spread', 'gql_type', 'gql_var',
 ]);
 
-/** Elements whose argument is a numeric index. */
-const INDEXED_ELEMENTS: ReadonlySet<string> = new Set(['path', 'array']);
+/** Elements whose argument is an integer index. */
+export const INDEXED_ELEMENTS: ReadonlySet<string> = new Set([
+  'path', 'array', 'grpc', 'json_array', 'xml_comment', 'xml_dtd_entity', 'xml_pi', 'xml_tag_array',
+]);
 
 export function canonicalPoint(point: readonly (string | number)[]): Point {
   const [name, argument, ...rest] = point;

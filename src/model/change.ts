@@ -6,7 +6,7 @@ import type { DesiredRule, LiveRule } from './rule.js';
  * model objects out). `src/plan/plan.ts` sorts these once and turns them into
  * the plan's JSON changes. `summary` counts objects (values), not calls.
  */
-export type Change = CreateRule | DeleteRule | CreateIp | DeleteIp;
+export type Change = CreateRule | UpdateRule | DeleteRule | CreateIp | DeleteIp;
 
 /**
  * Why an owned live object goes:
@@ -22,6 +22,22 @@ export interface CreateRule {
   readonly rule: DesiredRule;
   /** Ids of owned live rules this create replaces; their deletes come after it. */
   readonly replaces?: readonly number[];
+  /**
+   * The replaced rule goes first: a kind the service keeps one per scope
+   * drops a second rule on the scope, so create-then-delete would leave none.
+   * Only with `--rule-updates replace`; updates in place need no such order.
+   */
+  readonly deleteFirst?: boolean;
+}
+
+/** One `PUT /v3/hint/{id}`: the owned rule takes the declaration's updatable fields and comment. */
+export interface UpdateRule {
+  readonly action: 'update';
+  readonly kind: 'rule';
+  readonly rule: DesiredRule;
+  readonly live: LiveRule;
+  /** YAML names of the fields that change, `comment` included when it does. */
+  readonly fields: readonly string[];
 }
 
 export interface DeleteRule {

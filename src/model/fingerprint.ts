@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IpEntry } from './ip.js';
-import { ruleKey, type Rule } from './rule.js';
+import { ruleContentKey, type Rule } from './rule.js';
 
 /** 16 hex digits: collisions within one account are out of reach, the mark stays short. */
 const LENGTH = 16;
@@ -26,7 +26,7 @@ const ruleFingerprints = new WeakMap<Rule, string>();
 export function ruleFingerprint(rule: Rule): string {
   let fingerprint = ruleFingerprints.get(rule);
   if (fingerprint === undefined) {
-    fingerprint = hash(JSON.stringify(['rule', ruleKey(rule), rule.comment || null]));
+    fingerprint = hash(`rule ${ruleContentKey(rule)}`);
     ruleFingerprints.set(rule, fingerprint);
   }
   return fingerprint;

@@ -4,10 +4,11 @@
  * plan shows it for an owned object its mark ties to a declaration.
  */
 import { NEVER_EXPIRES, type IpEntry } from './ip.js';
-import { conditionKey, pointKey, type Condition, type Point, type Rule } from './rule.js';
+import { sameValue } from '../rules/field.js';
+import { conditionKey, fieldValues, kindOf, pointKey, type Condition, type Point, type Rule } from './rule.js';
 
 export interface FieldRewrite {
-  /** The policy-file name of the field: `when`, `point`, `attack`, `regex`, `mode`, `comment`, `ips`, `expires`, ... */
+  /** The policy-file name of the field: `when`, `point`, a kind's field (`attack`, `rate`, ...), `comment`, `value`, `expires`, ... */
   readonly field: string;
   readonly declared: string;
   readonly stored: string;
@@ -48,13 +49,16 @@ export function ruleRewrites(declared: Rule, stored: Rule): FieldRewrite[] {
     const show = (rule: Rule) => (rule.point.length ? `[${rule.point.map(formatPoint).join(', ')}]` : NONE);
     out.push({ field: 'point', declared: show(declared), stored: show(stored) });
   }
-  const scalar = (field: string, a: string | undefined, b: string | undefined) => {
-    if ((a ?? '') !== (b ?? '')) out.push({ field, declared: text(a), stored: text(b) });
-  };
-  scalar('attack', declared.attackType, stored.attackType);
-  scalar('regex', declared.regex, stored.regex);
-  scalar('mode', declared.mode, stored.mode);
-  scalar('comment', declared.comment, stored.comment);
+  if (declared.kind !== stored.kind) out.push({ field: 'type', declared: declared.kind, stored: stored.kind });
+  const a = fieldValues(declared);
+  const b = fieldValues(stored);
+  for (const field of kindOf(declared).fields) {
+    const [x, y] = [a[field.name], b[field.name]];
+    if (sameValue(x, y)) continue;
+    const show = (value: typeof x) => (value === undefined ? NONE : field.format(value as never));
+    out.push({ field: field.name, declared: show(x), stored: show(y) });
+  }
+  if ((declared.comment ?? '') !== (stored.comment ?? '')) out.push({ field: 'comment', declared: text(declared.comment), stored: text(stored.comment) });
   return out;
 }
 

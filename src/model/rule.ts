@@ -1,12 +1,14 @@
 /**
  * Rules (the API's "hints") in the canonical form both sides are compared in.
  * The policy normalizer produces these from YAML; the live reader produces them
- * from API listings. Two rules with the same `ruleKey` are the same rule.
+ * from API listings. Two rules with the same `ruleKey` are the same rule (its
+ * identity); their updatable fields and comment can still differ, which an
+ * update in place mends. What a kind's fields are is the registry's knowledge
+ * (src/rules/); this module only knows how rules compare.
  */
-
-/** The rule types Rampart manages, as the API names them. */
-export const MANAGED_RULE_TYPES = ['vpatch', 'regex', 'service_mode'] as const;
-export type RuleType = (typeof MANAGED_RULE_TYPES)[number];
+import { sameValue, type FieldValue } from '../rules/field.js';
+import { apiTypeOf, ruleKind, type FieldsOf, type KindName } from '../rules/registry.js';
+import type { RuleKind } from '../rules/kind.js';
 
 export const CONDITION_TYPES = ['equal', 'iequal', 'regex', 'absent'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
@@ -24,22 +26,25 @@ export interface Condition {
   readonly value: string | null;
 }
 
-export interface Rule {
+interface RuleBase {
   readonly client: number;
-  readonly type: RuleType;
   /** Sorted by `conditionKey`: the server treats conditions as a set. */
   readonly conditions: readonly Condition[];
-  /** Two-dimensional: a list of points. Empty for `service_mode`. */
+  /** Two-dimensional: a list of points. Empty for kinds without a point. */
   readonly point: readonly Point[];
-  /** `attack_type` for vpatch and regex. */
-  readonly attackType?: string;
-  /** The expression of a `regex` rule. */
-  readonly regex?: string;
-  /** The filtering mode of a `service_mode` rule. */
-  readonly mode?: string;
   /** The user's comment, without Rampart's owner mark. Not part of the identity. */
   readonly comment?: string;
 }
+
+/** A rule of one kind, its fields typed by the kind's declaration. */
+export type RuleOf<K extends KindName> = RuleBase & {
+  readonly kind: K;
+  /** Canonical values by YAML field name; defaults filled in. */
+  readonly fields: FieldsOf<K>;
+};
+
+/** A rule of any kind: a union the compiler checks switches on `kind` against. */
+export type Rule = { [K in KindName]: RuleOf<K> }[KindName];
 
 /** Where a desired object was declared, kept from parse to plan. */
 export interface Source {
@@ -50,11 +55,13 @@ export interface Source {
   readonly name: string;
 }
 
-export interface DesiredRule extends Rule {
+export type DesiredRule = Rule & {
   readonly source: Source;
-}
+};
 
-export interface LiveRule extends Rule {
+export type LiveRule = Rule & LiveRuleFacts;
+
+interface LiveRuleFacts {
   /** The API's hint id. */
   readonly id: number;
   /** Owner name found in the comment's mark, or undefined for a foreign rule. */
@@ -63,6 +70,22 @@ export interface LiveRule extends Rule {
   readonly fingerprint?: string;
   /** The name of the rule it was created from, from the mark. */
   readonly name?: string;
+  /** A regex rule's id for `ignore_regex` rules to point at (regex kinds only). */
+  readonly regexId?: number;
+}
+
+export function kindOf(rule: Rule): RuleKind {
+  return ruleKind(rule.kind);
+}
+
+/** The fields of any rule, by YAML name, for code that loops over a kind's fields. */
+export function fieldValues(rule: Rule): Readonly<Record<string, FieldValue | undefined>> {
+  return rule.fields as Readonly<Record<string, FieldValue | undefined>>;
+}
+
+/** The API `type` the rule is created with. */
+export function apiTypeOfRule(rule: Rule): string {
+  return apiTypeOf(kindOf(rule), fieldValues(rule));
 }
 
 export function pointKey(point: Point): string {
@@ -86,25 +109,40 @@ export function sortConditions(conditions: readonly Condition[]): Condition[] {
 }
 
 /**
- * The identity of a rule: everything the server matches on. The comment is not
- * part of it: a comment change replaces the rule but two rules that differ only
- * by comment protect the same traffic.
+ * The identity of a rule: its kind, conditions, point and the fields its kind
+ * cannot change in place. Updatable fields and the comment are left out: a
+ * rule that differs only there is the same rule, updated.
  */
 export function ruleKey(rule: Rule): string {
   let key = ruleKeys.get(rule);
   if (key === undefined) {
+    const values = fieldValues(rule);
     key = JSON.stringify([
       rule.client,
-      rule.type,
+      rule.kind,
       sortConditions(rule.conditions).map(conditionKey),
       rule.point.map(pointKey),
-      rule.attackType ?? null,
-      rule.regex ?? null,
-      rule.mode ?? null,
+      kindOf(rule).fields.filter((field) => !field.updatable).map((field) => values[field.name] ?? null),
     ]);
     ruleKeys.set(rule, key);
   }
   return key;
+}
+
+/**
+ * Everything the rule says: its identity, every field (updatable ones too) and
+ * its comment. Two rules with the same content key need no write at all.
+ */
+export function ruleContentKey(rule: Rule): string {
+  const values = fieldValues(rule);
+  return JSON.stringify([ruleKey(rule), kindOf(rule).fields.map((field) => values[field.name] ?? null), rule.comment || null]);
+}
+
+/** Updatable fields (YAML names) whose values differ between two rules of one identity. */
+export function changedFields(from: Rule, to: Rule): string[] {
+  const a = fieldValues(from);
+  const b = fieldValues(to);
+  return kindOf(to).fields.filter((field) => field.updatable && !sameValue(a[field.name], b[field.name])).map((field) => field.name);
 }
 
 /**

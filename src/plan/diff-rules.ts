@@ -1,5 +1,5 @@
 import type { Change, CreateRule, DeleteRule } from '../model/change.js';
-import { ruleKey, type DesiredRule, type LiveRule } from '../model/rule.js';
+import { changedFields, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 import { applicationSortKey, ruleApplication } from './objects.js';
 
@@ -17,12 +17,23 @@ interface Bucket {
   foreign: LiveRule[];
 }
 
+/** How a change to an updatable field or the comment is made. */
+export type RuleUpdates = 'update' | 'replace';
+
+/** Updatable fields and the comment that differ; empty when `live` is the declaration. */
+function differences(want: Rule, live: Rule): string[] {
+  const fields = changedFields(live, want);
+  return (want.comment ?? '') === (live.comment ?? '') ? fields : [...fields, 'comment'];
+}
+
 /**
- * Rules by identity (`ruleKey`, which leaves the comment out). Hints cannot be
- * updated in place, so a comment change is a create of the new rule followed
- * by the delete of the old one. Only rules whose owner is `owner` are deleted.
+ * Rules by identity (`ruleKey`: kind, conditions, point, the fields that
+ * cannot change in place). An owned rule of the declaration's identity whose
+ * updatable fields or comment differ is updated in place (`PUT`), or, with
+ * `updates: 'replace'`, replaced by a create and a delete. Only rules whose
+ * owner is `owner` are ever updated or deleted.
  */
-export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string): RuleDiff {
+export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string, updates: RuleUpdates = 'update'): RuleDiff {
   const buckets = new Map<string, Bucket>();
   const bucket = (key: string): Bucket => {
     let b = buckets.get(key);
@@ -61,13 +72,13 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
       drop(b.owned, 'not-declared');
       continue;
     }
-    const exact = b.owned.find((r) => r.comment === want.comment);
+    const exact = b.owned.find((r) => differences(want, r).length === 0);
     if (exact) {
       unchanged++;
       drop(b.owned.filter((r) => r !== exact), 'duplicate');
       continue;
     }
-    const foreign = b.foreign[0];
+    const foreign = b.foreign.find((r) => changedFields(r, want).length === 0);
     if (foreign) {
       // Equal to a desired rule: creating ours would duplicate it on the server.
       unchanged++;
@@ -78,13 +89,25 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
       drop(b.owned, 'duplicate');
       continue;
     }
+    const [other] = b.foreign;
+    if (other) {
+      notes.push({
+        level: 'warning', kind: 'rule', client: want.client, source: want.source, id: other.id,
+        message: `unmanaged id ${other.id}${ownerSuffix(other.owner)} is the same rule with other values (${differences(want, other).join(', ')}); left as is`,
+      });
+    }
     const [old, ...extra] = b.owned;
-    const create: CreateRule = old
-      ? { action: 'create', kind: 'rule', rule: want, replaces: [old.id] }
+    drop(extra, 'duplicate');
+    if (old && !isPlaceholder(old) && updates === 'update') {
+      changes.push({ action: 'update', kind: 'rule', rule: want, live: old, fields: differences(want, old) });
+      continue;
+    }
+    const replaced = old && !isPlaceholder(old) ? old : undefined;
+    const create: CreateRule = replaced
+      ? { action: 'create', kind: 'rule', rule: want, replaces: [replaced.id], ...(kindOf(want).onePerScope ? { deleteFirst: true } : {}) }
       : { action: 'create', kind: 'rule', rule: want };
     changes.push(create);
-    if (old) changes.push({ action: 'delete', kind: 'rule', rule: old, reason: 'replaced' });
-    drop(extra, 'duplicate');
+    if (replaced) changes.push({ action: 'delete', kind: 'rule', rule: replaced, reason: 'replaced' });
   }
   return { changes: pairReplacements(changes), unchanged, notes, owned };
 }
@@ -115,7 +138,7 @@ function pairReplacements(changes: readonly Change[]): Change[] {
   }
   if (paired.size === 0) return [...changes];
   return changes.map((change): Change => {
-    if (change.kind !== 'rule') return change;
+    if (change.kind !== 'rule' || change.action === 'update') return change;
     if (change.action === 'delete') return paired.has(change) ? { ...change, reason: 'replaced' } : change;
     const ids = extra.get(change);
     return ids ? { ...change, replaces: [...(change.replaces ?? []), ...ids].sort((a, b) => a - b) } : change;

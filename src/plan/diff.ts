@@ -2,13 +2,15 @@ import type { Change } from '../model/change.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { diffIp } from './diff-ip.js';
-import { diffRules } from './diff-rules.js';
+import { diffRules, type RuleUpdates } from './diff-rules.js';
 import type { Note } from './notes.js';
 import { recognizeIpEntries, recognizeRules } from './recognize.js';
 
 export interface DiffOptions {
   /** Owner name of the objects we may delete (default `rampart`). */
   readonly owner?: string;
+  /** `replace`: changes to updatable fields re-create the rule instead of updating it (default `update`). */
+  readonly ruleUpdates?: RuleUpdates;
 }
 
 export interface DiffResult {
@@ -31,7 +33,7 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
   const clients = new Set(desired.clients);
   const liveRules = recognizeRules(desired.rules, live.rules.filter((r) => clients.has(r.client)), owner);
   const liveIp = recognizeIpEntries(desired.ipEntries, live.ipEntries.filter((e) => clients.has(e.client)), owner);
-  const rules = diffRules(desired.rules, liveRules.live, owner);
+  const rules = diffRules(desired.rules, liveRules.live, owner, options.ruleUpdates);
   const ip = diffIp(desired.ipEntries, liveIp.live, owner);
   return {
     changes: [...rules.changes, ...ip.changes],

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ipKey, type IpEntry } from '../model/ip.js';
-import { ruleKey, type Rule } from '../model/rule.js';
+import { ruleContentKey, type Rule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 
 /**
@@ -12,7 +12,7 @@ import type { DesiredState, LiveState } from '../model/state.js';
  */
 
 function ruleLine(rule: Rule): string {
-  return JSON.stringify([ruleKey(rule), rule.comment ?? null]);
+  return ruleContentKey(rule);
 }
 
 function ipLine(entry: IpEntry): string {

@@ -1,33 +1,35 @@
 import { ALL_APPLICATIONS_POOL, type IpEntry, type LiveIpEntry } from '../model/ip.js';
-import { sortConditions, type Rule } from '../model/rule.js';
+import { apiTypeOfRule, fieldValues, sortConditions, type Rule } from '../model/rule.js';
+import type { FieldValue } from '../rules/field.js';
+import { isKindName } from '../rules/registry.js';
 import type { Application, PlanIpObject, PlanRule } from './types.js';
 
 /** Model objects to their plan JSON form, and back for the applier. */
 
 export function toPlanRule(rule: Rule): PlanRule {
+  const fields: Record<string, FieldValue> = {};
+  for (const [name, value] of Object.entries(fieldValues(rule))) if (value !== undefined) fields[name] = value;
   return {
-    type: rule.type,
+    kind: rule.kind,
+    type: apiTypeOfRule(rule),
     conditions: sortConditions(rule.conditions).map((c) => ({ point: c.point, type: c.type, value: c.value })),
     point: rule.point,
-    ...(rule.attackType !== undefined ? { attack_type: rule.attackType } : {}),
-    ...(rule.regex !== undefined ? { regex: rule.regex } : {}),
-    ...(rule.mode !== undefined ? { mode: rule.mode } : {}),
+    fields,
     ...(rule.comment !== undefined && rule.comment !== '' ? { comment: rule.comment } : {}),
   };
 }
 
 /** The rule a plan's rule change describes (for `apply --plan`). */
 export function ruleFromPlan(client: number, rule: PlanRule): Rule {
+  if (!isKindName(rule.kind)) throw new Error(`the plan names a rule kind this version does not know: ${rule.kind}`);
   return {
     client,
-    type: rule.type,
+    kind: rule.kind,
+    fields: { ...rule.fields },
     conditions: sortConditions(rule.conditions),
     point: rule.point,
-    ...(rule.attack_type !== undefined ? { attackType: rule.attack_type } : {}),
-    ...(rule.regex !== undefined ? { regex: rule.regex } : {}),
-    ...(rule.mode !== undefined ? { mode: rule.mode } : {}),
     ...(rule.comment !== undefined ? { comment: rule.comment } : {}),
-  };
+  } as Rule;
 }
 
 /** The object several entries sharing one object's attributes make up. */

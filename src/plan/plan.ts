@@ -4,6 +4,7 @@ import { compareStrings } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
 import { diff } from './diff.js';
+import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
 import { compareSources, type Note } from './notes.js';
 import {
@@ -17,6 +18,8 @@ import {
 export interface PlanOptions extends Partial<SafetyLimits> {
   /** Owner name of the objects we may delete (default `rampart`). */
   readonly owner?: string;
+  /** `replace` turns updates in place off (`--rule-updates replace`). */
+  readonly ruleUpdates?: RuleUpdates;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface PlanOptions extends Partial<SafetyLimits> {
  */
 export function buildPlan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   const owner = options.owner ?? DEFAULT_OWNER;
-  const result = diff(desired, live, { owner });
+  const result = diff(desired, live, { owner, ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}) });
   const changes = sortChanges(result.changes).map(toPlanChange);
   const summary = summarize(changes, result.unchanged);
   const limits: SafetyLimits = {
@@ -37,8 +40,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
   return {
     format_version: PLAN_FORMAT_VERSION,
     owner,
+    ...(options.ruleUpdates === 'replace' ? { rule_updates: 'replace' } : {}),
     summary,
-    api_calls: changes.length,
+    api_calls: apiCalls(changes),
     safety: safetyOf(changes, result.owned, limits),
     checksum: planChecksum(changes),
     desired_digest: digestDesired(desired),
@@ -59,7 +63,7 @@ export function restrictPlan(plan: Plan, keep: (change: PlanChange) => PlanChang
   return {
     ...plan,
     summary: summarize(changes, plan.summary.unchanged),
-    api_calls: changes.length,
+    api_calls: apiCalls(changes),
     safety: safetyOf(changes, plan.safety.owned_count, limits),
     checksum: planChecksum(changes),
     changes,
@@ -75,7 +79,23 @@ export function hasChanges(plan: Plan): boolean {
   return plan.changes.length > 0;
 }
 
+/** Rule deletes of one client the service takes in one call. */
+export const RULE_DELETE_BATCH = 1000;
+
+/** Calls the changes take: one each, but a client's rule deletes share calls of up to RULE_DELETE_BATCH ids. */
+export function apiCalls(changes: readonly PlanChange[]): number {
+  const deletesByClient = new Map<number, number>();
+  let calls = 0;
+  for (const c of changes) {
+    if (c.action === 'delete' && c.kind === 'rule') deletesByClient.set(c.client, (deletesByClient.get(c.client) ?? 0) + 1);
+    else calls++;
+  }
+  for (const n of deletesByClient.values()) calls += Math.ceil(n / RULE_DELETE_BATCH);
+  return calls;
+}
+
 const KIND_ORDER = { rule: 0, ip: 1 } as const;
+const ACTION_ORDER = { create: 0, update: 1, delete: 2 } as const;
 
 function clientOf(change: Change): number {
   return change.kind === 'rule' ? change.rule.client : change.client;
@@ -83,11 +103,10 @@ function clientOf(change: Change): number {
 
 function sortKey(change: Change): string {
   const client = String(clientOf(change)).padStart(12, '0');
-  if (change.action === 'delete') {
-    const id = change.kind === 'rule' ? change.rule.id : 0;
-    return `1|${client}|${KIND_ORDER[change.kind]}|${String(id).padStart(16, '0')}`;
-  }
-  return `0|${client}|${KIND_ORDER[change.kind]}|${change.kind === 'ip' ? change.list : ''}`;
+  const head = `${ACTION_ORDER[change.action]}|${client}|${KIND_ORDER[change.kind]}`;
+  if (change.action === 'delete') return `${head}|${String(change.kind === 'rule' ? change.rule.id : 0).padStart(16, '0')}`;
+  if (change.action === 'update') return `${head}|${String(change.live.id).padStart(16, '0')}`;
+  return `${head}|${change.kind === 'ip' ? change.list : ''}`;
 }
 
 function firstSource(change: CreateRule | CreateIp) {
@@ -115,6 +134,13 @@ function sortChanges(changes: readonly Change[]): Change[] {
 function toPlanChange(change: Change): PlanChange {
   if (change.kind === 'ip') return change.action === 'create' ? createIpChange(change) : deleteIpChange(change);
   const base = { kind: 'rule', client: change.rule.client, application: ruleApplication(change.rule) } as const;
+  if (change.action === 'update') {
+    const { rule, live } = change;
+    return {
+      action: 'update', ...base, id: live.id, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
+      fields: [...change.fields], rule: toPlanRule(rule), before: toPlanRule(live),
+    };
+  }
   if (change.action === 'delete') {
     return {
       action: 'delete', ...base, id: change.rule.id, ...(change.rule.name !== undefined ? { name: change.rule.name } : {}),
@@ -125,6 +151,7 @@ function toPlanChange(change: Change): PlanChange {
   return {
     action: 'create', ...base, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
     ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
+    ...(change.deleteFirst ? { delete_first: true } : {}),
     rule: toPlanRule(rule),
   };
 }
@@ -170,10 +197,12 @@ function deleteIpChange(c: DeleteIp): PlanChange {
 /** Values each change adds or removes; see PlanSummary for what counts where. */
 function summarize(changes: readonly PlanChange[], unchanged: number): PlanSummary {
   let create = 0;
+  let update = 0;
   let replace = 0;
   let del = 0;
   for (const c of changes) {
-    if (c.action === 'create') {
+    if (c.action === 'update') update++;
+    else if (c.action === 'create') {
       const n = c.kind === 'rule' ? 1 : c.object.values.length;
       const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
       if (replacing) replace += n;
@@ -184,7 +213,7 @@ function summarize(changes: readonly PlanChange[], unchanged: number): PlanSumma
       for (const o of c.objects) del += o.size - (o.moved?.length ?? 0);
     }
   }
-  return { create, delete: del, unchanged, replace };
+  return { create, update, delete: del, unchanged, replace };
 }
 
 function sortNotes(notes: readonly Note[]): Note[] {

@@ -13,7 +13,7 @@
 import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
 import { describeRewrites, ipRewrites, ruleRewrites } from '../model/rewrites.js';
-import { ruleKey, type DesiredRule, type LiveRule } from '../model/rule.js';
+import { ruleContentKey, type DesiredRule, type LiveRule } from '../model/rule.js';
 import type { Note } from './notes.js';
 
 /** Notes of this kind beyond this many are folded into one line. */
@@ -24,11 +24,10 @@ export interface Recognized<T> {
   readonly notes: Note[];
 }
 
-const ruleIdentity = (rule: DesiredRule | LiveRule): string => `${ruleKey(rule)}\u0000${rule.comment ?? ''}`;
 
 export function recognizeRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string): Recognized<LiveRule> {
-  const declared = new Set(desired.map(ruleIdentity));
-  const candidates = live.filter((rule) => rule.owner === owner && rule.fingerprint !== undefined && !declared.has(ruleIdentity(rule)));
+  const declared = new Set(desired.map(ruleContentKey));
+  const candidates = live.filter((rule) => rule.owner === owner && rule.fingerprint !== undefined && !declared.has(ruleContentKey(rule)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map(desired.map((rule) => [ruleFingerprint(rule), rule]));
   const replaced = new Map<LiveRule, LiveRule>();

@@ -8,7 +8,8 @@
  */
 
 import type { DeleteReason } from '../model/change.js';
-import type { ConditionType, Point, RuleType } from '../model/rule.js';
+import type { ConditionType, Point } from '../model/rule.js';
+import type { FieldValue } from '../rules/field.js';
 import type { IpListName, IpRuleType } from '../model/ip.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -25,15 +26,17 @@ export interface PlanCondition {
   readonly value: string | null;
 }
 
-/** A rule's fields as the create call needs them (client on the change). */
+/** A rule as declared or listed, in canonical form (client on the change). */
 export interface PlanRule {
-  readonly type: RuleType;
+  /** The policy files' `type` (`vpatch`, `rate_limit`, ...). */
+  readonly kind: string;
+  /** The API's `type`. */
+  readonly type: string;
   /** Sorted canonically (`sortConditions`). */
   readonly conditions: readonly PlanCondition[];
   readonly point: readonly Point[];
-  readonly attack_type?: string;
-  readonly regex?: string;
-  readonly mode?: string;
+  /** The kind's own fields by their policy-file names (`attack`, `rate`, ...), defaults filled in. */
+  readonly fields: Readonly<Record<string, FieldValue>>;
   readonly comment?: string;
 }
 
@@ -72,7 +75,26 @@ export interface PlanCreateRule extends PlanChangeBase {
   readonly name: string;
   /** Owned rule ids deleted later in this plan because this create replaces them. */
   readonly replaces?: readonly number[];
+  /** The replaced rule is deleted before this create (a kind the service keeps one per scope). */
+  readonly delete_first?: true;
   readonly rule: PlanRule;
+}
+
+/** One update in place (`PUT /v3/hint/{id}`) of an owned rule. */
+export interface PlanUpdateRule extends PlanChangeBase {
+  readonly action: 'update';
+  readonly kind: 'rule';
+  readonly id: number;
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly name: string;
+  /** The fields that change (policy-file names), `comment` included when it does. */
+  readonly fields: readonly string[];
+  /** The rule as it will be. */
+  readonly rule: PlanRule;
+  /** The rule as it is. */
+  readonly before: PlanRule;
 }
 
 export interface PlanDeleteRule extends PlanChangeBase {
@@ -120,8 +142,8 @@ export interface PlanDeleteIp extends PlanChangeBase {
   readonly objects: readonly PlanDeletedIpObject[];
 }
 
-/** One API call each, in the order they must run. */
-export type PlanChange = PlanCreateRule | PlanDeleteRule | PlanCreateIp | PlanDeleteIp;
+/** In the order they run: creates, updates, deletes. */
+export type PlanChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | PlanCreateIp | PlanDeleteIp;
 
 export interface PlanNote {
   readonly level: 'info' | 'warning';
@@ -141,6 +163,8 @@ export interface PlanNote {
  */
 export interface PlanSummary {
   readonly create: number;
+  /** Rules updated in place. */
+  readonly update: number;
   readonly delete: number;
   readonly unchanged: number;
   readonly replace: number;
@@ -161,8 +185,10 @@ export interface PlanSafety {
 export interface Plan {
   readonly format_version: typeof PLAN_FORMAT_VERSION;
   readonly owner: string;
+  /** Present when updates in place were turned off (`--rule-updates replace`); `apply --plan` plans the same way. */
+  readonly rule_updates?: 'replace';
   readonly summary: PlanSummary;
-  /** Number of create and delete calls: `changes.length`. */
+  /** API calls the changes take (rule deletes of one client share calls of up to 1000 ids). */
   readonly api_calls: number;
   readonly safety: PlanSafety;
   /** sha256 (hex) of the canonical JSON of `changes`. */

@@ -1,10 +1,11 @@
 /**
  * Checks across all files, on the normalized objects: the same rule twice,
- * two modes for the same traffic, the same value twice or in two lists for
+ * two rules of a one-per-scope kind (two modes) for the same traffic, the same value twice or in two lists for
  * overlapping applications, and nested subnets within a list.
  */
 import { ALL_APPLICATIONS_POOL, type DesiredIpEntry, type IpListName } from '../model/ip.js';
-import { conditionKey, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
+import { ruleRewrites } from '../model/rewrites.js';
+import { kindOf, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
 import { cidrRange } from './address.js';
 import type { Diagnostic, Severity } from './types.js';
 
@@ -20,22 +21,24 @@ export function crossChecks(rules: readonly DesiredRule[], entries: readonly Des
     out.push({ file: at.file, line: at.line, col: at.col, severity, code, message });
   };
 
+  // One identity (ruleKey: kind, conditions, point, fields that cannot change in place) is one rule.
   const byKey = new Map<string, DesiredRule>();
-  const modes = new Map<string, DesiredRule>();
   for (const rule of rules) {
     const key = ruleKey(rule);
     const first = byKey.get(key);
-    if (first) {
-      add('error', 'duplicate-rule', rule.source, `rule "${rule.source.name}" declares the same rule as "${first.source.name}" at ${where(first.source)}`);
+    if (!first) {
+      byKey.set(key, rule);
       continue;
     }
-    byKey.set(key, rule);
-    if (rule.type !== 'service_mode') continue;
-    const scope = JSON.stringify([rule.client, rule.conditions.map(conditionKey)]);
-    const other = modes.get(scope);
-    if (other && other.mode !== rule.mode) {
-      add('error', 'mode-conflict', rule.source, `"${rule.source.name}" sets mode ${rule.mode} for the same traffic that "${other.source.name}" at ${where(other.source)} sets to ${other.mode}`);
-    } else if (!other) modes.set(scope, rule);
+    const differences = ruleRewrites(first, rule).filter((r) => r.field !== 'comment');
+    const values = differences.map((d) => `${d.field} ${d.stored} here, ${d.declared} there`).join('; ');
+    if (differences.length === 0) {
+      add('error', 'duplicate-rule', rule.source, `rule "${rule.source.name}" declares the same rule as "${first.source.name}" at ${where(first.source)}`);
+    } else if (kindOf(rule).onePerScope) {
+      add('error', 'scope-conflict', rule.source, `"${rule.source.name}" is a second ${rule.kind} rule for the same traffic as "${first.source.name}" at ${where(first.source)} (${values}); the service keeps one per scope: keep one`);
+    } else {
+      add('error', 'duplicate-rule', rule.source, `rule "${rule.source.name}" is the same rule as "${first.source.name}" at ${where(first.source)} with other values (${values}): keep one`);
+    }
   }
 
   const groups = new Map<string, DesiredIpEntry[]>();

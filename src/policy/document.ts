@@ -17,15 +17,15 @@ export interface PolicyDocument {
 
 export type PointSpec = readonly (string | number)[];
 
+/** A rule as written: the common keys, and its kind's own fields by their YAML names. */
 export interface RuleSpec {
   readonly name: string;
-  readonly type: 'vpatch' | 'regex' | 'mode';
-  readonly attack?: string;
+  /** A rule kind's YAML name (src/rules/registry.ts). */
+  readonly type: string;
   readonly point?: readonly PointSpec[];
-  readonly regex?: string;
-  readonly mode?: string;
   readonly when?: readonly ConditionSpec[];
   readonly comment?: string;
+  readonly [field: string]: unknown;
 }
 
 export interface ConditionSpec {
@@ -44,9 +44,6 @@ export interface IpEntrySpec {
   readonly reason?: string;
   readonly expires?: string;
 }
-
-/** The filtering modes seen on the service (api-notes.md). */
-export const FILTERING_MODES = ['default', 'off', 'monitoring', 'safe_blocking', 'block'] as const;
 
 /** Rampart's owner mark lives in comments and reasons; users must not write one. */
 export const OWNER_MARK_PATTERN = /\[managed-by:/;

@@ -4,7 +4,7 @@
  * regroups the server's flat points (model/canonical.ts), so a point written
  * here reads back the same.
  */
-import { canonicalPoint, POINT_ELEMENTS_WITH_ARGUMENT } from '../model/canonical.js';
+import { canonicalPoint, INDEXED_ELEMENTS, POINT_ELEMENTS_WITH_ARGUMENT } from '../model/canonical.js';
 import type { Point } from '../model/rule.js';
 import type { PointSpec } from './document.js';
 import type { Reporter } from './reporter.js';
@@ -12,13 +12,13 @@ import type { Path } from './source-map.js';
 import { didYouMean } from './suggest.js';
 
 /** Elements taking a zero-based integer index. */
-const INDEXED = new Set(['path', 'array']);
+const INDEXED = INDEXED_ELEMENTS;
 
-/** Rule-point elements that stand alone (no argument). */
+/** Rule-point elements that stand alone (no argument): parsers and whole parts of the request. */
 const BARE_RULE_ELEMENTS = new Set([
-  'post', 'uri', 'json_doc', 'json_array', 'json_obj', 'xml', 'base64', 'gzip', 'percent', 'htmljs',
+  'post', 'get_all', 'uri', 'route', 'json_doc', 'xml', 'base64', 'gzip', 'percent', 'htmljs',
   'action_name', 'action_ext', 'method', 'scheme', 'proto', 'array_all', 'hash_all', 'hash_name',
-  'xml_comment', 'xml_dtd', 'xml_pi', 'viewstate', 'grpc', 'protobuf',
+  'header_all', 'cookie_all', 'xml_dtd', 'viewstate', 'gql',
 ]);
 
 /** Condition points (api-notes.md): name → what its argument is, or null for none. */

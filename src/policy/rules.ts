@@ -5,7 +5,9 @@
  */
 import { canonicalCondition, isHostEqual } from '../model/canonical.js';
 import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
-import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type RuleType } from '../model/rule.js';
+import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type Rule } from '../model/rule.js';
+import type { FieldValue } from '../rules/field.js';
+import { ruleKind } from '../rules/registry.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
 import { checkPoint } from './points.js';
@@ -16,13 +18,15 @@ import type { Path } from './source-map.js';
 /** The service's limit, counting the instance condition `application` adds. */
 export const MAX_CONDITIONS = 60;
 const OPERATORS = ['equal', 'iequal', 'regex', 'absent'] as const;
-const API_TYPES: Record<RuleSpec['type'], RuleType> = { vpatch: 'vpatch', regex: 'regex', mode: 'service_mode' };
+
+type RuleContent = Pick<Rule, 'kind' | 'fields' | 'point'> & { readonly comment?: string };
 
 export function compileRules(doc: PolicyDocument, ctx: DocumentContext): DesiredRule[] {
   const out: DesiredRule[] = [];
   if (doc.mode !== undefined && ctx.clean(['mode'])) {
     const { line, col } = ctx.report.position(['mode'], true);
-    out.push(...expand(ctx, { type: 'service_mode', point: [], mode: doc.mode }, [], { file: ctx.file, line, col, name: 'mode' }));
+    const content = { kind: 'mode', fields: { mode: doc.mode }, point: [] } as RuleContent;
+    out.push(...expand(ctx, content, [], { file: ctx.file, line, col, name: 'mode' }));
   }
   const names = new Map<string, number>();
   const specs: readonly RuleSpec[] = Array.isArray(doc.rules) ? doc.rules : [];
@@ -41,21 +45,29 @@ export function compileRules(doc: PolicyDocument, ctx: DocumentContext): Desired
   return out;
 }
 
+/** A schema-valid rule → its canonical content: the kind's fields (defaults filled in), checked points, conditions. */
 function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredRule[] {
   const { report } = ctx;
+  const kind = ruleKind(rule.type);
   let ok = true;
   const points: Point[] = [];
-  (rule.point ?? []).forEach((spec, i) => {
+  (kind.point === 'none' ? [] : rule.point ?? []).forEach((spec, i) => {
     const point = checkPoint(spec, 'rule', [...path, 'point', i], report);
     if (point) points.push(point);
     else ok = false;
   });
-  if (rule.regex !== undefined) {
-    const problem = regexProblem(rule.regex);
-    if (problem) {
-      report.error('invalid-regex', `regex does not compile (${REGEX_DIALECT}): ${problem}`, [...path, 'regex']);
+  const fields: Record<string, FieldValue> = {};
+  for (const field of kind.fields) {
+    const written = rule[field.name] as FieldValue | undefined;
+    const value = written ?? field.default;
+    if (value === undefined) continue;
+    const problem = written !== undefined ? field.check?.problem(written as never) : undefined;
+    if (problem !== undefined && field.check) {
+      report.error(field.check.code, problem, [...path, field.name]);
       ok = false;
+      continue;
     }
+    fields[field.name] = field.canonical(value as never);
   }
   if (rule.comment !== undefined && OWNER_MARK_PATTERN.test(rule.comment)) {
     report.error('reserved-mark', 'comment must not contain "[managed-by:": Rampart writes that mark itself', [...path, 'comment']);
@@ -70,23 +82,18 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
     ok = false;
   }
   if (!ok || !conditions) return [];
-  const type = API_TYPES[rule.type];
-  const base: Omit<DesiredRule, 'client' | 'conditions' | 'source'> = {
-    type,
-    point: type === 'service_mode' ? [] : points,
-    ...(type === 'vpatch' ? { attackType: rule.attack ?? 'any' } : {}),
-    ...(type === 'regex' ? { attackType: rule.attack, regex: rule.regex } : {}),
-    ...(type === 'service_mode' ? { mode: rule.mode } : {}),
+  const content = {
+    kind: kind.yaml, fields, point: points,
     ...(rule.comment !== undefined ? { comment: rule.comment } : {}),
-  };
+  } as RuleContent;
   const { line, col } = report.position(path);
-  return expand(ctx, base, conditions, { file: ctx.file, line, col, name: rule.name });
+  return expand(ctx, content, conditions, { file: ctx.file, line, col, name: rule.name });
 }
 
 /** One rule per application, each with its instance condition. */
 function expand(
   ctx: DocumentContext,
-  base: Omit<DesiredRule, 'client' | 'conditions' | 'source'>,
+  base: RuleContent,
   conditions: readonly Condition[],
   source: DesiredRule['source'],
 ): DesiredRule[] {
@@ -95,7 +102,7 @@ function expand(
   const apps = applications === 'all' ? [ALL_APPLICATIONS_POOL] : applications;
   return apps.map((app) => {
     const instance: Condition[] = app === ALL_APPLICATIONS_POOL ? [] : [{ point: ['instance'], type: 'equal', value: String(app) }];
-    return { client, ...base, conditions: sortConditions([...instance, ...conditions]), source };
+    return { client, ...base, conditions: sortConditions([...instance, ...conditions]), source } as DesiredRule;
   });
 }
 

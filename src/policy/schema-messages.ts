@@ -91,6 +91,8 @@ function describe(e: AjvError, data: unknown): Described {
     }
     case 'minimum':
       return { code: isId ? 'invalid-id' : 'invalid-value', message: `${label} ${custom ?? `must be at least ${String(e.params.limit)}`}, got ${show(e.data)}`, pointer: at };
+    case 'maximum':
+      return { code: 'invalid-value', message: `${label} must be at most ${String(e.params.limit)}, got ${show(e.data)}`, pointer: at };
     case 'enum': {
       const allowed = (e.params.allowedValues as unknown[]).map(String);
       return {

@@ -1,12 +1,13 @@
 /**
- * The JSON Schema (schemas/policy.schema.json) is the single source of truth
- * for the format; it is compiled once, with every error collected, and each
- * ajv error is turned into a message at the offending node.
+ * The JSON Schema of the format (src/policy/schema-document.ts, the rule kinds'
+ * fields from the registry) is compiled once, with every error collected, and
+ * each ajv error is turned into a message at the offending node.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { buildPolicySchema } from './schema-document.js';
 import { schemaDiagnostics } from './schema-messages.js';
 import type { SourceMap } from './source-map.js';
 import type { Diagnostic } from './types.js';
@@ -25,8 +26,9 @@ export function schemaPath(): string {
   }
 }
 
+/** The schema itself, built from code (the file under schemas/ is its copy for editors). */
 export function policySchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(schemaPath(), 'utf8')) as Record<string, unknown>;
+  return buildPolicySchema();
 }
 
 function validator(): ValidateFunction {

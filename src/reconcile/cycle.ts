@@ -13,6 +13,7 @@ import { ApplyFailedError, PolicyInvalidError, UsageError } from '../errors.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
 import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
+import type { RuleUpdates } from '../plan/diff-rules.js';
 import { ChurnBreaker } from './churn-breaker.js';
 import type { CycleContext, CycleOutcome } from './outcome.js';
 import { prepare } from './prepare.js';
@@ -27,6 +28,8 @@ export interface CycleSettings {
   readonly force: boolean;
   readonly maxDeleteShare: number;
   readonly minOwned: number;
+  /** Default `update`. */
+  readonly ruleUpdates?: RuleUpdates;
   readonly concurrency: number;
   readonly settleTimeoutMs: number;
   /** `run --once`: a bound on reading the live state (the daemon retries on its own schedule). */
@@ -70,6 +73,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
 
     const read = (readSignal: AbortSignal) => prepare({
       policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
+      ...(settings.ruleUpdates ? { ruleUpdates: settings.ruleUpdates } : {}),
     });
     const deadline = settings.readDeadline;
     const prepared = deadline
@@ -81,7 +85,8 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
     }
     const churn = held.length > 0 ? { held } : {};
-    const pending = { create: plan.summary.create + plan.summary.replace, delete: plan.summary.delete };
+    // Objects written (created, replaced or updated) and objects deleted.
+    const pending = { create: plan.summary.create + plan.summary.replace + plan.summary.update, delete: plan.summary.delete };
     logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };

@@ -4,6 +4,7 @@
  * which records exactly one outcome per cycle.
  */
 import type { Logger } from '../log.js';
+import type { PlanChange } from '../plan/types.js';
 import type { HeldObject } from './churn-breaker.js';
 
 export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn'] as const;
@@ -36,7 +37,7 @@ export interface CycleOutcome {
 export interface CycleMetrics {
   setPolicyValid(valid: boolean): void;
   setChurnHeld(count: number): void;
-  recordApplied(action: 'create' | 'delete', kind: string): void;
+  recordApplied(action: PlanChange['action'], kind: string): void;
   recordServerRewrite(kind: string): void;
 }
 

@@ -10,6 +10,7 @@ import { PolicyInvalidError, UsageError } from '../errors.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import { readLiveState } from '../live/read.js';
 import type { DesiredState, LiveState } from '../model/state.js';
+import type { RuleUpdates } from '../plan/diff-rules.js';
 import { buildPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/types.js';
 import { loadPolicies } from '../policy/index.js';
@@ -21,6 +22,7 @@ export interface PrepareOptions {
   readonly api: ServiceApi;
   readonly owner: string;
   readonly maxDeleteShare?: number;
+  readonly ruleUpdates?: RuleUpdates;
   readonly journal?: WriteJournal;
   readonly signal?: AbortSignal;
   /** Loads the policies; the daemon passes a snapshot-consistent loader. */
@@ -76,6 +78,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const plan = buildPlan(policy.desired, live, {
     owner: options.owner,
     ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),
+    ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
   });
   return { policy, desired: policy.desired, listed, live, plan };
 }

@@ -78,7 +78,8 @@ export function oneOf<const T extends string>(values: readonly T[], options: Com
     ...base(options, name),
     schema: { enum: [...values] },
     canonical: (value) => value,
-    fromApi: (value) => (typeof value === 'string' && (values as readonly string[]).includes(value) ? (value as T) : undefined),
+    // A value the service added after this version is kept as listed: it differs from any declaration, it breaks nothing.
+    fromApi: (value) => (typeof value === 'string' && value !== '' ? (value as T) : undefined),
     format: (value) => value,
   });
 }

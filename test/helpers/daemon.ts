@@ -26,7 +26,7 @@ export const LIST_IP = 'GET /v4/ip_rules';
 export const WRITE_ROUTES: readonly string[] = [CREATE_HINT, DELETE_HINT, CREATE_IP, DELETE_IP];
 
 /** What the sample policies (policies/) declare for account 10042. */
-export const SAMPLE_RULES = 8;
+export const SAMPLE_RULES = 11;
 export const SAMPLE_IP_VALUES = 11;
 
 export type LogLine = Record<string, unknown>;
@@ -285,12 +285,14 @@ export async function freePort(): Promise<number> {
 // Policies
 
 /** A sample policy file's text (policies/<name>). */
-export function samplePolicy(name: 'shop.yaml' | 'api.yaml' | 'account-wide.yaml'): string {
+const SAMPLE_FILES = ['shop.yaml', 'api.yaml', 'account-wide.yaml', 'false-positives.yaml'] as const;
+
+export function samplePolicy(name: (typeof SAMPLE_FILES)[number]): string {
   return readFileSync(path.join(ROOT, 'policies', name), 'utf8');
 }
 
 export function samplePolicies(): Record<string, string> {
-  return { 'shop.yaml': samplePolicy('shop.yaml'), 'api.yaml': samplePolicy('api.yaml'), 'account-wide.yaml': samplePolicy('account-wide.yaml') };
+  return Object.fromEntries(SAMPLE_FILES.map((name) => [name, samplePolicy(name)]));
 }
 
 /** Replaces `from` in `text`; throws when it is not there, so a test never edits nothing. */

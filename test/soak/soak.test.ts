@@ -46,7 +46,7 @@ describe('soak verdict', () => {
   const desired: DesiredState = {
     clients: [C],
     rules: [{
-      client: C, type: 'service_mode', mode: 'block', point: [], source,
+      client: C, kind: 'mode', fields: { mode: 'block' }, point: [], source,
       conditions: [{ point: ['instance'], type: 'equal', value: '1' }],
     }],
     ipEntries: [{ client: C, list: 'black', ruleType: 'ip_range', value: '10.0.0.1/32', pools: [1], expiresAt: NEVER_EXPIRES, source }],

@@ -4,19 +4,20 @@
  * lower-cased, instance ids as strings with type `equal`, path indexes as
  * integers, `absent` values null, and condition order not kept.
  */
-import { CONDITION_TYPES } from '../../model/rule.js';
 import { invalid } from '../envelope.js';
 import { isRecord } from '../validate.js';
 import type { ConditionRecord } from '../store.js';
-import { regexProblem } from '../../policy/regex.js';
+import { elementArgument } from './points.js';
+import { regexCompiles } from './regex.js';
 
 export const MAX_CONDITIONS = 60;
 
-/** Condition points and whether they take an argument (`[header, NAME]`) or stand alone. */
-const CONDITION_POINTS: Readonly<Record<string, 'none' | 'index' | 'name'>> = {
-  instance: 'none', method: 'none', scheme: 'none', proto: 'none', uri: 'none',
-  action_name: 'none', action_ext: 'none', path: 'index', header: 'name', get: 'name',
-};
+export const CONDITION_TYPES = ['equal', 'iequal', 'regex', 'absent'] as const;
+
+/** The points a condition may test; whether each takes an argument comes from the point grammar. */
+const CONDITION_POINTS: readonly string[] = [
+  'instance', 'method', 'scheme', 'proto', 'uri', 'action_name', 'action_ext', 'path', 'header', 'get',
+];
 
 export interface ConditionRewrites {
   /** The undocumented-rewrite quirk: `[method]` values stored upper-cased. */
@@ -49,7 +50,7 @@ function normalizeCondition(item: unknown, i: number, rewrites: ConditionRewrite
   }
   if (typeof raw !== 'string' && typeof raw !== 'number') throw fail("value can't be blank");
   const text = String(raw);
-  if (type === 'regex' && !compiles(text)) throw fail('value is not a valid regular expression');
+  if (type === 'regex' && !regexCompiles(text)) throw fail('value is not a valid regular expression');
   // The service's rules documentation: EQUAL is restricted for the HOST header and replaced with IEQUAL.
   const stored = type === 'equal' && point[0] === 'header' && point[1] === 'HOST' ? 'iequal' : type;
   if (stored === 'iequal') return { point, type: stored, value: text.toLowerCase() };
@@ -60,10 +61,10 @@ function normalizeCondition(item: unknown, i: number, rewrites: ConditionRewrite
 function normalizeConditionPoint(value: unknown, fail: (m: string) => Error): (string | number)[] {
   if (!Array.isArray(value) || value.length === 0) throw fail('point must be a non-empty array');
   const [name, arg, ...rest] = value as unknown[];
-  const kind = typeof name === 'string' ? CONDITION_POINTS[name] : undefined;
-  if (kind === undefined || typeof name !== 'string') {
-    throw fail(`point must start with one of: ${Object.keys(CONDITION_POINTS).join(', ')}`);
+  if (typeof name !== 'string' || !CONDITION_POINTS.includes(name)) {
+    throw fail(`point must start with one of: ${CONDITION_POINTS.join(', ')}`);
   }
+  const kind = elementArgument(name);
   if (rest.length > 0 || (kind === 'none' && arg !== undefined) || (kind !== 'none' && arg === undefined)) {
     throw fail(`point ${name} ${kind === 'none' ? 'takes no argument' : 'takes exactly one argument'}`);
   }
@@ -77,22 +78,6 @@ function normalizeConditionPoint(value: unknown, fail: (m: string) => Error): (s
   }
   if (typeof arg !== 'string' || arg === '') throw fail(`point ${name} needs a name`);
   return [name, name === 'header' ? arg.toUpperCase() : arg];
-}
-
-/**
- * A rule's `point`: sent two-dimensional (`[["header","HOST"]]`), read back flat
- * (`["header","HOST"]`). A flat point is accepted too.
- */
-export function flattenPoint(value: unknown): (string | number)[] {
-  if (!Array.isArray(value) || value.length === 0) throw invalid('point', "can't be blank");
-  const parts = value.every((part) => Array.isArray(part)) ? (value as unknown[][]).flat() : (value as unknown[]);
-  if (parts.length === 0 || typeof parts[0] !== 'string') throw invalid('point', 'must start with a point name');
-  for (const part of parts) {
-    if (typeof part !== 'string' && !(typeof part === 'number' && Number.isSafeInteger(part))) {
-      throw invalid('point', 'elements must be strings or integers');
-    }
-  }
-  return parts as (string | number)[];
 }
 
 export function conditionKey(condition: ConditionRecord): string {
@@ -122,9 +107,4 @@ export function fnv1a(text: string): number {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash;
-}
-
-/** The service speaks PCRE; the emulator accepts what the policy validator accepts. */
-export function compiles(pattern: string): boolean {
-  return regexProblem(pattern) === undefined;
 }

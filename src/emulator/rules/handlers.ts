@@ -1,12 +1,17 @@
 /** Rules (hints) and condition sets (actions): `/v1/objects/hint*` and `/v1/objects/action`. */
 import type { Handler } from '../core.js';
 import { invalid } from '../envelope.js';
-import { isListed, isLive, markDeleted, purgeTombstones, type HintRecord } from '../store.js';
+import { isListed, isLive, listedVersion, markDeleted, purgeTombstones, type HintRecord, type Stored } from '../store.js';
 import { optionalBool, optionalCount, optionalIdList, requireIdList, requireRecord } from '../validate.js';
+import { ruleKind } from './catalogue.js';
 import { conditionSetKey } from './conditions.js';
+import { ruleContext } from './context.js';
+import { dropDueDuplicates, scheduleScopeDuplicateDrop } from './scope-duplicates.js';
 import { validateHintCreate } from './validate.js';
 
 export const MAX_HINT_PAGE = 1000;
+/** Ids per batch delete (the vendor's client sends up to this many). */
+export const MAX_DELETE_IDS = 1000;
 const ORDER_FIELDS = ['id', 'updated_at', 'create_time'] as const;
 
 export const listHints: Handler = (request, core) => {
@@ -25,11 +30,12 @@ export const listHints: Handler = (request, core) => {
   const limit = optionalCount(body.limit, 'limit', { fallback: 50, min: 1, max: MAX_HINT_PAGE });
   const offset = optionalCount(body.offset, 'offset', { fallback: 0 });
 
+  dropDueDuplicates(core);
   const now = core.nowMs();
   purgeTombstones(core.state.hints, now);
   const rows: HintRecord[] = [];
   for (const stored of core.state.hints.values()) {
-    const hint = stored.record;
+    const hint = listedVersion(stored, now);
     if (!isListed(stored, now) || !clients.includes(hint.clientid)) continue;
     if (actionIds && !actionIds.includes(hint.actionid)) continue;
     if (ids && !ids.includes(hint.id)) continue;
@@ -42,7 +48,8 @@ export const listHints: Handler = (request, core) => {
 };
 
 export const createHint: Handler = (request, core) => {
-  const draft = validateHintCreate(request.body, { upperCaseMethod: core.config.undocumentedRewrites });
+  dropDueDuplicates(core);
+  const draft = validateHintCreate(request.body, ruleContext(core));
   core.authorize([draft.clientid]);
   const { state } = core;
   const nowSec = core.nowSeconds();
@@ -59,10 +66,10 @@ export const createHint: Handler = (request, core) => {
     type: draft.type,
     action: draft.action,
     point: draft.point,
-    attack_type: draft.attack_type,
-    regex: draft.regex,
-    regex_id: draft.regex !== null && draft.type.endsWith('regex') ? state.nextIds.regex++ : null,
-    mode: draft.mode,
+    attack_type: null,
+    regex: null,
+    regex_id: null,
+    mode: null,
     comment: draft.comment,
     validated: draft.validated,
     variativity_disabled: draft.variativity_disabled,
@@ -70,24 +77,33 @@ export const createHint: Handler = (request, core) => {
     system: false,
     create_time: nowSec,
     updated_at: nowSec,
-    ...draft.extra,
+    ...draft.fields,
+    ...(ruleKind(draft.type)?.hasRegexId ? { regex_id: state.nextIds.regex++ } : {}),
   };
-  state.hints.set(hint.id, { record: hint, listedFromMs: core.nowMs() + core.config.listingLagMs });
+  const stored: Stored<HintRecord> = { record: hint, listedFromMs: core.nowMs() + core.config.listingLagMs };
+  state.hints.set(hint.id, stored);
+  scheduleScopeDuplicateDrop(core, stored);
   core.changed();
   return { body: copy(hint), wrote: true };
 };
 
-/** Always 200: the body lists what was deleted, `[]` when nothing was (already gone). */
+/**
+ * Always 200: the body lists what was deleted, `[]` when nothing was (already
+ * gone). System rules belong to the service: they are never deleted, and so
+ * never listed as deleted.
+ */
 export const deleteHints: Handler = (request, core) => {
   const body = requireRecord(request.body, 'body');
   const filter = requireRecord(body.filter, 'filter');
   const clients = requireIdList(filter.clientid, ['filter', 'clientid']);
   core.authorize(clients);
   const ids = requireIdList(filter.id, ['filter', 'id']);
+  if (ids.length > MAX_DELETE_IDS) throw invalid(['filter', 'id'], `must have at most ${MAX_DELETE_IDS} ids`);
+  dropDueDuplicates(core);
   const deleted: HintRecord[] = [];
   for (const id of ids) {
     const stored = core.state.hints.get(id);
-    if (!stored || !isLive(stored) || !clients.includes(stored.record.clientid)) continue;
+    if (!stored || !isLive(stored) || stored.record.system || !clients.includes(stored.record.clientid)) continue;
     deleted.push(copy(stored.record));
     markDeleted(core.state.hints, id, core.nowMs(), core.config.listingLagMs);
   }
@@ -116,6 +132,6 @@ function optionalStrings(value: unknown, path: readonly string[]): string[] | un
   return list as string[];
 }
 
-function copy(hint: HintRecord): HintRecord {
+export function copy(hint: HintRecord): HintRecord {
   return structuredClone(hint);
 }

@@ -1,83 +1,86 @@
-/** Validation of `POST /v1/objects/hint/create`: what the service refuses, with its 400 shape. */
-import { MANAGED_RULE_TYPES } from '../../model/rule.js';
-import { invalid } from '../envelope.js';
+/**
+ * Validation of `POST /v1/objects/hint/create` from the rule catalogue: what the
+ * service refuses, with its 400 shape (`{"<field>":{"error":"..."}}`).
+ */
+import { forbidden, invalid } from '../envelope.js';
 import type { HintRecord } from '../store.js';
 import { optionalBool, requirePositiveInt, requireRecord, requireString } from '../validate.js';
-import { compiles, flattenPoint, normalizeConditions, type ConditionRewrites } from './conditions.js';
+import { ruleKind, isKnownType, type RuleKind } from './catalogue.js';
+import { normalizeConditions, type ConditionRewrites } from './conditions.js';
+import { checkField, isMissing } from './fields.js';
+import { normalizeRulePoint } from './points.js';
 
-/** Types the emulator accepts: the managed ones and real foreign ones (hidden false-positive rules etc.). */
-export const HINT_TYPES: readonly string[] = [
-  ...MANAGED_RULE_TYPES,
-  'disable_stamp', 'disable_attack_type', 'experimental_regex', 'set_response_header',
-  'parser_state', 'binary_data', 'sensitive_data', 'uploads', 'attack_rechecker',
-  'rate_limit', 'brute_counter', 'dirbust_counter', 'bola_counter',
-];
+/** Fields every create takes, whatever the type. */
+const COMMON_FIELDS: ReadonlySet<string> = new Set(['clientid', 'type', 'action', 'point', 'comment', 'validated', 'variativity_disabled']);
+/** Fields the service sets itself; sent on a create of an unchecked type, they are ignored. */
+const OUTPUT_FIELDS: ReadonlySet<string> = new Set(['id', 'actionid', 'active', 'system', 'create_time', 'updated_at']);
 
-export const SERVICE_MODES = ['default', 'off', 'monitoring', 'block', 'safe_blocking'] as const;
+export interface RuleContext {
+  readonly rewrites: ConditionRewrites;
+  /** Whether the token is an extended admin token (needed by some types, e.g. `disable_stamp`). */
+  readonly extendedToken: boolean;
+  /** Whether `regexId` is the `regex_id` of a live regex rule of the account. */
+  regexExists(clientid: number, regexId: number): boolean;
+}
 
-/** Types whose `point` and `attack_type` are required. */
-const POINTED_TYPES = new Set(['vpatch', 'regex', 'experimental_regex']);
-const REGEX_TYPES = new Set(['regex', 'experimental_regex']);
+/** A validated create request: the common fields, and the type's own as they will be stored. */
+export interface HintDraft extends Pick<HintRecord, 'clientid' | 'type' | 'action' | 'point' | 'comment' | 'validated' | 'variativity_disabled'> {
+  /** Type-specific fields with the service's defaults applied (`attack_type`, `mode`, `rate`, ...). */
+  fields: Record<string, unknown>;
+}
 
-const KNOWN_FIELDS = new Set([
-  'clientid', 'type', 'action', 'point', 'attack_type', 'regex', 'mode', 'comment', 'validated',
-  'variativity_disabled', 'id', 'actionid', 'regex_id', 'active', 'system', 'create_time', 'updated_at',
-]);
-
-/** A validated create request: the fields a client sends of a stored hint. */
-export type HintDraft = Pick<
-  HintRecord,
-  'clientid' | 'type' | 'action' | 'point' | 'attack_type' | 'regex' | 'mode' | 'comment' | 'validated'
-  | 'variativity_disabled'
-> & {
-  /** Fields of types the emulator does not model (`stamp`, `name`, ...), kept as sent. */
-  extra: Record<string, unknown>;
-};
-
-export function validateHintCreate(input: unknown, rewrites?: ConditionRewrites): HintDraft {
+export function validateHintCreate(input: unknown, context: RuleContext): HintDraft {
   const body = requireRecord(input, 'body');
   const clientid = requirePositiveInt(body.clientid, 'clientid');
   const type = requireString(body.type, 'type');
-  if (!HINT_TYPES.includes(type)) throw invalid('type', 'is not a known rule type');
-  const action = normalizeConditions(body.action, rewrites);
-
-  const pointed = POINTED_TYPES.has(type);
-  const point = pointed || body.point !== undefined ? flattenPoint(body.point) : [];
-  const attackType = pointed ? requireString(body.attack_type, 'attack_type') : optionalText(body.attack_type, 'attack_type');
-  if (attackType !== null && !/^[a-z][a-z0-9_]*$/.test(attackType)) throw invalid('attack_type', 'is invalid');
-
-  let regex: string | null = null;
-  if (REGEX_TYPES.has(type)) {
-    regex = requireString(body.regex, 'regex');
-    if (!compiles(regex)) throw invalid('regex', 'is not a valid regular expression');
-  } else if (body.regex !== undefined) {
-    regex = optionalText(body.regex, 'regex');
-  }
-
-  let mode: string | null = null;
-  if (type === 'service_mode') {
-    mode = requireString(body.mode, 'mode');
-    if (!(SERVICE_MODES as readonly string[]).includes(mode)) {
-      throw invalid('mode', `must be one of: ${SERVICE_MODES.join(', ')}`);
-    }
-  }
-
-  // The real service refuses an empty comment; clients must omit it instead.
-  if (body.comment === '') throw invalid('comment', "can't be blank");
-  const comment = optionalText(body.comment, 'comment');
+  if (!isKnownType(type)) throw invalid('type', 'is not a known rule type');
+  const kind = ruleKind(type);
+  if (kind?.extendedToken && !context.extendedToken) throw forbidden();
+  const action = normalizeConditions(body.action, context.rewrites);
+  const comment = checkComment(body.comment);
   const validated = optionalBool(body.validated, 'validated', false);
   const variativityDisabled = optionalBool(body.variativity_disabled, 'variativity_disabled', false);
+  const common = { clientid, type, action, comment, validated, variativity_disabled: variativityDisabled };
+  if (!kind) return { ...common, ...uncheckedFields(body) };
 
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) if (!KNOWN_FIELDS.has(key)) extra[key] = value;
-  return {
-    clientid, type, action, point, attack_type: attackType, regex, mode, comment, validated,
-    variativity_disabled: variativityDisabled, extra,
-  };
+  const point = checkPoint(kind, body.point);
+  const fields: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(kind.fields)) {
+    const value = body[name];
+    if (!isMissing(value)) fields[name] = checkField(spec, name, value);
+    else if (spec.required || value === '') throw invalid(name, "can't be blank");
+    else if (spec.default !== undefined) fields[name] = spec.default;
+  }
+  for (const name of Object.keys(body)) {
+    if (!COMMON_FIELDS.has(name) && !Object.hasOwn(kind.fields, name)) throw invalid(name, `is not a field of ${type} rules`);
+  }
+  if (typeof fields.regex_id === 'number' && !context.regexExists(clientid, fields.regex_id)) {
+    throw invalid('regex_id', 'is not a regex rule of this account');
+  }
+  return { ...common, point, fields };
 }
 
-function optionalText(value: unknown, field: string): string | null {
+/** The service refuses an empty comment: clients must omit it instead. */
+export function checkComment(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw invalid(field, 'must be a string');
+  if (value === '') throw invalid('comment', "can't be blank");
+  if (typeof value !== 'string') throw invalid('comment', 'must be a string');
   return value;
+}
+
+function checkPoint(kind: RuleKind, value: unknown): (string | number)[] {
+  if (kind.point === 'none') {
+    if (value !== undefined) throw invalid('point', 'is not taken by this rule type');
+    return [];
+  }
+  if (kind.point === 'optional' && (value === undefined || value === null)) return [];
+  return normalizeRulePoint(value);
+}
+
+/** Types outside the catalogue: a `point` must still parse; the rest is stored as sent. */
+function uncheckedFields(body: Record<string, unknown>): { point: (string | number)[]; fields: Record<string, unknown> } {
+  const point = body.point === undefined || body.point === null ? [] : normalizeRulePoint(body.point);
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) if (!COMMON_FIELDS.has(name) && !OUTPUT_FIELDS.has(name)) fields[name] = value;
+  return { point, fields };
 }

@@ -18,20 +18,25 @@ export interface GithubOutput {
 
 
 /**
- * GitHub Actions: notices on the policy lines that cause creates, warnings on
+ * GitHub Actions: notices on the policy lines that cause creates and updates, warnings on
  * the lines of notes that are warnings, and the markdown summary.
  */
 export function renderGithub(plan: Plan, options: GithubOptions = {}): GithubOutput {
   const max = options.maxAnnotations ?? 50;
   const commands: string[] = [];
   for (const c of plan.changes) {
+    if (c.action === 'update') {
+      commands.push(annotation('notice', { file: c.file, line: c.line, col: c.col, title: 'Rampart: update' },
+        `rule ${c.name} (${c.rule.kind}) will be updated in place for client ${c.client}: ${c.fields.join(', ')}`));
+      continue;
+    }
     if (c.action !== 'create') continue;
     const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
     const title = replacing ? 'Rampart: replace' : 'Rampart: create';
     const verb = replacing ? 'will be replaced' : 'will be created';
     if (c.kind === 'rule') {
       commands.push(annotation('notice', { file: c.file, line: c.line, title },
-        `rule ${c.name} (${c.rule.type}) ${verb} for client ${c.client}`));
+        `rule ${c.name} (${c.rule.kind}) ${verb} for client ${c.client}`));
     } else {
       for (const s of c.sources) {
         commands.push(annotation('notice', { file: s.file, line: s.line, col: s.col, title },

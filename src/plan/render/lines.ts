@@ -1,13 +1,16 @@
 import { NEVER_EXPIRES, type IpListName, type IpRuleType } from '../../model/ip.js';
-import type { Application, Plan, PlanIpObject, PlanRule, PlanSummary } from '../types.js';
+import { isKindName, ruleKind } from '../../rules/registry.js';
+import { describeRewrites, ruleRewrites } from '../../model/rewrites.js';
+import { ruleFromPlan } from '../objects.js';
+import type { Application, Plan, PlanIpObject, PlanRule, PlanSummary, PlanUpdateRule } from '../types.js';
 
 /**
  * One printable line per created object group, deleted rule or deleted IP
  * object, in plan order: what the text and markdown renderers share.
  */
 export interface PlanLine {
-  /** `+` create, `-` delete, `~` replace (a create that replaces owned objects). */
-  readonly sign: '+' | '-' | '~';
+  /** `+` create, `-` delete, `~` update in place, `-/+` replace (a create that replaces owned objects). */
+  readonly sign: Sign;
   readonly client: number;
   readonly application: Application;
   readonly kind: 'rule' | 'ip';
@@ -22,6 +25,11 @@ export interface PlanLine {
   readonly line?: number;
 }
 
+export type Sign = '+' | '-' | '~' | '-/+';
+
+/** What each sign does, in words (tables, summaries). */
+export const SIGN_ACTIONS: Readonly<Record<Sign, string>> = { '+': 'create', '-': 'delete', '~': 'update', '-/+': 'replace' };
+
 export const LIST_LABELS: Readonly<Record<IpListName, string>> = { black: 'deny', white: 'allow', gray: 'gray' };
 const TYPE_LABELS: Readonly<Record<IpRuleType, string>> = {
   ip_range: '', country: 'country ', proxy_type: 'proxy ', datacenter: 'datacenter ',
@@ -32,7 +40,8 @@ function quote(text: string): string {
 }
 
 function ruleSubject(rule: PlanRule): string {
-  const what = rule.type === 'service_mode' ? `mode ${rule.mode ?? '?'}` : rule.type;
+  const kind = isKindName(rule.kind) ? ruleKind(rule.kind) : undefined;
+  const what = kind ? `${rule.kind}: ${kind.describe(rule.fields)}` : rule.kind;
   return rule.comment !== undefined ? `${what}, comment ${quote(rule.comment)}` : what;
 }
 
@@ -51,6 +60,13 @@ function ipAttributes(object: PlanIpObject): string[] {
 
 const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');
 
+/** `mode: "block" → "monitoring"; comment: …` for the fields an update changes. */
+function updateDetail(change: PlanUpdateRule): string {
+  const before = ruleFromPlan(change.client, change.before);
+  const after = ruleFromPlan(change.client, change.rule);
+  return describeRewrites(ruleRewrites(before, after).filter((r) => change.fields.includes(r.field)));
+}
+
 export function planLines(plan: Plan): PlanLine[] {
   const lines: PlanLine[] = [];
   for (const c of plan.changes) {
@@ -59,19 +75,23 @@ export function planLines(plan: Plan): PlanLine[] {
       const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
       const where = { source: `${c.file}:${c.line}`, file: c.file, line: c.line };
       if (c.kind === 'rule') {
+        const order = c.delete_first ? ' after deleting it (one per scope)' : '';
         lines.push({
-          ...base, ...where, sign: replacing ? '~' : '+',
+          ...base, ...where, sign: replacing ? '-/+' : '+',
           subject: `rule ${c.name} (${ruleSubject(c.rule)})`,
-          detail: c.replaces?.length ? `replaces ${ids(c.replaces)}` : '',
+          detail: c.replaces?.length ? `replaces ${ids(c.replaces)}${order}` : '',
         });
       } else {
         const how = c.force ? [c.replaces?.length ? `force, moves out of ${ids(c.replaces)}` : 'force'] : [];
         lines.push({
-          ...base, ...where, sign: replacing ? '~' : '+',
+          ...base, ...where, sign: replacing ? '-/+' : '+',
           subject: ipSubject(c.object),
           detail: [...how, ...ipAttributes(c.object)].join('; '),
         });
       }
+    } else if (c.action === 'update') {
+      const where = { source: `${c.file}:${c.line}`, file: c.file, line: c.line };
+      lines.push({ ...base, ...where, sign: '~', subject: `rule ${c.name} #${c.id} (${ruleSubject(c.rule)})`, detail: updateDetail(c) });
     } else if (c.kind === 'rule') {
       const named = c.name !== undefined ? `rule ${c.name} #${c.id}` : `rule #${c.id}`;
       lines.push({ ...base, sign: '-', subject: `${named} (${ruleSubject(c.rule)})`, detail: c.reason });
@@ -91,10 +111,11 @@ export function planLines(plan: Plan): PlanLine[] {
   return lines;
 }
 
-/** `3 to create, 1 to delete, 42 unchanged` (`, N to replace` before `unchanged` when N > 0). */
+/** `3 to create, 1 to update, 1 to delete, 42 unchanged` (update and replace shown when not 0). */
 export function summaryPhrase(summary: PlanSummary): string {
+  const update = summary.update > 0 ? `, ${summary.update} to update` : '';
   const replace = summary.replace > 0 ? `, ${summary.replace} to replace` : '';
-  return `${summary.create} to create, ${summary.delete} to delete${replace}, ${summary.unchanged} unchanged`;
+  return `${summary.create} to create${update}, ${summary.delete} to delete${replace}, ${summary.unchanged} unchanged`;
 }
 
 export const NO_CHANGES = 'No changes. The account matches the policies.';

@@ -1,6 +1,6 @@
 import { applicationLabel } from '../objects.js';
 import type { Plan } from '../types.js';
-import { groupBy, NO_CHANGES, planLines, summaryPhrase } from './lines.js';
+import { groupBy, NO_CHANGES, planLines, SIGN_ACTIONS, summaryPhrase } from './lines.js';
 
 export interface MarkdownOptions {
   /** Start with the hidden `<!-- rampart-plan -->` marker (default true). */
@@ -22,7 +22,6 @@ export function escapeMarkdown(text: string): string {
     .replace(/\r?\n|\r/g, ' ');
 }
 
-const ACTION = { '+': 'create', '-': 'delete', '~': 'replace' } as const;
 
 /**
  * A pull-request comment: the summary table first, deletions called out, the
@@ -39,6 +38,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     out.push(`**Plan: ${summaryPhrase(plan.summary)}** (${plan.api_calls} API calls, owner \`${plan.owner}\`)`, '');
     out.push('| Change | Objects |', '|---|---:|');
     out.push(`| Create | ${plan.summary.create} |`);
+    if (plan.summary.update > 0) out.push(`| Update | ${plan.summary.update} |`);
     if (plan.summary.replace > 0) out.push(`| Replace | ${plan.summary.replace} |`);
     out.push(`| Delete | ${plan.summary.delete} |`, `| Unchanged | ${plan.summary.unchanged} |`, '');
   }
@@ -60,7 +60,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     out.push('| | Change | Application | Object | Details | Source |', '|---|---|---|---|---|---|');
     for (const l of clientLines) {
       const source = l.source ? escapeMarkdown(l.source) : '';
-      out.push(`| \`${l.sign}\` | ${ACTION[l.sign]} ${l.kind} | ${applicationLabel(l.application)} | ` +
+      out.push(`| \`${l.sign}\` | ${SIGN_ACTIONS[l.sign]} ${l.kind} | ${applicationLabel(l.application)} | ` +
         `${escapeMarkdown(l.subject)} | ${escapeMarkdown(l.detail)} | ${source} |`);
     }
     out.push('', '</details>', '');

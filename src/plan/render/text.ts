@@ -8,7 +8,7 @@ export interface TextOptions {
 }
 
 const ANSI = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m', bold: '\x1b[1m', dim: '\x1b[2m', reset: '\x1b[0m' };
-const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow } as const;
+const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': ANSI.yellow } as const;
 
 /**
  * For a person at a terminal: changes grouped by client, then application,

@@ -8,5 +8,5 @@ export const binaryData = defineRuleKind({
   fields: {},
   updatable: [],
   describe: () => 'binary, not parsed',
-  examples: [{ point: [['post'], ['multipart'], ['form_urlencoded', 'avatar']] }],
+  examples: [{ point: [['post'], ['multipart', 'avatar']] }],
 });

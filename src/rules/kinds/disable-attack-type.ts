@@ -2,14 +2,17 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
 
+/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
+const fields = {
+  attack: oneOf(PATCH_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'sqli', description: 'The attack type to stop detecting at the point (`any`: all of them).' }),
+};
+
 export const disableAttackType = defineRuleKind({
   yaml: 'disable_attack_type',
   api: 'disable_attack_type',
   description: 'False-positive tuning: attacks of type `attack` found at `point` are ignored.',
   point: 'required',
-  fields: {
-    attack: oneOf(PATCH_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'sqli', description: 'The attack type to stop detecting at the point (`any`: all of them).' }),
-  },
+  fields,
   updatable: ['attack'],
   describe: (f) => `ignores ${f.attack ?? '?'}`,
   examples: [

@@ -1,14 +1,17 @@
 import { int } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
+/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
+const fields = {
+  stamp: int({ min: 1, required: true, example: 7432, description: 'The signature id, as the attack\'s details show it.' }),
+};
+
 export const disableStamp = defineRuleKind({
   yaml: 'disable_stamp',
   api: 'disable_stamp',
   description: 'False-positive tuning: one detection signature (stamp) is ignored at `point`. The service wants an extended admin token for it.',
   point: 'required',
-  fields: {
-    stamp: int({ min: 1, required: true, example: 7432, description: 'The signature id, as the attack\'s details show it.' }),
-  },
+  fields,
   updatable: ['stamp'],
   describe: (f) => `ignores stamp ${f.stamp ?? '?'}`,
   examples: [{ stamp: 7432, point: [['post'], ['json_doc'], ['hash', 'bio']] }],

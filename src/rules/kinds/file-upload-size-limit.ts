@@ -2,20 +2,23 @@ import { int, oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { SIZE_UNITS } from '../vocabulary.js';
 
+/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
+const fields = {
+  size: int({ min: 1, required: true, example: 10, description: 'The largest size allowed.' }),
+  size_unit: oneOf(SIZE_UNITS, { required: true, example: 'mb', description: '`b`, `kb`, `mb`, `gb` or `tb`.' }),
+  mode: oneOf(['monitoring', 'block', 'off', 'default'] as const, { required: true, example: 'block', description: '`monitoring`, `block`, `off` or `default`.' }),
+};
+
 export const fileUploadSizeLimit = defineRuleKind({
   yaml: 'file_upload_size_limit',
   api: 'file_upload_size_limit',
   description: 'Upload size limit: requests (or the value at `point`) larger than `size` `size_unit` are handled by `mode`.',
   point: 'optional',
-  fields: {
-    size: int({ min: 1, required: true, example: 10, description: 'The largest size allowed.' }),
-    size_unit: oneOf(SIZE_UNITS, { required: true, example: 'mb', description: '`b`, `kb`, `mb`, `gb` or `tb`.' }),
-    mode: oneOf(['monitoring', 'block', 'off', 'default'] as const, { required: true, example: 'block', description: '`monitoring`, `block`, `off` or `default`.' }),
-  },
+  fields,
   updatable: ['mode', 'size'],
   describe: (f) => `over ${f.size ?? '?'} ${f.size_unit ?? '?'}: ${f.mode ?? '?'}`,
   examples: [
     { size: 10, size_unit: 'mb', mode: 'block' },
-    { size: 512, size_unit: 'kb', mode: 'monitoring', point: [['post'], ['multipart'], ['form_urlencoded', 'avatar']] },
+    { size: 512, size_unit: 'kb', mode: 'monitoring', point: [['post'], ['multipart', 'avatar']] },
   ],
 });

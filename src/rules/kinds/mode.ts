@@ -2,17 +2,20 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { FILTERING_MODES } from '../vocabulary.js';
 
+/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
+const fields = {
+  mode: oneOf(FILTERING_MODES, { required: true, example: 'block', description: 'Filtering mode: `default` (the node\'s own), `off`, `monitoring`, `safe_blocking` or `block`.' }),
+};
+
 export const mode = defineRuleKind({
   yaml: 'mode',
   api: 'service_mode',
   description: 'The filtering mode of the traffic the conditions select (the file\'s `mode:` is one with no conditions).',
   point: 'none',
   onePerScope: true,
-  fields: {
-    mode: oneOf(FILTERING_MODES, { required: true, example: 'block', description: 'Filtering mode: `default` (the node\'s own), `off`, `monitoring`, `safe_blocking` or `block`.' }),
-  },
+  fields,
   updatable: ['mode'],
-  describe: (f) => `mode ${f.mode ?? '?'}`,
+  describe: (f) => f.mode ?? '?',
   examples: [
     { mode: 'block' },
     { mode: 'monitoring', when: [{ point: ['uri'], equal: '/healthz' }] },

@@ -1,19 +1,22 @@
 import { int, oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
+/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
+const fields = {
+  rate: int({ min: 0, max: 1000, required: true, example: 30, description: 'Requests allowed per time unit.' }),
+  rsp_status: int({ min: 400, max: 599, required: true, example: 429, description: 'The status answered beyond the rate.' }),
+  burst: int({ min: 0, default: 0, example: 10, description: 'Requests allowed above the rate in a burst (0 when left out).' }),
+  delay: int({ min: 0, max: 1000, default: 0, example: 0, description: 'Requests delayed rather than refused, within the burst (0 when left out).' }),
+  time_unit: oneOf(['rps', 'rpm'] as const, { default: 'rps', example: 'rpm', description: 'Per second (`rps`, the default) or per minute (`rpm`).' }),
+};
+
 export const rateLimit = defineRuleKind({
   yaml: 'rate_limit',
   api: 'rate_limit',
   description: 'Rate limit: requests sharing the value at `point` beyond `rate` per `time_unit` are answered `rsp_status`.',
   point: 'required',
-  fields: {
-    rate: int({ min: 0, max: 1000, required: true, example: 30, description: 'Requests allowed per time unit.' }),
-    rsp_status: int({ min: 400, max: 599, required: true, example: 429, description: 'The status answered beyond the rate.' }),
-    burst: int({ min: 0, example: 10, description: 'Requests allowed above the rate in a burst.' }),
-    delay: int({ min: 0, max: 1000, example: 0, description: 'Requests delayed rather than refused, within the burst.' }),
-    time_unit: oneOf(['rps', 'rpm'] as const, { default: 'rps', example: 'rpm', description: 'Per second (`rps`, the default) or per minute (`rpm`).' }),
-  },
+  fields,
   updatable: ['rate', 'rsp_status', 'burst', 'delay', 'time_unit'],
-  describe: (f) => `${f.rate ?? '?'} ${f.time_unit ?? 'rps'}${f.burst !== undefined ? ` (burst ${f.burst})` : ''}, then ${f.rsp_status ?? '?'}`,
+  describe: (f) => `${f.rate ?? '?'} ${f.time_unit ?? 'rps'}${f.burst ? ` (burst ${f.burst})` : ''}, then ${f.rsp_status ?? '?'}`,
   examples: [{ point: [['post'], ['json_doc'], ['hash', 'email']], rate: 30, rsp_status: 429, time_unit: 'rpm' }],
 });

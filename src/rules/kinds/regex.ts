@@ -3,20 +3,23 @@ import { bool, oneOf, text } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { REGEX_ATTACK_TYPES } from '../vocabulary.js';
 
+/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
+const fields = {
+  regex: text({
+    required: true, example: '.*curltool.*',
+    description: 'The regular expression (the service speaks PCRE; Rampart checks it as a JavaScript RegExp).',
+    check: { code: 'invalid-regex', problem: (value) => { const p = regexProblem(value); return p && `regex does not compile (${REGEX_DIALECT}): ${p}`; } },
+  }),
+  attack: oneOf(REGEX_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'scanner', description: 'The attack type a match reports.' }),
+  experimental: bool({ default: false, example: true, description: 'Record matches without acting on them (the API type `experimental_regex`).' }),
+};
+
 export const regex = defineRuleKind({
   yaml: 'regex',
   api: 'regex',
   description: 'A custom attack indicator: a request whose `point` matches `regex` is an attack of type `attack`. `experimental: true` only records matches (the API\'s `experimental_regex`).',
   point: 'required',
-  fields: {
-    regex: text({
-      required: true, example: '.*curltool.*',
-      description: 'The regular expression (the service speaks PCRE; Rampart checks it as a JavaScript RegExp).',
-      check: { code: 'invalid-regex', problem: (value) => { const p = regexProblem(value); return p && `regex does not compile (${REGEX_DIALECT}): ${p}`; } },
-    }),
-    attack: oneOf(REGEX_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'scanner', description: 'The attack type a match reports.' }),
-    experimental: bool({ default: false, example: true, description: 'Record matches without acting on them (the API type `experimental_regex`).' }),
-  },
+  fields,
   updatable: ['regex'],
   variants: [{ api: 'experimental_regex', fields: { experimental: true } }],
   describe: (f) => `${f.experimental ? 'experimental ' : ''}${JSON.stringify(f.regex ?? '')} → ${f.attack ?? '?'}`,

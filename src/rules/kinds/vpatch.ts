@@ -2,17 +2,20 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
 
+/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
+const fields = {
+  attack: oneOf(PATCH_ATTACK_TYPES, {
+    api: 'attack_type', default: 'any', example: 'any',
+    description: 'The attack to block at the point; `any` blocks every request the conditions select.',
+  }),
+};
+
 export const vpatch = defineRuleKind({
   yaml: 'vpatch',
   api: 'vpatch',
   description: 'A virtual patch: blocks requests whose `point` carries the attack (`any`: every matching request), whatever the filtering mode.',
   point: 'required',
-  fields: {
-    attack: oneOf(PATCH_ATTACK_TYPES, {
-      api: 'attack_type', default: 'any', example: 'any',
-      description: 'The attack to block at the point; `any` blocks every request the conditions select.',
-    }),
-  },
+  fields,
   updatable: ['attack'],
   describe: (f) => `blocks ${f.attack ?? 'any'}`,
   examples: [

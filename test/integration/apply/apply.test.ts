@@ -38,10 +38,10 @@ describe('apply from an empty account', () => {
   it('creates everything, after which plan shows no changes and a rerun writes nothing', async () => {
     const first = await apply();
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/Plan: 19 to create, 0 to delete/);
-    expect(first.stdout).toMatch(/Apply complete: 17 of 17 call\(s\) done/);
-    // 8 rule creates, 9 IP creates (one per IP; one per group of countries/proxies/datacenters).
-    expect(harness.emulator.control.count(CREATE_HINT)).toBe(8);
+    expect(first.stdout).toMatch(/Plan: 22 to create, 0 to delete/);
+    expect(first.stdout).toMatch(/Apply complete: 20 of 20 call\(s\) done/);
+    // 11 rule creates, 9 IP creates (one per IP; one per group of countries/proxies/datacenters).
+    expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
     expect(harness.emulator.control.count(CREATE_IP)).toBe(9);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
     // The mark carries the fingerprint of the declaration each object was created from.
@@ -63,7 +63,7 @@ describe('apply from an empty account', () => {
   it('--dry-run prints the plan and writes nothing', async () => {
     const dry = await apply(['--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/Plan: 19 to create/);
+    expect(dry.stdout).toMatch(/Plan: 22 to create/);
     expect(dry.stdout).not.toMatch(/Apply complete/);
     expect(harness.writes()).toEqual([]);
     expect(harness.hints()).toEqual([]);
@@ -76,25 +76,26 @@ describe('the safety guard', () => {
     await applyInProcess(harness, policies.dir);
     await policies.remove('api.yaml');
     await policies.remove('account-wide.yaml');
+    await policies.remove('false-positives.yaml');
 
     const refused = await apply();
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Refusing: the plan deletes 11 of the 19 objects owned by "rampart" (57.9%), more than the 30% limit.');
+    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 22 objects owned by "rampart" (63.6%), more than the 30% limit.');
     expect(refused.stderr).toContain('[unsafe_plan]');
     expect(harness.writes()).toEqual([]);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
 
     const forced = await apply(['--force']);
     expect(forced.code, forced.stderr).toBe(0);
-    // Four rule deletes and one batched IP delete, run concurrently.
-    expect(harness.writes().map((w) => w.route).sort()).toEqual([DELETE_IP, DELETE_HINT, DELETE_HINT, DELETE_HINT, DELETE_HINT].sort());
+    // The client's seven rule deletes in one call, and one batched IP delete.
+    expect(harness.writes().map((w) => w.route).sort()).toEqual([DELETE_IP, DELETE_HINT].sort());
     // What shop.yaml declares is left: 4 rules, 4 IP values.
     expect(expectNoDuplicates(harness)).toEqual({ rules: 4, ipValues: 4 });
   });
 
   it('an empty policy directory deletes nothing', async () => {
     await applyInProcess(harness, policies.dir);
-    for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml']) await policies.remove(file);
+    for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml', 'false-positives.yaml']) await policies.remove(file);
 
     const empty = await apply(['--force']);
     expect(empty.code, empty.stderr).toBe(0);
@@ -162,15 +163,16 @@ describe('apply --plan FILE', () => {
     await applyInProcess(harness, policies.dir);
     await policies.remove('api.yaml');
     await policies.remove('account-wide.yaml');
+    await policies.remove('false-positives.yaml');
     const file = policies.scratch('plan.json');
     expect((await plan(['--out', file])).code).toBe(2);
 
-    // The checksum covers the changes only: a larger owned count makes 11 deletes look like a few percent.
+    // The checksum covers the changes only: a larger owned count makes 14 deletes look like a few percent.
     const saved = JSON.parse(await readFile(file, 'utf8')) as Plan;
     await writeFile(file, JSON.stringify({ ...saved, safety: { ...saved.safety, ok: true, owned_count: 1000, share: 0.011 } }));
     const refused = await apply(['--plan', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Refusing: the plan deletes 11 of the 19 objects owned by "rampart" (57.9%)');
+    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 22 objects owned by "rampart" (63.6%)');
     expect(refused.stderr).toContain('[unsafe_plan]');
     expect(harness.writes()).toEqual([]);
   });
@@ -183,9 +185,9 @@ describe('apply --plan FILE', () => {
     expect((await plan(['--out', file])).code).toBe(2);
     harness.emulator.control.resetCalls();
 
-    // Point the replaced rule's delete at the console rule and re-sign the file: the checksum is no signature.
+    // Point the rule's update at the console rule and re-sign the file: the checksum is no signature.
     const saved = JSON.parse(await readFile(file, 'utf8')) as Plan;
-    const changes: PlanChange[] = saved.changes.map((c) => (c.action === 'delete' && c.kind === 'rule' ? { ...c, id: consoleRule.id } : c));
+    const changes: PlanChange[] = saved.changes.map((c) => (c.action === 'update' ? { ...c, id: consoleRule.id } : c));
     expect(changes).not.toEqual(saved.changes);
     await writeFile(file, JSON.stringify({ ...saved, changes, checksum: planChecksum(changes) }));
     const tampered = await apply(['--plan', file]);

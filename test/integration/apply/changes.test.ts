@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions, FaultSpec } from '../../../src/emulator/index.js';
 import {
-  applyInProcess, CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
+  applyInProcess, CREATE_HINT, UPDATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
   useSampleSetup,
 } from './harness.js';
 
@@ -32,7 +32,22 @@ describe('listing lag', () => {
   });
 });
 
-describe('replacing a rule (comment edit)', () => {
+describe('changing a rule\'s comment', () => {
+  it('is one update in place: the rule keeps its id, nothing is created or deleted', async () => {
+    const h = await start();
+    await applyInProcess(h, setup.policies.dir);
+    const before = h.hints().find((r) => r.comment?.startsWith('the old admin panel'));
+    await setup.policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone (edited)');
+    const updated = await apply();
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(h.writes().map((w) => w.route)).toEqual([UPDATE_HINT]);
+    const after = h.hints().find((r) => r.id === before?.id);
+    expect(after?.comment).toMatch(/^the old admin panel is gone \(edited\) \[managed-by:rampart fp:[0-9a-f]{16} name:block-legacy-admin\]$/);
+    expect((await plan()).code).toBe(0);
+  });
+});
+
+describe('replacing a rule (comment edit, --rule-updates replace)', () => {
   it('creates the new rule before deleting the old; keeps the old one when the create fails', async () => {
     const h = await start();
     await applyInProcess(h, setup.policies.dir);
@@ -47,7 +62,7 @@ describe('replacing a rule (comment edit)', () => {
       await setup.policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone (edited)');
       h.emulator.control.resetCalls();
       h.emulator.control.addFault(fault);
-      const failed = await apply();
+      const failed = await apply(['--rule-updates', 'replace']);
       expect(failed.code).toBe(1);
       expect(failed.stdout).toMatch(/✗ create rule block-legacy-admin \(.*shop\.yaml:11:5\): /);
       expect(failed.stdout).toContain(`… delete rule ${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
@@ -61,7 +76,7 @@ describe('replacing a rule (comment edit)', () => {
     // Without faults: create first, then delete, in that order.
     await setup.policies.edit('shop.yaml', /comment: the old admin panel.*/, 'comment: the old admin panel is gone (edited)');
     h.emulator.control.resetCalls();
-    const replaced = await apply();
+    const replaced = await apply(['--rule-updates', 'replace']);
     expect(replaced.code, replaced.stderr).toBe(0);
     expect(h.writes().map((w) => w.route)).toEqual([CREATE_HINT, DELETE_HINT]);
     const admin = h.hints().filter((r) => r.type === 'vpatch' && r.attack_type === 'any');
@@ -77,10 +92,11 @@ describe('changing what a rule matches (its identity)', () => {
     await applyInProcess(h, setup.policies.dir);
     const oldRule = h.hints().find((r) => r.regex === '.*curltool.*');
     expect(oldRule).toBeDefined();
-    await setup.policies.edit('shop.yaml', 'regex: ".*curltool.*"', 'regex: ".*(curltool|wget).*"');
+    // The attack a regex rule reports cannot change in place: a new rule.
+    await setup.policies.edit('shop.yaml', 'attack: scanner', 'attack: sqli');
 
-    // The service refuses a regex the local check accepts.
-    h.emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 400, body: { regex: { error: 'is invalid' } } });
+    // The service refuses the new rule.
+    h.emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 400, body: { attack_type: { error: 'is invalid' } } });
     const refused = await apply();
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain(`… delete rule ${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
@@ -91,7 +107,7 @@ describe('changing what a rule matches (its identity)', () => {
     const replaced = await apply();
     expect(replaced.code, replaced.stderr).toBe(0);
     expect(h.writes().map((w) => w.route)).toEqual([CREATE_HINT, DELETE_HINT]);
-    expect(h.hints().filter((r) => r.regex?.includes('curltool')).map((r) => r.regex)).toEqual(['.*(curltool|wget).*']);
+    expect(h.hints().filter((r) => r.regex?.includes('curltool')).map((r) => r.attack_type)).toEqual(['sqli']);
   });
 });
 

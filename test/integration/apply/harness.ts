@@ -19,8 +19,9 @@ import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 export const CLIENT = 10042;
 
 /** Routes that change the account. */
-export const WRITE_ROUTES = ['POST /v1/objects/hint/create', 'POST /v1/objects/hint/delete', 'POST /v4/ip_rules', 'DELETE /v4/ip_rules'];
+export const WRITE_ROUTES = ['POST /v1/objects/hint/create', 'PUT /v3/hint/{id}', 'POST /v1/objects/hint/delete', 'POST /v4/ip_rules', 'DELETE /v4/ip_rules'];
 export const CREATE_HINT = 'POST /v1/objects/hint/create';
+export const UPDATE_HINT = 'PUT /v3/hint/{id}';
 export const DELETE_HINT = 'POST /v1/objects/hint/delete';
 export const CREATE_IP = 'POST /v4/ip_rules';
 export const DELETE_IP = 'DELETE /v4/ip_rules';
@@ -108,8 +109,8 @@ export function expectNoDuplicates(harness: Harness): { rules: number; ipValues:
   return { rules: counts.size, ipValues: values.length };
 }
 
-/** What the sample policies declare for account 10042: 8 rules, 11 IP values. */
-export const SAMPLE_RULES = 8;
+/** What the sample policies declare for account 10042: 11 rules, 11 IP values. */
+export const SAMPLE_RULES = 11;
 export const SAMPLE_IP_VALUES = 11;
 
 /** Parses stdout of `--format json` (the plan), failing with the output when it is not JSON. */

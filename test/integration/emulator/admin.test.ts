@@ -17,11 +17,13 @@ describe('admin API', () => {
   });
 
   it('reads and changes the config', async () => {
-    expect((await emu.call('GET', '/__admin/config')).body).toEqual({ listingLagMs: 0, ipGranularity: 'per-value', undocumentedRewrites: false });
-    const r = await emu.call('PUT', '/__admin/config', { listingLagMs: 3000, ipGranularity: 'per-request' });
-    expect(r.body).toEqual({ listingLagMs: 3000, ipGranularity: 'per-request', undocumentedRewrites: false });
+    const switches = { undocumentedRewrites: false, dropScopeDuplicates: false, updateErrorsAsHttp200: false, extendedToken: true };
+    expect((await emu.call('GET', '/__admin/config')).body).toEqual({ listingLagMs: 0, ipGranularity: 'per-value', ...switches });
+    const r = await emu.call('PUT', '/__admin/config', { listingLagMs: 3000, ipGranularity: 'per-request', dropScopeDuplicates: true });
+    expect(r.body).toEqual({ listingLagMs: 3000, ipGranularity: 'per-request', ...switches, dropScopeDuplicates: true });
     expect(emu.control.config().listingLagMs).toBe(3000);
     expect((await emu.call('PUT', '/__admin/config', { ipGranularity: 'x' })).http).toBe(400);
+    for (const name of Object.keys(switches)) expect((await emu.call('PUT', '/__admin/config', { [name]: 'yes' })).http).toBe(400);
   });
 
   it('scripts faults and reads the call log without logging itself', async () => {

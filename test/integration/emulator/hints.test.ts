@@ -114,7 +114,9 @@ describe('hint create', () => {
     }
     const stamp = await create({ clientid: C, type: 'disable_stamp', stamp: 7730, point: [['get', 'q']], action: [] });
     expect(stamp.body).toMatchObject({ type: 'disable_stamp', stamp: 7730 });
-    for (const type of ['disable_attack_type', 'set_response_header']) expect((await create({ clientid: C, type, action: [] })).status).toBe(200);
+    expect((await create({ clientid: C, type: 'disable_attack_type', attack_type: 'xss', point: [['get', 'q']], action: [] })).status).toBe(200);
+    expect((await create({ clientid: C, type: 'set_response_header', mode: 'append', name: 'X-Frame-Options', values: ['DENY'], action: [] })).status).toBe(200);
+    expect((await create({ clientid: C, type: 'brute_counter', counter: 'b:1', action: [] })).body).toMatchObject({ type: 'brute_counter', counter: 'b:1' });
     expect((await create({ clientid: C, type: 'experimental_regex', regex: 'a+', attack_type: 'sqli', point: [['post']], action: [] })).status).toBe(200);
   });
 
@@ -240,6 +242,24 @@ describe('hint delete', () => {
     const r = await emu.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [C], id: other.body.id } });
     expect(r.body).toEqual([]);
     expect((await list({ filter: { clientid: 7 } })).body).toHaveLength(1);
+  });
+
+  it('deletes up to 1000 ids in one call; more is 400', async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await create(vpatch())).body.id);
+    const padded = [...ids, ...Array.from({ length: 997 }, (_, i) => 5000 + i)];
+    const r = await emu.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [C], id: padded } });
+    expect(r.body.map((h: { id: number }) => h.id)).toEqual(ids);
+    const over = await emu.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [C], id: [...padded, 9999] } });
+    expect([over.http, over.body.filter.id.error]).toEqual([400, 'must have at most 1000 ids']);
+  });
+
+  it('never deletes a system rule: it is answered as nothing deleted and stays listed', async () => {
+    const system = emu.control.seedHint({ clientid: C, type: 'service_mode', mode: 'monitoring', system: true });
+    const mine = await create(vpatch());
+    const r = await emu.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [C], id: [system.id, mine.body.id] } });
+    expect(r.body.map((h: { id: number }) => h.id)).toEqual([mine.body.id]);
+    expect((await list()).body).toEqual([system]);
   });
 
   it('refuses a delete without id', async () => {

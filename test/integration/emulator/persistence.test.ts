@@ -24,6 +24,28 @@ const mode = { clientid: C, type: 'service_mode', mode: 'block', action: [] };
 const ip = { clientid: C, ip_rule: { list: 'black', rule_type: 'ip_range', subnet: '1.2.3.4', pools: [0], expired_at: NEVER_EXPIRES } };
 
 describe('persistence', () => {
+  it('keeps catalogue fields, pending update versions and scheduled drops across a restart', async () => {
+    let now = 1_800_000_000_000;
+    const options = { dataFile: file, now: () => now, listingLagMs: 3000, dropScopeDuplicates: true };
+    emu = await startTestEmulator(options);
+    const rate = { clientid: C, type: 'rate_limit', rate: 0, rsp_status: 503, point: [['get', 'q']], action: [] };
+    const id = (await emu.call('POST', '/v1/objects/hint/create', rate)).body.id;
+    now += 3000;
+    await emu.call('POST', '/v1/objects/hint/create', mode);
+    now += 3000;
+    await emu.call('POST', '/v1/objects/hint/create', mode); // a duplicate of its scope: dropped at +3000
+    await emu.call('PUT', `/v3/hint/${id}`, { rate: 9 }); // listed from +3000
+    await emu.close();
+
+    emu = await startTestEmulator(options);
+    const list = async () => (await emu!.call('POST', '/v1/objects/hint', { filter: { clientid: [C] } })).body;
+    expect((await list()).map((h: { type: string; rate?: number }) => [h.type, h.rate])).toEqual([['rate_limit', 0], ['service_mode', undefined]]);
+    expect((await list())[0]).toMatchObject({ burst: 0, delay: 0, time_unit: 'rps', point: ['get', 'q'] });
+    now += 3000;
+    expect((await list()).map((h: { type: string; rate?: number }) => [h.type, h.rate])).toEqual([['rate_limit', 9], ['service_mode', undefined]]);
+    expect(emu.control.state().hints).toHaveLength(2);
+  });
+
   it('keeps hints, IP objects, id counters and the clock across a restart', async () => {
     emu = await startTestEmulator({ dataFile: file });
     await emu.call('POST', '/v1/objects/hint/create', mode);

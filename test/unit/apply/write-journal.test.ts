@@ -10,7 +10,7 @@ import type { LiveRule } from '../../../src/model/rule.js';
 import type { LiveState } from '../../../src/model/state.js';
 
 const rule: LiveRule = {
-  id: 41, client: 1, type: 'service_mode', mode: 'block', point: [], owner: 'rampart',
+  id: 41, client: 1, kind: 'mode', fields: { mode: 'block' }, point: [], owner: 'rampart',
   conditions: [{ point: ['instance'], type: 'equal', value: '7' }],
 };
 const entry: LiveIpEntry = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/emulator/envelope.js';
-import { conditionSetKey, flattenPoint, normalizeConditions } from '../../../src/emulator/rules/conditions.js';
+import { conditionSetKey, normalizeConditions } from '../../../src/emulator/rules/conditions.js';
 
 describe('normalizeConditions', () => {
   it('upper-cases header names, lower-cases iequal values, stringifies instance ids', () => {
@@ -43,20 +43,6 @@ describe('normalizeConditions', () => {
       expect((error as HttpError).status).toBe(400);
       expect(JSON.stringify((error as HttpError).body)).toMatch(message);
     }
-  });
-});
-
-describe('flattenPoint', () => {
-  it('flattens a two-dimensional point and keeps a flat one', () => {
-    expect(flattenPoint([['header', 'HOST']])).toEqual(['header', 'HOST']);
-    expect(flattenPoint([['post'], ['json_doc'], ['hash', 'user']])).toEqual(['post', 'json_doc', 'hash', 'user']);
-    expect(flattenPoint(['get', 'q'])).toEqual(['get', 'q']);
-  });
-
-  it('refuses an empty or malformed point', () => {
-    expect(() => flattenPoint([])).toThrow(HttpError);
-    expect(() => flattenPoint([[{}]])).toThrow(HttpError);
-    expect(() => flattenPoint('header')).toThrow(HttpError);
   });
 });
 

@@ -5,6 +5,8 @@ import { buildExport } from '../../../src/export/build.js';
 import type { ExportOptions } from '../../../src/export/types.js';
 import { NEVER_EXPIRES, type LiveIpEntry } from '../../../src/model/ip.js';
 import type { LiveRule } from '../../../src/model/rule.js';
+import type { FieldValue } from '../../../src/rules/field.js';
+import type { KindName } from '../../../src/rules/registry.js';
 import type { LiveState } from '../../../src/model/state.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 
@@ -12,11 +14,12 @@ const NOW = 1_800_000_000;
 const OPTIONS: ExportOptions = { client: 1, owner: 'rampart', includeOwned: false, now: NOW, schemaRef: '../schemas/policy.schema.json' };
 
 let nextId = 1;
-function rule(overrides: Partial<LiveRule> = {}): LiveRule {
+type RuleOverrides = Partial<Omit<LiveRule, 'kind' | 'fields'>> & { kind?: KindName; fields?: Readonly<Record<string, FieldValue>> };
+function rule({ kind = 'vpatch', fields, ...overrides }: RuleOverrides = {}): LiveRule {
   return {
-    id: nextId++, client: 1, type: 'vpatch', point: [['header', 'HOST']], attackType: 'any',
+    id: nextId++, client: 1, kind, point: [['header', 'HOST']], fields: fields ?? (kind === 'vpatch' ? { attack: 'any' } : {}),
     conditions: [{ point: ['instance'], type: 'equal', value: '7' }], ...overrides,
-  };
+  } as LiveRule;
 }
 function ip(overrides: Partial<LiveIpEntry> = {}): LiveIpEntry {
   return {
@@ -44,11 +47,11 @@ describe('buildExport', () => {
     const owned = rule({ owner: 'rampart', comment: 'ours' });
     const other = rule({ owner: 'team-b' });
     const twoApps = rule({ conditions: [{ point: ['instance'], type: 'equal', value: '7' }, { point: ['instance'], type: 'equal', value: '8' }] });
-    const original = rule({ attackType: 'xss' });
-    const copy = rule({ attackType: 'xss', comment: 'copy' });
-    const modeA = rule({ type: 'service_mode', point: [], attackType: undefined, mode: 'block' });
-    const modeB = rule({ type: 'service_mode', point: [], attackType: undefined, mode: 'off' });
-    const noAttack = rule({ attackType: undefined, point: [['get', 'x']] });
+    const original = rule({ fields: { attack: 'xss' } });
+    const copy = rule({ fields: { attack: 'xss' }, comment: 'copy' });
+    const modeA = rule({ kind: 'mode', point: [], fields: { mode: 'block' } });
+    const modeB = rule({ kind: 'mode', point: [], fields: { mode: 'off' } });
+    const noAttack = rule({ fields: {}, point: [['get', 'x']] });
     const expired = ip({ expiresAt: NOW - 1 });
     const mixedPools = ip({ pools: [0, 7], value: '192.0.2.2/32' });
     const deny = ip({ value: '192.0.2.3/32' });
@@ -65,7 +68,7 @@ describe('buildExport', () => {
 
   it('with includeOwned exports our objects, without the mark, and still leaves out other owners', () => {
     const owned = rule({ owner: 'rampart', comment: 'ours' });
-    const other = rule({ owner: 'team-b', attackType: 'sqli' });
+    const other = rule({ owner: 'team-b', fields: { attack: 'sqli' } });
     const result = buildExport(state([owned, other]), { ...OPTIONS, includeOwned: true });
     expect(result.skipped.map((s) => s.reason)).toEqual(['other-owner']);
     const doc = parse(result.files[0]?.text ?? '');
@@ -80,8 +83,8 @@ describe('buildExport', () => {
   });
 
   it('leaves out a rule whose regex the validator rejects, and keeps the rest', () => {
-    const bad = rule({ type: 'regex', regex: '(unclosed', attackType: 'scanner' });
-    const good = rule({ attackType: 'rce' });
+    const bad = rule({ kind: 'regex', fields: { regex: '(unclosed', attack: 'scanner', experimental: false } });
+    const good = rule({ fields: { attack: 'rce' } });
     const result = buildExport(state([bad, good]), OPTIONS);
     expect(result.skipped).toMatchObject([{ id: bad.id, reason: 'invalid', detail: expect.stringContaining('invalid-regex') }]);
     expect(result.files[0]?.rules).toBe(1);
@@ -105,7 +108,7 @@ describe('buildExport', () => {
     const make = (base: number) => {
       nextId = base;
       return state(
-        [rule({ comment: 'a' }), rule({ attackType: 'sqli' }), rule({ type: 'service_mode', point: [], attackType: undefined, mode: 'block' })],
+        [rule({ comment: 'a' }), rule({ fields: { attack: 'sqli' } }), rule({ kind: 'mode', point: [], fields: { mode: 'block' } })],
         [ip({ value: '192.0.2.9/32' }), ip({ value: '192.0.2.8/32' }), ip({ ruleType: 'proxy_type', value: 'TOR', pools: [0] })],
       );
     };

@@ -29,7 +29,7 @@ describe('liveRuleFromHint', () => {
       ],
     });
     expect(rule).toEqual({
-      id: 5, client: 10042, type: 'vpatch', attackType: 'any', point: [['header', 'HOST']],
+      id: 5, client: 10042, kind: 'vpatch', fields: { attack: 'any' }, point: [['header', 'HOST']],
       comment: 'legacy admin', owner: 'rampart',
       conditions: [
         { point: ['header', 'USER-AGENT'], type: 'iequal', value: 'curltool' },
@@ -40,13 +40,25 @@ describe('liveRuleFromHint', () => {
     });
   });
 
-  it('drops rule types Rampart does not manage', () => {
-    expect(liveRuleFromHint({ id: 1, clientid: 1, type: 'disable_stamp', action: [] })).toBeUndefined();
+  it('drops rule types Rampart does not manage, and the service\'s own system rules', () => {
+    expect(liveRuleFromHint({ id: 1, clientid: 1, type: 'brute_counter', action: [] })).toBeUndefined();
+    expect(liveRuleFromHint({ id: 1, clientid: 1, type: 'service_mode', mode: 'monitoring', system: true, action: [] })).toBeUndefined();
+  });
+
+  it('reads every kind through its declaration: API names, defaults the service echoes or leaves out, variants', () => {
+    const limit = liveRuleFromHint({
+      id: 3, clientid: 1, type: 'rate_limit', point: ['post', 'json_doc', 'hash', 'email'], rate: 30, rsp_status: 429, action: [],
+    });
+    expect(limit).toMatchObject({ kind: 'rate_limit', fields: { rate: 30, rsp_status: 429, burst: 0, delay: 0, time_unit: 'rps' } });
+    const header = liveRuleFromHint({ id: 4, clientid: 1, type: 'set_response_header', mode: 'replace', name: 'X-Frame-Options', values: ['DENY'], point: [], action: [] });
+    expect(header).toMatchObject({ kind: 'set_response_header', fields: { mode: 'replace', header: 'X-Frame-Options', values: ['DENY'] }, point: [] });
+    const experimental = liveRuleFromHint({ id: 5, clientid: 1, type: 'experimental_regex', regex: 'x', attack_type: 'sqli', regex_id: 12, point: ['get', 'q'], action: [] });
+    expect(experimental).toMatchObject({ kind: 'regex', fields: { regex: 'x', attack: 'sqli', experimental: true }, regexId: 12 });
   });
 
   it('keeps foreign rules without an owner', () => {
     const rule = liveRuleFromHint({ id: 2, clientid: 1, type: 'service_mode', mode: 'block', action: [], comment: 'by hand' });
-    expect(rule).toMatchObject({ type: 'service_mode', mode: 'block', comment: 'by hand', point: [] });
+    expect(rule).toMatchObject({ kind: 'mode', fields: { mode: 'block' }, comment: 'by hand', point: [] });
     expect(rule?.owner).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 import { NEVER_EXPIRES, type DesiredIpEntry, type IpListName, type IpRuleType, type LiveIpEntry } from '../../../src/model/ip.js';
 import {
-  sortConditions, type Condition, type DesiredRule, type LiveRule, type Rule, type RuleType, type Source,
+  sortConditions, type Condition, type DesiredRule, type LiveRule, type Rule, type Source,
 } from '../../../src/model/rule.js';
+import type { FieldValue } from '../../../src/rules/field.js';
 import type { DesiredState, LiveState } from '../../../src/model/state.js';
 
 export const CLIENT = 10042;
@@ -18,20 +19,28 @@ export function instance(app: number): Condition {
 
 const adminPath: Condition = { point: ['path', 0], type: 'equal', value: 'admin' };
 
-/** A rule of each managed type, for application 7 unless `app` says otherwise. */
-export function ruleFields(type: RuleType, app: number | 'all' = 7, variant = ''): Rule {
+export type SampleKind = 'vpatch' | 'regex' | 'mode';
+export const SAMPLE_KINDS: readonly SampleKind[] = ['vpatch', 'regex', 'mode'];
+
+/** A rule of each of three kinds, for application 7 unless `app` says otherwise. */
+export function ruleFields(kind: SampleKind, app: number | 'all' = 7, variant = ''): Rule {
   const conditions = sortConditions([...(app === 'all' ? [] : [instance(app)]), adminPath]);
-  switch (type) {
+  switch (kind) {
     case 'vpatch':
-      return { client: CLIENT, type, conditions, point: [['header', `HOST${variant}`]], attackType: 'any' };
+      return { client: CLIENT, kind, conditions, point: [['header', `HOST${variant}`]], fields: { attack: 'any' } };
     case 'regex':
       return {
-        client: CLIENT, type, conditions, point: [['header', 'USER-AGENT']],
-        attackType: 'scanner', regex: `.*curltool${variant}.*`,
+        client: CLIENT, kind, conditions, point: [['header', 'USER-AGENT']],
+        fields: { attack: 'scanner', regex: `.*curltool${variant}.*`, experimental: false },
       };
     default:
-      return { client: CLIENT, type, conditions, point: [], mode: variant ? `block${variant}` : 'block' };
+      return { client: CLIENT, kind, conditions, point: [], fields: { mode: variant ? 'monitoring' : 'block' } };
   }
+}
+
+/** The same rule with some of its kind's fields set. */
+export function withFields<R extends Rule>(rule: R, fields: Readonly<Record<string, FieldValue>>): R {
+  return { ...rule, fields: { ...rule.fields, ...fields } };
 }
 
 export function desiredRule(rule: Rule, name = 'r', line = 1, file = FILE): DesiredRule {

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { MANAGED_RULE_TYPES } from '../../../src/model/rule.js';
+
 import { buildPlan } from '../../../src/plan/plan.js';
 import { diffRules } from '../../../src/plan/diff-rules.js';
 import type { PlanChange } from '../../../src/plan/types.js';
-import { desiredRule, desiredState, liveRule, liveState, OWNER, ruleFields } from './builders.js';
+import { desiredRule, desiredState, liveRule, liveState, OWNER, ruleFields, SAMPLE_KINDS, withFields } from './builders.js';
 
 const brief = (c: PlanChange) =>
   c.kind === 'rule' && c.action === 'delete'
     ? { action: c.action, id: c.id, reason: c.reason }
-    : c.kind === 'rule'
+    : c.kind === 'rule' && c.action === 'create'
       ? { action: c.action, name: c.name, replaces: c.replaces }
-      : { action: c.action };
+      : c.kind === 'rule'
+        ? { action: c.action, id: c.id, fields: c.fields }
+        : { action: c.action };
 
-describe.each(MANAGED_RULE_TYPES)('rules of type %s', (type) => {
+describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   const fields = ruleFields(type);
   const commented = { ...fields, comment: 'flags a known scanner' };
 
@@ -21,10 +23,10 @@ describe.each(MANAGED_RULE_TYPES)('rules of type %s', (type) => {
     expect(plan.changes).toHaveLength(1);
     expect(plan.changes[0]).toMatchObject({
       action: 'create', kind: 'rule', client: 10042, application: 7,
-      file: 'policies/shop.yaml', line: 12, name: 'block-admin', rule: { type },
+      file: 'policies/shop.yaml', line: 12, name: 'block-admin', rule: { kind: type },
     });
     expect(plan.changes[0]).not.toHaveProperty('replaces');
-    expect(plan.summary).toEqual({ create: 1, delete: 0, unchanged: 0, replace: 0 });
+    expect(plan.summary).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, replace: 0 });
     expect(plan.api_calls).toBe(1);
   });
 
@@ -40,7 +42,7 @@ describe.each(MANAGED_RULE_TYPES)('rules of type %s', (type) => {
       { action: 'delete', id: 6, reason: 'not-declared' },
       { action: 'delete', id: 7, reason: 'not-declared' },
     ]);
-    expect(plan.changes[1]).toMatchObject({ application: 8, rule: { type } });
+    expect(plan.changes[1]).toMatchObject({ application: 8, rule: { kind: type } });
     expect(plan.summary.delete).toBe(2);
   });
 
@@ -65,14 +67,25 @@ describe.each(MANAGED_RULE_TYPES)('rules of type %s', (type) => {
     }]);
   });
 
-  it('replaces a rule whose comment changed: the create comes before the delete', () => {
+  it('updates a rule whose comment changed in place: one call, nothing created or deleted', () => {
     const plan = buildPlan(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]));
+    expect(plan.changes.map(brief)).toEqual([{ action: 'update', id: 41, fields: ['comment'] }]);
+    expect(plan.summary).toEqual({ create: 0, update: 1, delete: 0, unchanged: 0, replace: 0 });
+    expect(plan.api_calls).toBe(1);
+  });
+
+  it('with rule updates off, replaces a rule whose comment changed: the create comes before the delete', () => {
+    const plan = buildPlan(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]), { ruleUpdates: 'replace' });
     expect(plan.changes.map(brief)).toEqual([
       { action: 'create', name: 'block-admin', replaces: [41] },
       { action: 'delete', id: 41, reason: 'replaced' },
     ]);
-    expect(plan.summary).toEqual({ create: 0, delete: 0, unchanged: 0, replace: 1 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 0, replace: 1 });
     expect(plan.safety.delete_count).toBe(0);
+    expect(plan.rule_updates).toBe('replace');
+    // The service keeps one mode rule per scope: the old one must go first, or the new one is dropped.
+    expect(plan.changes[0]).toMatchObject(type === 'mode' ? { delete_first: true } : {});
+    if (type !== 'mode') expect(plan.changes[0]).not.toHaveProperty('delete_first');
   });
 
   it('removes owned duplicates, keeping the exact comment, else the lowest id', () => {
@@ -86,17 +99,16 @@ describe.each(MANAGED_RULE_TYPES)('rules of type %s', (type) => {
     ]);
     const same = buildPlan(desiredState([desiredRule(fields)]), liveState([liveRule(fields, 12), liveRule(fields, 11)]));
     expect(same.changes.map(brief)).toEqual([{ action: 'delete', id: 12, reason: 'duplicate' }]);
-    expect(same.summary).toEqual({ create: 0, delete: 1, unchanged: 1, replace: 0 });
+    expect(same.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 1, replace: 0 });
   });
 
-  it('replaces the lowest id and removes the other owned copies when none has the comment', () => {
+  it('updates the lowest id and removes the other owned copies when none has the comment', () => {
     const plan = buildPlan(
       desiredState([desiredRule(commented, 'x')]),
       liveState([liveRule(fields, 52), liveRule(fields, 51)]),
     );
     expect(plan.changes.map(brief)).toEqual([
-      { action: 'create', name: 'x', replaces: [51] },
-      { action: 'delete', id: 51, reason: 'replaced' },
+      { action: 'update', id: 51, fields: ['comment'] },
       { action: 'delete', id: 52, reason: 'duplicate' },
     ]);
   });
@@ -115,13 +127,13 @@ describe.each(MANAGED_RULE_TYPES)('rules of type %s', (type) => {
     expect(plan.changes[0]?.application).toBe('all');
   });
 
-  it('tells rules apart by their fields, not their comment', () => {
+  it('tells rules apart by identity: a changed point is another rule, a changed updatable field an update', () => {
+    // The variant changes the point of a vpatch, the regex of a regex rule, the mode of a mode rule.
     const other = ruleFields(type, 7, '2');
     const plan = buildPlan(desiredState([desiredRule(fields, 'a')]), liveState([liveRule(other, 70)]));
-    expect(plan.changes.map(brief)).toEqual([
-      { action: 'create', name: 'a', replaces: undefined },
-      { action: 'delete', id: 70, reason: 'not-declared' },
-    ]);
+    expect(plan.changes.map(brief)).toEqual(type === 'vpatch'
+      ? [{ action: 'create', name: 'a', replaces: undefined }, { action: 'delete', id: 70, reason: 'not-declared' }]
+      : [{ action: 'update', id: 70, fields: [type === 'regex' ? 'regex' : 'mode'] }]);
   });
 });
 
@@ -156,7 +168,7 @@ describe('journal placeholders', () => {
 describe('a rule whose identity changed', () => {
   it('is paired with its old copy by the name in the mark: a replacement, the delete waits for the create', () => {
     const before = ruleFields('regex');
-    const after = { ...before, regex: '.*(curltool|wget).*' };
+    const after = withFields(before, { attack: 'xss' });
     const old = { ...liveRule(before, 41), name: 'curltool-scanner' };
     const plan = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([old]));
     expect(plan.changes.map(brief)).toEqual([
@@ -169,7 +181,7 @@ describe('a rule whose identity changed', () => {
 
   it('is not paired across applications or with another name', () => {
     const before = ruleFields('regex');
-    const after = { ...before, regex: '.*(curltool|wget).*' };
+    const after = withFields(before, { attack: 'xss' });
     const other = { ...liveRule(before, 41), name: 'another-rule' };
     const plan = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([other]));
     expect(plan.changes.map(brief)).toEqual([

@@ -11,19 +11,18 @@ import { everyChange } from './scenario.js';
 describe('plan ordering', () => {
   const plan = buildPlan(everyChange().desired, everyChange().live);
 
-  it('puts every create before every delete', () => {
+  it('puts every create before every update, and every update before every delete', () => {
     const actions = plan.changes.map((c) => c.action);
-    const lastCreate = actions.lastIndexOf('create');
-    const firstDelete = actions.indexOf('delete');
-    expect(lastCreate).toBeLessThan(firstDelete);
-    expect(actions.filter((a) => a === 'create')).toHaveLength(7);
+    expect(actions.lastIndexOf('create')).toBeLessThan(actions.indexOf('update'));
+    expect(actions.lastIndexOf('update')).toBeLessThan(actions.indexOf('delete'));
+    expect(actions.filter((a) => a === 'create')).toHaveLength(6);
+    expect(actions.filter((a) => a === 'update')).toHaveLength(1);
   });
 
   it('sorts creates by client, kind (rules first), list, then source', () => {
     const creates = plan.changes.filter((c) => c.action === 'create');
     expect(creates.map((c) => [c.client, c.kind, c.kind === 'ip' ? c.object.list : '', c.line])).toEqual([
       [10042, 'rule', '', 8],
-      [10042, 'rule', '', 14],
       [10042, 'ip', 'black', 30],
       [10042, 'ip', 'black', 30],
       [10042, 'ip', 'black', 33],
@@ -35,7 +34,7 @@ describe('plan ordering', () => {
   it('sorts deletes by client, rules by id, then one IP batch per client', () => {
     const deletes = plan.changes.filter((c) => c.action === 'delete');
     expect(deletes.map((c) => [c.client, c.kind, c.kind === 'rule' ? c.id : c.ids])).toEqual([
-      [10042, 'rule', 551],
+      [10042, 'rule', 550],
       [10042, 'rule', 552],
       [10042, 'rule', 554],
       [10042, 'ip', [991, 994]],
@@ -44,12 +43,13 @@ describe('plan ordering', () => {
   });
 
   it('counts objects, calls, notes and owned objects', () => {
-    expect(plan.summary).toEqual({ create: 5, delete: 5, unchanged: 4, replace: 4 });
-    expect(plan.api_calls).toBe(plan.changes.length);
-    expect(plan.api_calls).toBe(12);
+    expect(plan.summary).toEqual({ create: 4, update: 1, delete: 5, unchanged: 4, replace: 4 });
+    // The client's three rule deletes share one call.
+    expect(plan.changes).toHaveLength(12);
+    expect(plan.api_calls).toBe(10);
     expect(plan.notes.map((n) => [n.level, n.id])).toEqual([['info', 600], ['warning', 993]]);
     expect(plan.safety).toEqual({
-      ok: true, delete_count: 3, owned_count: 11, share: 3 / 11, threshold: 0.3, min_owned: 10,
+      ok: true, delete_count: 3, owned_count: 12, share: 3 / 12, threshold: 0.3, min_owned: 10,
     });
   });
 
@@ -138,6 +138,6 @@ describe('a saved plan carries full objects', () => {
     const plan = buildPlan(desiredState([desiredRule(rule)]), liveState([liveRule(rule, 1)]));
     expect(plan.changes).toEqual([]);
     expect(plan.api_calls).toBe(0);
-    expect(plan.summary).toEqual({ create: 0, delete: 0, unchanged: 1, replace: 0 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 1, replace: 0 });
   });
 });

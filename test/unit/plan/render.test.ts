@@ -42,19 +42,20 @@ describe('golden renderings of a plan with every change type', () => {
 describe('text', () => {
   it('ends with the summary line', () => {
     const lines = renderText(plan).trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('Plan: 5 to create, 5 to delete, 4 to replace, 4 unchanged.');
+    expect(lines.at(-1)).toBe('Plan: 4 to create, 1 to update, 5 to delete, 4 to replace, 4 unchanged.');
     expect(renderText(empty).trimEnd().split('\n').at(-1)).toBe('No changes. The account matches the policies.');
   });
 
   it('colours only when asked', () => {
     expect(renderText(plan)).not.toContain('\x1b[');
     const coloured = renderText(plan, { color: true });
-    expect(coloured).toContain('\x1b[32m+ rule block-legacy-admin');
+    expect(coloured).toContain('\x1b[33m-/+ rule block-legacy-admin');
+    expect(coloured).toContain('\x1b[32m+ deny 198.51.100.7/32');
     expect(coloured).toContain('\x1b[31m- rule #552');
     expect(coloured).toContain('\x1b[33m~ rule curltool-scanner');
   });
 
-  it('omits the replace count when nothing is replaced', () => {
+  it('omits the update and replace counts when there are none', () => {
     const p = buildPlan(desiredState([desiredRule(rule, 'x', 3)]), liveState());
     expect(renderText(p).trimEnd().split('\n').at(-1)).toBe('Plan: 1 to create, 0 to delete, 0 unchanged.');
   });
@@ -64,7 +65,8 @@ describe('markdown', () => {
   it('starts with the hidden marker, then the summary table, deletions called out', () => {
     const md = renderMarkdown(plan);
     expect(md.startsWith(`${MARKDOWN_MARKER}\n`)).toBe(true);
-    expect(md.indexOf('| Create | 5 |')).toBeLessThan(md.indexOf('<details>'));
+    expect(md.indexOf('| Create | 4 |')).toBeLessThan(md.indexOf('<details>'));
+    expect(md).toContain('| Update | 1 |');
     expect(md).toContain('> [!WARNING]\n> This plan **deletes 5 objects**');
   });
 
@@ -84,6 +86,7 @@ describe('github', () => {
     const { annotations } = renderGithub(plan);
     const lines = annotations.trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('::notice '))).toHaveLength(7);
+    expect(lines).toContain('::notice file=policies/shop.yaml,line=14,col=5,title=Rampart%3A update::rule curltool-scanner (regex) will be updated in place for client 10042: comment');
     expect(lines).toContain(
       '::notice file=policies/acme%3A eu%2C all.yaml,line=5,col=5,title=Rampart%3A create::ip_lists.gray[0]: PUB, VPN will be created for client 20001',
     );
@@ -99,6 +102,6 @@ describe('github', () => {
   it('writes the step summary without the comment marker', () => {
     const { summary } = renderGithub(plan);
     expect(summary).not.toContain(MARKDOWN_MARKER);
-    expect(summary).toContain('| Create | 5 |');
+    expect(summary).toContain('| Create | 4 |');
   });
 });

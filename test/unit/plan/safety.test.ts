@@ -58,13 +58,20 @@ describe('safety guard', () => {
     expect(buildPlan(desiredState(), liveState(), { maxDeleteShare: 0.1 }).safety.threshold).toBe(0.1);
   });
 
-  it('does not count replacements or duplicates', () => {
+  it('does not count replacements, updates or duplicates', () => {
     const rules = Array.from({ length: 10 }, (_, i) => ruleFields('regex', i + 1));
     const plan = buildPlan(
       desiredState(rules.map((r, i) => desiredRule({ ...r, comment: 'new' }, `r${i}`))),
       liveState([...rules.map((r, i) => liveRule(r, i + 1)), ...rules.map((r, i) => liveRule(r, i + 100))]),
+      { ruleUpdates: 'replace' },
     );
     expect(plan.summary).toMatchObject({ replace: 10, delete: 10 });
+    expect(checkSafety(plan)).toMatchObject({ ok: true, deleteCount: 0, ownedCount: 20 });
+    const updating = buildPlan(
+      desiredState(rules.map((r, i) => desiredRule({ ...r, comment: 'new' }, `r${i}`))),
+      liveState([...rules.map((r, i) => liveRule(r, i + 1)), ...rules.map((r, i) => liveRule(r, i + 100))]),
+    );
+    expect(updating.summary).toMatchObject({ update: 10, delete: 10 });
     expect(checkSafety(plan)).toMatchObject({ ok: true, deleteCount: 0, ownedCount: 20 });
   });
 

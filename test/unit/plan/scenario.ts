@@ -1,14 +1,15 @@
 import type { DesiredState, LiveState } from '../../../src/model/state.js';
 import {
-  desiredIp, desiredIps, desiredRule, liveObject, liveRule, ruleFields, type IpFields,
+  desiredIp, desiredIps, desiredRule, liveObject, liveRule, ruleFields, withFields, type IpFields,
 } from './builders.js';
 
 const JAN_2027 = Date.UTC(2027, 0, 31) / 1000;
 const OTHER = 'policies/acme: eu, all.yaml';
 
 /**
- * A plan with every change type: rule create, replace (comment change) and its
- * delete, rule delete (undeclared, duplicate), unmanaged rule satisfying one,
+ * A plan with every change type: rule create, replace (point change, paired by
+ * the mark's name) and its delete, update in place (comment change), rule
+ * delete (undeclared, duplicate), unmanaged rule satisfying one,
  * IP creates (subnets, a grouped create), forced IP update, grouped object
  * shrink (move-first then delete), unmanaged conflict, undeclared and duplicate
  * IP deletes, two clients, account-wide entries, text that needs escaping.
@@ -16,8 +17,8 @@ const OTHER = 'policies/acme: eu, all.yaml';
 export function everyChange(): { desired: DesiredState; live: LiveState } {
   const vpatch = ruleFields('vpatch');
   const regex = { ...ruleFields('regex'), comment: 'flags a known scanner' };
-  const mode = ruleFields('service_mode', 'all');
-  const otherRegex = ruleFields('regex', 7, '-old');
+  const mode = ruleFields('mode', 'all');
+  const otherRegex = withFields(ruleFields('regex', 7, '-old'), { attack: 'xss' });
   const console = ruleFields('vpatch', 9);
   const deny: IpFields = { ruleType: 'ip_range', reason: 'scanner farm' };
   const countries: IpFields = { ruleType: 'country' };
@@ -46,6 +47,8 @@ export function everyChange(): { desired: DesiredState; live: LiveState } {
   const live: LiveState = {
     clients: [10042, 20001],
     rules: [
+      // Made from block-legacy-admin when it looked at another header: its mark's name pairs it with the new one.
+      { ...liveRule(ruleFields('vpatch', 7, '-old'), 550), name: 'block-legacy-admin' },
       liveRule({ ...regex, comment: undefined }, 551),
       liveRule(otherRegex, 552),
       liveRule(mode, 553),

@@ -36,8 +36,8 @@ describe('rules', () => {
     const [rule] = desired.rules;
     expect(rule).toMatchObject({
       client: 10042,
-      type: 'vpatch',
-      attackType: 'any',
+      kind: 'vpatch',
+      fields: { attack: 'any' },
       point: [['header', 'HOST'], ['path', 0]],
       comment: 'why',
       conditions: [
@@ -77,19 +77,18 @@ describe('rules', () => {
     ]);
     const all = desiredOf(head('all') + rule);
     expect(all.rules).toHaveLength(1);
-    expect(all.rules[0]).toMatchObject({ type: 'regex', regex: 'a+', attackType: 'scanner', conditions: [] });
+    expect(all.rules[0]).toMatchObject({ kind: 'regex', fields: { regex: 'a+', attack: 'scanner', experimental: false }, conditions: [] });
   });
 
   it('turns top-level mode and mode rules into service_mode rules', () => {
     const desired = desiredOf(
       head('7') + `mode: monitoring\nrules:\n  - name: admin\n    type: mode\n    mode: block\n    when: [{ point: [path, 0], equal: admin }]\n`,
     );
-    const modes = desired.rules.map((r) => ({ type: r.type, mode: r.mode, point: r.point, name: r.source.name, n: r.conditions.length }));
+    const modes = desired.rules.map((r) => ({ kind: r.kind, fields: r.fields, point: r.point, name: r.source.name, n: r.conditions.length }));
     expect(modes).toEqual([
-      { type: 'service_mode', mode: 'block', point: [], name: 'admin', n: 2 },
-      { type: 'service_mode', mode: 'monitoring', point: [], name: 'mode', n: 1 },
+      { kind: 'mode', fields: { mode: 'block' }, point: [], name: 'admin', n: 2 },
+      { kind: 'mode', fields: { mode: 'monitoring' }, point: [], name: 'mode', n: 1 },
     ]);
-    expect(desired.rules.every((r) => r.attackType === undefined && r.regex === undefined)).toBe(true);
   });
 
   it('orders output deterministically whatever the file order', () => {

@@ -3,11 +3,11 @@ import type { ChangeResult } from '../../../src/apply/results.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import type { Plan } from '../../../src/plan/types.js';
 import { ChurnBreaker } from '../../../src/reconcile/churn-breaker.js';
-import { desiredIp, desiredRule, desiredState, liveRule, liveState, ruleFields } from '../plan/builders.js';
+import { desiredIp, desiredRule, desiredState, liveRule, liveState, ruleFields, withFields } from '../plan/builders.js';
 
 const want = desiredRule(ruleFields('regex'), 'curltool-scanner', 14);
 /** The copy the last cycle made, which the service stored so that it no longer matches anything declared. */
-const lost = liveRule({ ...ruleFields('regex'), regex: '.*CURLTOOL.*' }, 51);
+const lost = liveRule(withFields(ruleFields('regex'), { attack: 'sqli' }), 51);
 
 function applied(plan: Plan, ids: Record<number, number> = {}): ChangeResult[] {
   return plan.changes.map((change, index) => ({ index, change, status: 'applied', ...(ids[index] !== undefined ? { id: ids[index] } : {}) }));
@@ -46,7 +46,7 @@ describe('churn breaker', () => {
       breaker.recordApplied(applied(cycle.plan, { 0: id }));
     }
     expect(breaker.restrict(buildPlan(desiredState([want]), liveState([lost]))).held).toHaveLength(1);
-    const edited = desiredRule({ ...ruleFields('regex'), regex: '.*curltool2.*' }, 'curltool-scanner', 14);
+    const edited = desiredRule(withFields(ruleFields('regex'), { attack: 'xss' }), 'curltool-scanner', 14);
     const next = breaker.restrict(buildPlan(desiredState([edited]), liveState([lost])));
     expect(next.held).toEqual([]);
     expect(next.plan.changes.map((c) => c.action)).toEqual(['create', 'delete']);

@@ -1,0 +1,162 @@
+/**
+ * The service's rule catalogue as the emulator enforces it: per API `type`, the
+ * type-specific create fields, whether a `point` is taken, whether only one
+ * rule of the type may exist per condition set, and what can be updated in
+ * place. Written from the service's documentation, never from the client's
+ * model: this table is the oracle the client is tested against.
+ */
+import { bool, int, oneOf, regex, regexRef, text, texts, type FieldSpec } from './fields.js';
+
+export interface RuleKind {
+  /** `required`, `optional` (stored `[]` when missing) or `none` (sending one is a 400). */
+  readonly point: 'required' | 'optional' | 'none';
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  /** Type-specific fields `PUT /v3/hint/{id}` may change (plus `comment`, for every type). */
+  readonly updatable: readonly string[];
+  /** A second rule of the type on the same condition set is a duplicate the service resolves itself. */
+  readonly onePerScope?: boolean;
+  /** The service gives the record a `regex_id` others can point to (`disable_regex`). */
+  readonly hasRegexId?: boolean;
+  /** Writes need an extended admin token (else 403). */
+  readonly extendedToken?: boolean;
+}
+
+const ATTACK_TYPES = [
+  'xss', 'sqli', 'rce', 'xxe', 'ptrav', 'crlf', 'redir', 'nosqli', 'ldapi', 'scanner', 'mass_assignment',
+  'ssrf', 'ssi', 'mail_injection', 'ssti',
+];
+/** `vpatch` and `disable_attack_type`. */
+export const PATCH_ATTACK_TYPES: readonly string[] = [...ATTACK_TYPES, 'any', 'invalid_xml'];
+/** `regex` and `experimental_regex`. */
+export const REGEX_ATTACK_TYPES: readonly string[] = [...ATTACK_TYPES, 'vpatch'];
+
+const required = { required: true } as const;
+
+const regexKind: RuleKind = {
+  point: 'required',
+  fields: { regex: regex(required), attack_type: oneOf(REGEX_ATTACK_TYPES, required) },
+  updatable: ['regex'],
+  hasRegexId: true,
+};
+
+export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
+  vpatch: {
+    point: 'required',
+    fields: { attack_type: oneOf(PATCH_ATTACK_TYPES, required) },
+    updatable: ['attack_type'],
+  },
+  disable_attack_type: {
+    point: 'required',
+    fields: { attack_type: oneOf(PATCH_ATTACK_TYPES, required) },
+    updatable: ['attack_type'],
+  },
+  disable_stamp: {
+    point: 'required',
+    fields: { stamp: int({ min: 1 }, required) },
+    updatable: ['stamp'],
+    extendedToken: true,
+  },
+  regex: regexKind,
+  experimental_regex: regexKind,
+  disable_regex: {
+    point: 'required',
+    fields: { regex_id: regexRef(required) },
+    updatable: [],
+  },
+  service_mode: {
+    point: 'none',
+    fields: { mode: oneOf(['default', 'off', 'monitoring', 'block', 'safe_blocking'], required) },
+    updatable: ['mode'],
+    onePerScope: true,
+  },
+  api_abuse_mode: {
+    point: 'none',
+    fields: { mode: oneOf(['enabled', 'disabled'], required) },
+    updatable: ['mode'],
+    onePerScope: true,
+  },
+  sensitive_data: { point: 'required', fields: {}, updatable: [] },
+  binary_data: { point: 'required', fields: {}, updatable: [] },
+  uploads: {
+    point: 'required',
+    fields: { file_type: oneOf(['docs', 'html', 'images', 'music', 'video'], required) },
+    updatable: ['file_type'],
+  },
+  parser_state: {
+    point: 'required',
+    fields: {
+      parser: oneOf([
+        'base64', 'cookie', 'form_urlencoded', 'gzip', 'grpc', 'json_doc', 'multipart', 'percent', 'protobuf',
+        'htmljs', 'viewstate', 'xml', 'jwt', 'gql',
+      ], required),
+      state: oneOf(['enabled', 'disabled'], required),
+    },
+    updatable: ['parser', 'state'],
+  },
+  set_response_header: {
+    point: 'none',
+    fields: { mode: oneOf(['append', 'replace'], required), name: text(required), values: texts(required) },
+    updatable: ['mode', 'name', 'values'],
+  },
+  overlimit_res_settings: {
+    point: 'none',
+    fields: { overlimit_time: int({ min: 0 }, required), mode: oneOf(['off', 'monitoring', 'blocking'], required) },
+    updatable: ['overlimit_time', 'mode'],
+    onePerScope: true,
+  },
+  rate_limit: {
+    point: 'required',
+    fields: {
+      rate: int({ min: 0, max: 1000 }, required),
+      rsp_status: int({ min: 400, max: 599 }, required),
+      burst: int({ min: 0 }, { default: 0 }),
+      delay: int({ min: 0, max: 1000 }, { default: 0 }),
+      time_unit: oneOf(['rps', 'rpm'], { default: 'rps' }),
+    },
+    updatable: ['rate', 'rsp_status', 'burst', 'delay', 'time_unit'],
+  },
+  file_upload_size_limit: {
+    point: 'optional',
+    fields: {
+      size: int({ min: 1 }, required),
+      size_unit: oneOf(['b', 'kb', 'mb', 'gb', 'tb'], required),
+      mode: oneOf(['monitoring', 'block', 'off', 'default'], required),
+    },
+    updatable: ['mode', 'size'],
+  },
+  graphql_detection: {
+    point: 'none',
+    fields: {
+      mode: oneOf(['off', 'default', 'monitoring', 'block'], required),
+      // The notes list the limits without saying they are required; the user-facing format has them optional.
+      max_depth: int({ min: 0 }),
+      max_value_size_kb: int({ min: 0 }),
+      max_doc_size_kb: int({ min: 0 }),
+      max_aliases: int({ min: 0 }),
+      max_doc_per_batch: int({ min: 0 }),
+      introspection: bool({ default: false }),
+      debug_enabled: bool({ default: false }),
+    },
+    updatable: [
+      'mode', 'max_depth', 'max_value_size_kb', 'max_doc_size_kb', 'max_aliases', 'max_doc_per_batch',
+      'introspection', 'debug_enabled',
+    ],
+  },
+};
+
+/**
+ * Real types the service has but the catalogue does not describe (counters,
+ * credential points, trigger controls): accepted as sent, so foreign rules can
+ * be created and seeded; their extra fields are stored unchecked.
+ */
+export const UNCHECKED_TYPES: readonly string[] = [
+  'attack_rechecker', 'brute_counter', 'dirbust_counter', 'bola_counter', 'credentials_point', 'credentials_regex',
+];
+
+export function ruleKind(type: string): RuleKind | undefined {
+  return Object.hasOwn(RULE_CATALOGUE, type) ? RULE_CATALOGUE[type] : undefined;
+}
+
+export function isKnownType(type: string): boolean {
+  return ruleKind(type) !== undefined || UNCHECKED_TYPES.includes(type);
+}

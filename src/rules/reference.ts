@@ -1,0 +1,83 @@
+/**
+ * The rule-kind part of docs/policy-reference.md, generated from the
+ * registry: per kind, what it does, its API type, whether it takes a point,
+ * whether the service keeps one per scope, its fields (API name, required,
+ * values, default, updatable in place) and an example.
+ */
+import { Document, isScalar, isSeq, visit } from 'yaml';
+import type { KindField, RuleKind } from './kind.js';
+import { RULE_KINDS } from './registry.js';
+
+export const BEGIN = '<!-- rule-kinds:begin (generated from src/rules by `npm run generate`; do not edit) -->';
+export const END = '<!-- rule-kinds:end -->';
+
+function values(field: KindField): string {
+  const schema = field.schema as { enum?: readonly string[]; type?: string; minimum?: number; maximum?: number };
+  if (schema.enum) return schema.enum.map((v) => `\`${v}\``).join(', ');
+  if (schema.type === 'integer') {
+    const { minimum: min, maximum: max } = schema;
+    return min !== undefined && max !== undefined ? `integer ${min}..${max}` : min !== undefined ? `integer ≥ ${min}` : 'integer';
+  }
+  if (schema.type === 'array') return 'list of strings';
+  return schema.type ?? '';
+}
+
+const POINT: Record<RuleKind['point'], string> = { required: 'required', optional: 'optional', none: 'none' };
+
+function kindSection(kind: RuleKind): string {
+  const lines = [
+    `### \`${kind.yaml}\``,
+    '',
+    kind.description,
+    '',
+    `API type \`${kind.api}\`${kind.variants.map((v) => ` (\`${v.api}\` with ${Object.entries(v.fields).map(([k, x]) => `\`${k}: ${String(x)}\``).join(', ')})`).join('')}; ` +
+      `point: ${POINT[kind.point]}${kind.onePerScope ? '; one per scope (a second rule for the same conditions is an error)' : ''}.`,
+    '',
+  ];
+  if (kind.fields.length > 0) {
+    lines.push('| field | API name | required | values | default | changed in place |', '|---|---|---|---|---|---|');
+    for (const field of kind.fields) {
+      const fallback = field.default === undefined ? '' : `\`${JSON.stringify(field.default)}\``;
+      lines.push(`| \`${field.name}\` | ${field.viaType ? '(the API type)' : `\`${field.api}\``} | ${field.required ? 'yes' : 'no'} | ${values(field)} | ${fallback} | ${field.updatable ? 'yes' : 'no (replaced)'} |`);
+    }
+    lines.push('', ...kind.fields.map((field) => `- \`${field.name}\`: ${field.description}`), '');
+  }
+  const [example] = kind.examples;
+  if (example) {
+    lines.push('```yaml', exampleYaml({ name: `example-${kind.yaml.replace(/_/g, '-')}`, type: kind.yaml, ...example }), '```', '');
+  }
+  return lines.join('\n');
+}
+
+/** A rule as a person writes it: points and conditions in flow style (`[[get, q]]`, `{ point: [uri], equal: /x }`). */
+function exampleYaml(rule: Record<string, unknown>): string {
+  const doc = new Document([rule]);
+  visit(doc, {
+    Seq(_, node) {
+      if (node.items.every((item) => isScalar(item) || (isSeq(item) && item.items.every(isScalar)))) node.flow = true;
+    },
+    Map(_, node, path) {
+      if (path.length > 3) node.flow = true;
+    },
+  });
+  return doc.toString({ flowCollectionPadding: false }).trimEnd();
+}
+
+export function ruleKindReference(): string {
+  return (RULE_KINDS as readonly RuleKind[]).map(kindSection).join('\n');
+}
+
+/** `text` with the part between the markers replaced by `block`. */
+export function replaceGeneratedBlock(text: string, block: string): string {
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`the generated block markers are missing: ${BEGIN} … ${END}`);
+  return `${text.slice(0, start + BEGIN.length)}\n\n${block}\n${text.slice(end)}`;
+}
+
+/** The block as it stands in `text`, for the staleness test. */
+export function generatedBlock(text: string): string | undefined {
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  return start < 0 || end < start ? undefined : text.slice(start + BEGIN.length, end);
+}

@@ -1,0 +1,19 @@
+/** The files generated from the rule-kind registry must match it: run `npm run generate` after changing a kind. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { schemaText } from '../../../src/policy/schema-document.js';
+import { generatedBlock, ruleKindReference } from '../../../src/rules/reference.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+describe('files generated from the registry', () => {
+  it('schemas/policy.schema.json is current', () => {
+    expect(readFileSync(join(ROOT, 'schemas', 'policy.schema.json'), 'utf8'), 'run npm run generate').toBe(schemaText());
+  });
+
+  it('the rule-kind tables of docs/policy-reference.md are current', () => {
+    const text = readFileSync(join(ROOT, 'docs', 'policy-reference.md'), 'utf8');
+    expect(generatedBlock(text), 'run npm run generate').toBe(`\n\n${ruleKindReference()}\n`);
+  });
+});
