@@ -1,8 +1,9 @@
 /**
  * A host that accepts the connection and never answers: one-shot commands give
  * up at `--timeout` (not after every attempt's full request timeout, over 3
- * minutes), naming the host and the cause. `run --once` is a spawned process
- * (it must exit, not hang); the others run the CLI's main in process.
+ * minutes), naming the host and the cause. `run --once` and `export` are
+ * spawned processes (they must exit, not hang); `plan` and `apply` run the
+ * CLI's main in process (their spawned runs are elsewhere).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
@@ -31,7 +32,7 @@ describe('--timeout', () => {
     for (const route of ['POST /v1/objects/hint', 'GET /v4/ip_rules']) control.addFault({ route, kind: 'hang', count: 1000 });
     policies = await samplePolicyDir();
     const started = Date.now();
-    const runner = command === 'run --once' ? runCli : runCliInProcess;
+    const runner = command === 'run --once' || command === 'export' ? runCli : runCliInProcess;
     const result = await runner(argsFor(command, url, policies), { timeoutMs: 20_000 });
     const seconds = (Date.now() - started) / 1000;
     expect(result.signal, 'the process had to be killed').toBeNull();
