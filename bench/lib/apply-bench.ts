@@ -8,6 +8,7 @@
 import { ApiClient } from '../../src/api/client.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../src/api/service.js';
 import { minimumListingCalls } from '../../src/live/paging.js';
+import { RULE_DELETE_BATCH } from '../../src/plan/plan.js';
 import { IP_LISTS } from '../../src/model/ip.js';
 import { applyPlan } from '../../src/apply/apply.js';
 import { loadPolicies } from '../../src/policy/index.js';
@@ -79,8 +80,11 @@ export async function benchApply(
     const busyMs = applyCalls.reduce((sum, call) => sum + call.durationMs, 0);
     const counts = [...http.callCounts];
     const writes = counts.filter(([route]) => route !== 'POST /v1/objects/hint' && route !== 'GET /v4/ip_rules').reduce((n, [, c]) => n + c, 0);
-    const clients = new Set(plan.changes.map((c) => c.client)).size;
-    const minimumWriteCalls = count + (kind === 'rules' ? count : clients);
+    // One create per object; deletes go in one call per client (rules: up to RULE_DELETE_BATCH ids a call).
+    const deletesByClient = new Map<number, number>();
+    for (const c of plan.changes) if (c.action === 'delete') deletesByClient.set(c.client, (deletesByClient.get(c.client) ?? 0) + 1);
+    const deleteCalls = [...deletesByClient.values()].reduce((n, d) => n + (kind === 'rules' ? Math.ceil(d / RULE_DELETE_BATCH) : 1), 0);
+    const minimumWriteCalls = count + deleteCalls;
     return {
       kind,
       creates: plan.summary.create,
