@@ -40,7 +40,7 @@ function hintProblem(hint: unknown): Problem {
   if (!isAbsent(hint.regex_id) && !isId(hint.regex_id)) return `rule ${hint.id}: regex_id is not an id`;
   for (const field of found.kind.fields) {
     const value = hint[field.api];
-    if (!field.viaType && !isAbsent(value) && field.fromApi(value) === undefined) {
+    if (!field.viaType && !field.local && !isAbsent(value) && field.fromApi(value) === undefined) {
       return `rule ${hint.id}: ${field.api} is not a valid ${found.kind.yaml} ${field.name}`;
     }
   }

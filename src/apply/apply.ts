@@ -10,7 +10,7 @@ import { isRampartError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import { RULE_DELETE_BATCH } from '../plan/plan.js';
-import type { Plan, PlanChange, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
+import type { Plan, PlanChange, PlanCreateRule, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
 import type { ServiceApi } from '../api/service.js';
 import { createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
 import { type ApplyReport, type ChangeResult, summarize } from './results.js';
@@ -74,7 +74,17 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
 
   // A kind the service keeps one per scope, replaced: the old rule goes first (see CreateRule.deleteFirst).
   await runRuleDeletes(ruleDeletes.filter(({ change }) => deleteFirst.has(change.id)), context, options.stop, record, concurrency);
-  await runAll(of('create'));
+  // An ignore_regex rule naming a regex the plan creates waits for that create's regex_id.
+  const [dependent, independent] = partition(of('create'), ({ change }) => regexRuleOf(change) !== undefined);
+  await runAll(independent);
+  await runBounded(dependent.map(({ change, index }) => () => {
+    const regexId = change.kind === 'rule' ? createdRegexId(change, results) : undefined;
+    if (regexId === undefined) {
+      record({ index, change, status: 'failed', errorCode: 'dependency', detail: `its regex rule "${String(regexRuleOf(change))}" was not created, so it has no regex_id to point at` });
+      return Promise.resolve();
+    }
+    return run(change, index, context, options.stop, record, undefined, regexId);
+  }), concurrency);
   await runAll(of('update'));
 
   // A replaced object is deleted only once its replacement exists.
@@ -102,6 +112,20 @@ function verifyTimeoutFor(settleTimeoutMs: number | undefined): number {
   return settleTimeoutMs !== undefined && settleTimeoutMs > 0 ? Math.min(settleTimeoutMs, DEFAULT_VERIFY_TIMEOUT_MS) : DEFAULT_VERIFY_TIMEOUT_MS;
 }
 
+/** The regex rule an `ignore_regex` create names, when it waits for the regex's create. */
+function regexRuleOf(change: PlanChange): string | undefined {
+  const name = change.kind === 'rule' && change.action === 'create' ? change.rule.fields.regex_rule : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The regex_id the create of the named regex rule (same client, file and application) answered. */
+function createdRegexId(change: PlanCreateRule, results: readonly ChangeResult[]): number | undefined {
+  const target = results.find(({ change: c, status }) =>
+    status === 'applied' && c.action === 'create' && c.kind === 'rule' && c.rule.kind === 'regex' && c.client === change.client
+    && c.file === change.file && c.name === regexRuleOf(change) && JSON.stringify(c.application) === JSON.stringify(change.application));
+  return target?.regexId;
+}
+
 async function run(
   change: PlanChange,
   index: number,
@@ -109,13 +133,14 @@ async function run(
   stop: AbortSignal | undefined,
   record: (result: ChangeResult) => void,
   blockedIpIds?: ReadonlySet<number>,
+  regexId?: number,
 ): Promise<void> {
   if (stop?.aborted) {
     record({ index, change, status: 'skipped', detail: 'stopped before this change' });
     return;
   }
   try {
-    const outcome = await execute(change, context, blockedIpIds);
+    const outcome = await execute(change, context, blockedIpIds, regexId);
     record({ index, change, ...outcome });
   } catch (error) {
     record({ index, change, ...failure(error) });
@@ -174,8 +199,9 @@ function execute(
   change: PlanChange,
   context: ExecuteContext,
   blockedIpIds?: ReadonlySet<number>,
+  regexId?: number,
 ): Promise<Outcome | { status: 'skipped'; detail: string }> {
-  if (change.action === 'create') return change.kind === 'rule' ? createRule(change, context) : createIp(change, context);
+  if (change.action === 'create') return change.kind === 'rule' ? createRule(change, context, regexId) : createIp(change, context);
   if (change.action === 'update') return updateRule(change, context);
   if (change.kind === 'rule') throw new Error('internal: rule deletes run in batches (runRuleDeletes)');
   const ids = deletableIds(change, blockedIpIds);

@@ -44,10 +44,14 @@ export interface Outcome {
   readonly rewrites?: readonly FieldRewrite[];
   /** Ids of the IP objects a create made, where the answer lists them. */
   readonly ids?: readonly number[];
+  /** A created regex rule's `regex_id`, for the `ignore_regex` rules that name it. */
+  readonly regexId?: number;
 }
 
-export async function createRule(change: PlanCreateRule, context: ExecuteContext): Promise<Outcome> {
-  const rule = ruleFromPlan(change.client, change.rule);
+/** `regexId`: for an `ignore_regex` rule naming its regex rule, the id the regex's create answered. */
+export async function createRule(change: PlanCreateRule, context: ExecuteContext, regexId?: number): Promise<Outcome> {
+  const declared = ruleFromPlan(change.client, change.rule);
+  const rule = regexId === undefined ? declared : ({ ...declared, fields: { regex_id: regexId } } as Rule);
   const request = hintCreateRequest(rule, context.owner, change.name);
   const written: LiveRule = { ...rule, id: UNKNOWN_ID, owner: context.owner, fingerprint: ruleFingerprint(rule) };
   context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: written });
@@ -64,15 +68,22 @@ export async function createRule(change: PlanCreateRule, context: ExecuteContext
       }
       const found = await findOwnedRule(written, context);
       if (found !== undefined) {
-        context.journal?.recordRuleCreated({ ...written, id: found.id });
-        return { status: 'applied', id: found.id, detail: 'outcome was unknown; found in the listing', ...rewritesOf(rule, found) };
+        context.journal?.recordRuleCreated({ ...written, id: found.id, ...(found.regexId !== undefined ? { regexId: found.regexId } : {}) });
+        return {
+          status: 'applied', id: found.id, detail: 'outcome was unknown; found in the listing',
+          ...(found.regexId !== undefined ? { regexId: found.regexId } : {}), ...rewritesOf(rule, found),
+        };
       }
       if (attempt >= MAX_CREATE_ATTEMPTS || context.stopRetrying?.aborted) throw error;
     }
   }
-  context.journal?.recordRuleCreated({ ...written, id: stored.id });
+  // The regex_id too: a rerun resolves `regex_rule` references against what the journal remembers.
+  context.journal?.recordRuleCreated({ ...written, id: stored.id, ...(typeof stored.regex_id === 'number' ? { regexId: stored.regex_id } : {}) });
   const read = liveRuleFromHint(stored);
-  return { status: 'applied', id: stored.id, ...(read ? rewritesOf(rule, read) : {}) };
+  return {
+    status: 'applied', id: stored.id,
+    ...(typeof stored.regex_id === 'number' ? { regexId: stored.regex_id } : {}), ...(read ? rewritesOf(rule, read) : {}),
+  };
 }
 
 /** The create's answer is the stored record: what differs from the declaration, if anything. */

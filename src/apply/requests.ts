@@ -21,7 +21,7 @@ function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown
   const out: Record<string, unknown> = {};
   for (const field of kindOf(rule).fields) {
     const value = values[field.name];
-    if (field.viaType || (only && !only.includes(field.name))) continue;
+    if (field.viaType || field.local || (only && !only.includes(field.name))) continue;
     // An optional field the declaration dropped is cleared in an update, left out of a create.
     if (value === undefined) {
       if (only) out[field.api] = null;

@@ -22,6 +22,8 @@ export interface ChangeResult {
   readonly id?: number;
   /** Ids of created IP objects, where the service's answer lists them. */
   readonly ids?: readonly number[];
+  /** A created regex rule's `regex_id`. */
+  readonly regexId?: number;
   /** Fields the service stored differently from what the create sent. */
   readonly rewrites?: readonly FieldRewrite[];
 }

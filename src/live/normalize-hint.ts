@@ -19,6 +19,7 @@ export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
   const record = hint as unknown as Readonly<Record<string, unknown>>;
   const fields: Record<string, FieldValue> = {};
   for (const field of kind.fields) {
+    if (field.local) continue;
     const value = field.viaType ? found.fields[field.name] : field.fromApi(record[field.api]);
     const read = value ?? field.default;
     if (read !== undefined) fields[field.name] = field.canonical(read);

@@ -5,6 +5,7 @@ import { diffIp } from './diff-ip.js';
 import { diffRules, type RuleUpdates } from './diff-rules.js';
 import type { Note } from './notes.js';
 import { recognizeIpEntries, recognizeRules } from './recognize.js';
+import { hasRegexReferences, resolveRegexReferences } from './references.js';
 
 export interface DiffOptions {
   /** Owner name of the objects we may delete (default `rampart`). */
@@ -31,9 +32,16 @@ export interface DiffResult {
 export function diff(desired: DesiredState, live: LiveState, options: DiffOptions = {}): DiffResult {
   const owner = options.owner ?? DEFAULT_OWNER;
   const clients = new Set(desired.clients);
-  const liveRules = recognizeRules(desired.rules, live.rules.filter((r) => clients.has(r.client)), owner);
+  const listedRules = live.rules.filter((r) => clients.has(r.client));
+  let desiredRules = desired.rules;
+  let liveRules = recognizeRules(desiredRules, listedRules, owner);
+  if (hasRegexReferences(desiredRules)) {
+    // References resolve against the live regex rules as recognized; the resolved rules are what was created.
+    desiredRules = resolveRegexReferences(desiredRules, liveRules.live);
+    liveRules = recognizeRules(desiredRules, listedRules, owner);
+  }
   const liveIp = recognizeIpEntries(desired.ipEntries, live.ipEntries.filter((e) => clients.has(e.client)), owner);
-  const rules = diffRules(desired.rules, liveRules.live, owner, options.ruleUpdates);
+  const rules = diffRules(desiredRules, liveRules.live, owner, options.ruleUpdates);
   const ip = diffIp(desired.ipEntries, liveIp.live, owner);
   return {
     changes: [...rules.changes, ...ip.changes],

@@ -11,6 +11,7 @@ import { ruleKind } from '../rules/registry.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
 import { checkPoint } from './points.js';
+import { didYouMean } from './suggest.js';
 import { regexProblem, REGEX_DIALECT } from './regex.js';
 import { isRecord } from './schema-messages.js';
 import type { Path } from './source-map.js';
@@ -30,8 +31,14 @@ export function compileRules(doc: PolicyDocument, ctx: DocumentContext): Desired
   }
   const names = new Map<string, number>();
   const specs: readonly RuleSpec[] = Array.isArray(doc.rules) ? doc.rules : [];
+  // `regex_rule` names a regex rule of this file (it may come later in the file).
+  const regexNames = new Set(specs.flatMap((r) => (isRecord(r) && r.type === 'regex' && typeof r.name === 'string' ? [r.name] : [])));
   specs.forEach((rule, index) => {
     const path: Path = ['rules', index];
+    if (isRecord(rule) && typeof rule.regex_rule === 'string' && !regexNames.has(rule.regex_rule)) {
+      ctx.report.error('unknown-regex-rule', `regex_rule "${rule.regex_rule}" names no regex rule of this file${didYouMean(rule.regex_rule, [...regexNames])}`, [...path, 'regex_rule']);
+      return;
+    }
     if (isRecord(rule) && typeof rule.name === 'string') {
       const first = names.get(rule.name);
       if (first !== undefined) {

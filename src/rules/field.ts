@@ -21,6 +21,11 @@ export interface FieldSpec<V extends FieldValue = FieldValue> {
   readonly example: V;
   /** JSON Schema of the value as written. */
   readonly schema: Readonly<Record<string, unknown>>;
+  /**
+   * Written in the policy and resolved before planning (a reference to another
+   * declared rule); never sent to the API nor read from a listing.
+   */
+  readonly local?: boolean;
   /** A check the schema cannot express (a regex that must compile): a problem, or undefined. */
   readonly check?: { readonly code: string; problem(value: V): string | undefined };
   /** The value as written (schema-valid) in canonical form. */
@@ -94,9 +99,10 @@ export function bool(options: Common<boolean>): FieldFactory<boolean> {
   });
 }
 
-export function text(options: Common<string> & { readonly check?: FieldSpec<string>['check']; readonly maxLength?: number }): FieldFactory<string> {
+export function text(options: Common<string> & { readonly check?: FieldSpec<string>['check']; readonly maxLength?: number; readonly local?: boolean }): FieldFactory<string> {
   return (name) => ({
     ...base(options, name),
+    ...(options.local ? { local: true } : {}),
     schema: { type: 'string', minLength: 1, ...(options.maxLength !== undefined ? { maxLength: options.maxLength } : {}) },
     ...(options.check ? { check: options.check } : {}),
     canonical: (value) => value,

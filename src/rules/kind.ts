@@ -30,6 +30,8 @@ export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
   readonly fields: F;
   /** Fields `PUT /v3/hint/{id}` can change; every other field is part of the identity. */
   readonly updatable: readonly NoInfer<keyof F & string>[];
+  /** Fields of which a rule gives exactly one (`regex_id` or `regex_rule`). */
+  readonly exactlyOne?: readonly NoInfer<keyof F & string>[];
   /**
    * Other API types that are this kind with some fields set: `regex` with
    * `experimental: true` is the API's `experimental_regex`. Such fields are
@@ -58,6 +60,7 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
   readonly onePerScope: boolean;
   readonly fields: readonly KindField[];
   readonly variants: readonly { readonly api: string; readonly fields: Readonly<Record<string, FieldValue>> }[];
+  readonly exactlyOne: readonly string[];
   readonly describe: (fields: V) => string;
   readonly examples: readonly Readonly<Record<string, unknown>>[];
 }
@@ -82,6 +85,7 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
     onePerScope: spec.onePerScope ?? false,
     fields,
     variants: (spec.variants ?? []) as RuleKind['variants'],
+    exactlyOne: spec.exactlyOne ?? [],
     describe: spec.describe,
     examples: spec.examples,
   };

@@ -34,9 +34,12 @@ function kindRule(kind: RuleKind): Record<string, unknown> {
   for (const name of allFieldNames()) if (!own.has(name)) properties[name] = false;
   if (kind.point === 'none') properties.point = false;
   const required = [...kind.fields.filter((field) => field.required).map((field) => field.name), ...(kind.point === 'required' ? ['point'] : [])];
+  const oneOf = kind.exactlyOne.length > 0
+    ? { oneOf: kind.exactlyOne.map((name) => ({ required: [name] })), 'x-message': `needs exactly one of ${kind.exactlyOne.join(', ')}` }
+    : {};
   return {
     if: { properties: { type: { const: kind.yaml } }, required: ['type'] },
-    then: { ...(required.length > 0 ? { required } : {}), properties },
+    then: { ...(required.length > 0 ? { required } : {}), properties, ...oneOf },
   };
 }
 

@@ -1,18 +1,23 @@
-import { int } from '../field.js';
+import { int, text } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
 /** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
-  regex_id: int({ min: 1, required: true, example: 12, description: 'The `regex_id` of an existing regex rule of the account.' }),
+  regex_id: int({ min: 1, example: 12, description: 'The `regex_id` of an existing regex rule of the account.' }),
+  regex_rule: text({
+    local: true, example: 'curltool-scanner', maxLength: 128,
+    description: 'The `name` of a `regex` rule in the same file: its `regex_id` is looked up, or taken from its create when Rampart makes it in the same apply.',
+  }),
 };
 
 export const ignoreRegex = defineRuleKind({
   yaml: 'ignore_regex',
   api: 'disable_regex',
-  description: 'False-positive tuning: one regex rule of the account does not apply at `point` (the API\'s `disable_regex`).',
+  description: 'False-positive tuning: one regex rule of the account does not apply at `point` (the API\'s `disable_regex`). Name the regex rule by `regex_rule` (in the same file) or give its `regex_id`.',
   point: 'required',
   fields,
   updatable: [],
-  describe: (f) => `ignores regex #${f.regex_id ?? '?'}`,
+  exactlyOne: ['regex_id', 'regex_rule'],
+  describe: (f) => (f.regex_rule !== undefined ? `ignores regex rule ${f.regex_rule}` : `ignores regex #${f.regex_id ?? '?'}`),
   examples: [{ regex_id: 12, point: [['header', 'USER-AGENT']] }],
 });
