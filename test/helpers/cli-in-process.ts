@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { main } from '../../src/main.js';
-import { cliEnv, type CliOptions, type CliResult } from './cli.js';
+import { cliEnv, parseLogs, type CliOptions, type CliResult } from './cli.js';
 
 let running = false;
 
@@ -76,17 +76,4 @@ export async function runCliInProcess(args: readonly string[], options: CliOptio
     if (options.cwd) process.chdir(saved.cwd);
     running = false;
   }
-}
-
-function parseLogs(stderr: string): Record<string, unknown>[] {
-  const logs: Record<string, unknown>[] = [];
-  for (const line of stderr.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    try {
-      logs.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      // not a log line
-    }
-  }
-  return logs;
 }

@@ -129,7 +129,8 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return startCli(args, options).result;
 }
 
-function parseLogs(stderr: string): Record<string, unknown>[] {
+/** The JSON log lines of a run's standard error. */
+export function parseLogs(stderr: string): Record<string, unknown>[] {
   const logs: Record<string, unknown>[] = [];
   for (const line of stderr.split('\n')) {
     if (!line.startsWith('{')) continue;
