@@ -5,6 +5,11 @@
  * service allows one per scope, whether it has a `point`, how a plan describes
  * it, and examples. `defineRuleKind` turns the declaration into the RuleKind
  * the generic layers loop over.
+ *
+ * A kind module declares its `fields` as a constant of its own before the
+ * kind: TypeScript then infers each field's value type before it types the
+ * `describe` callback, which reads them (inline, the callback would widen
+ * every field to FieldValue).
  */
 import type { FieldFactory, FieldSpec, FieldValue } from './field.js';
 

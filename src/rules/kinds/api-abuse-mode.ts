@@ -1,7 +1,6 @@
 import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   mode: oneOf(['enabled', 'disabled'] as const, { required: true, example: 'enabled', description: '`enabled` or `disabled`.' }),
 };

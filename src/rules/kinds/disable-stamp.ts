@@ -1,7 +1,6 @@
 import { int } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   stamp: int({ min: 1, required: true, example: 7432, description: 'The signature id, as the attack\'s details show it.' }),
 };

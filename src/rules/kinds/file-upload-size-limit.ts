@@ -2,7 +2,6 @@ import { int, oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { SIZE_UNITS } from '../vocabulary.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   size: int({ min: 1, required: true, example: 10, description: 'The largest size allowed.' }),
   size_unit: oneOf(SIZE_UNITS, { required: true, example: 'mb', description: '`b`, `kb`, `mb`, `gb` or `tb`.' }),

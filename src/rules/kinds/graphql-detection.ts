@@ -1,7 +1,6 @@
 import { bool, int, oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   mode: oneOf(['off', 'default', 'monitoring', 'block'] as const, { required: true, example: 'block', description: '`off`, `default`, `monitoring` or `block`.' }),
   max_depth: int({ min: 0, example: 10, description: 'Deepest query nesting allowed.' }),

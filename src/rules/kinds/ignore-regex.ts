@@ -1,7 +1,6 @@
 import { int, text } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   regex_id: int({ min: 1, example: 12, description: 'The `regex_id` of an existing regex rule of the account.' }),
   regex_rule: text({

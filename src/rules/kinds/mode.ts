@@ -2,7 +2,6 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { FILTERING_MODES } from '../vocabulary.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   mode: oneOf(FILTERING_MODES, { required: true, example: 'block', description: 'Filtering mode: `default` (the node\'s own), `off`, `monitoring`, `safe_blocking` or `block`.' }),
 };

@@ -1,7 +1,6 @@
 import { int, oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   overlimit_time: int({ min: 0, required: true, example: 1000, description: 'Time limit in milliseconds (0 is valid).' }),
   mode: oneOf(['off', 'monitoring', 'blocking'] as const, { required: true, example: 'monitoring', description: '`off`, `monitoring` or `blocking`.' }),

@@ -2,7 +2,6 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { PARSERS } from '../vocabulary.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   parser: oneOf(PARSERS, { required: true, example: 'base64', description: 'The parser to switch.' }),
   state: oneOf(['enabled', 'disabled'] as const, { required: true, example: 'disabled', description: '`enabled` or `disabled`.' }),

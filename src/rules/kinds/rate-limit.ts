@@ -1,7 +1,6 @@
 import { int, oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   rate: int({ min: 0, max: 1000, required: true, example: 30, description: 'Requests allowed per time unit.' }),
   rsp_status: int({ min: 400, max: 599, required: true, example: 429, description: 'The status answered beyond the rate.' }),

@@ -3,7 +3,6 @@ import { bool, oneOf, text } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { REGEX_ATTACK_TYPES } from '../vocabulary.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   regex: text({
     required: true, example: '.*curltool.*',

@@ -1,7 +1,6 @@
 import { oneOf, strings, text } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   mode: oneOf(['append', 'replace'] as const, { required: true, example: 'replace', description: '`append` adds the values; `replace` sets the header to them.' }),
   header: text({ api: 'name', required: true, example: 'Strict-Transport-Security', maxLength: 256, description: 'The header to set (the API\'s `name`).' }),

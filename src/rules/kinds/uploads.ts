@@ -2,7 +2,6 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { UPLOAD_FILE_TYPES } from '../vocabulary.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   file_type: oneOf(UPLOAD_FILE_TYPES, { required: true, example: 'images', description: 'What the uploaded files are: `docs`, `html`, `images`, `music` or `video`.' }),
 };

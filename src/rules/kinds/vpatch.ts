@@ -2,7 +2,6 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
 
-/** Declared apart from the kind so their value types are inferred before `describe` reads them. */
 const fields = {
   attack: oneOf(PATCH_ATTACK_TYPES, {
     api: 'attack_type', default: 'any', example: 'any',
