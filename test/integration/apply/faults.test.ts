@@ -19,7 +19,8 @@ describe('faults on the write routes', () => {
   const cases: { name: string; faults: FaultSpec[]; args?: string[]; emulator?: Partial<EmulatorOptions>; detail?: string }[] = [
     { name: '429 with Retry-After', faults: [{ route: CREATE_HINT, kind: 'status', status: 429, retryAfterSeconds: 1, count: 2 }] },
     { name: '423 locked', faults: [{ route: CREATE_HINT, kind: 'status', status: 423, count: 3 }] },
-    { name: '503', faults: [{ route: CREATE_IP, kind: 'status', status: 503, count: 3 }, { route: CREATE_HINT, kind: 'status', status: 503, count: 2 }] },
+    // A 503 may follow a committed write: each is looked for in the listing (up to the settle timeout) before the repeat.
+    { name: '503', faults: [{ route: CREATE_IP, kind: 'status', status: 503, count: 3 }, { route: CREATE_HINT, kind: 'status', status: 503, count: 2 }], args: ['--settle-timeout', '1s'] },
     // The rule create's outcome is unknown: the listing is checked (up to the settle timeout) before creating again.
     { name: 'reset before the response', faults: [{ route: CREATE_IP, kind: 'reset' }, { route: CREATE_HINT, kind: 'reset' }], args: ['--settle-timeout', '1s'] },
     {
