@@ -58,19 +58,19 @@ describe('an apply killed mid-run', () => {
 describe('an apply killed mid-run while the listings lag', () => {
   it('with --journal, a rerun right after the kill creates no duplicate', async () => {
     const journal = `${policies.dir}/../journal.jsonl`;
-    harness.emulator.control.setConfig({ listingLagMs: 3_000 });
+    harness.emulator.control.setConfig({ listingLagMs: 1_500 });
     const run = harness.start('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '5s', '--journal', journal]);
     await waitForCalls(CREATE_HINT, 3);
     run.kill('SIGKILL');
     expect((await run.result).signal).toBe('SIGKILL');
-    await sleep(300); // the create in flight at the kill lands on the server, unlisted for 3 s
+    await sleep(300); // the create in flight at the kill lands on the server, unlisted for 1.5 s
 
     harness.emulator.control.setConfig({ latencyMs: 0 });
     const rerun = await harness.cli('apply', policies.dir, ['--settle-timeout', '8s', '--journal', journal]);
     expect(rerun.code, rerun.stderr).toBe(0);
     // Listed or not, nothing the killed run wrote (in flight included) was written twice.
     expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
-    await sleep(3_100);
+    await sleep(1_600);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
   }, 40_000);
 });
