@@ -3,7 +3,7 @@
  * is a module in kinds/ and a line here; every generic layer loops over this.
  */
 import type { FieldValue } from './field.js';
-import type { KindField, RuleKind } from './kind.js';
+import type { RuleKind } from './kind.js';
 import { apiAbuseMode } from './kinds/api-abuse-mode.js';
 import { binaryData } from './kinds/binary-data.js';
 import { disableAttackType } from './kinds/disable-attack-type.js';
@@ -43,9 +43,6 @@ for (const kind of RULE_KINDS as readonly RuleKind[]) {
 
 export const KIND_NAMES: readonly KindName[] = RULE_KINDS.map((kind) => kind.yaml);
 
-/** Every API `type` Rampart manages; any other listed type is never read further, never touched. */
-export const MANAGED_API_TYPES: readonly string[] = [...byApiType.keys()];
-
 export function ruleKind(name: string): RuleKind {
   const kind = byName.get(name);
   if (!kind) throw new Error(`internal: unknown rule kind ${name}`);
@@ -65,8 +62,4 @@ export function kindOfApiType(type: string): { kind: RuleKind; fields: Readonly<
 export function apiTypeOf(kind: RuleKind, fields: Readonly<Record<string, FieldValue | undefined>>): string {
   const variant = kind.variants.find((v) => Object.entries(v.fields).every(([name, value]) => fields[name] === value));
   return variant?.api ?? kind.api;
-}
-
-export function kindField(kind: RuleKind, name: string): KindField | undefined {
-  return kind.fields.find((field) => field.name === name);
 }

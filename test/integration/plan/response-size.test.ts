@@ -3,40 +3,29 @@
  * huge body, or a gzip bomb) fails the command with `api_protocol` naming the
  * route, once, without the memory of the process following the answer.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
-import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
-import { startHarness, type Harness } from '../apply/harness.js';
+import { useSampleSetup } from '../apply/harness.js';
 
 const LIST_HINTS = 'POST /v1/objects/hint';
-let harness: Harness | undefined;
-let policies: PolicyDir;
-
-beforeEach(async () => {
-  policies = await samplePolicyDir();
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await policies.cleanup();
-});
+const setup = useSampleSetup();
 
 describe('an answer larger than the bound', () => {
   it.each([
     ['oversize', 70 * 1024 * 1024, /POST \/v1\/objects\/hint answered more than 64 MiB; refusing to read it \[api_protocol\]/],
     ['gzip-bomb', 200 * 1024 * 1024, /POST \/v1\/objects\/hint answered more than 64 MiB once unzipped; refusing to read it \[api_protocol\]/],
   ] as const)('%s: plan fails with api_protocol and does not retry', async (kind, bytes, message) => {
-    harness = await startHarness();
+    const harness = await setup.start();
     harness.emulator.control.addFault({ route: LIST_HINTS, kind, bytes, count: 5 });
-    const result = await harness.cli('plan', policies.dir, ['--detailed-exitcode'], { timeoutMs: 30_000 });
+    const result = await harness.cli('plan', setup.policies.dir, ['--detailed-exitcode'], { timeoutMs: 30_000 });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(message);
     expect(harness.emulator.control.count(LIST_HINTS)).toBe(1);
   });
 
   it('the client bound is one setting, checked by the declared length too', async () => {
-    harness = await startHarness();
+    const harness = await setup.start();
     const http = new ApiClient({ baseUrl: harness.emulator.url, credentials: { token: TEST_TOKEN }, maxResponseBytes: 1024 * 1024 });
     try {
       harness.emulator.control.addFault({ route: LIST_HINTS, kind: 'gzip-bomb', bytes: 2 * 1024 * 1024 });
