@@ -61,7 +61,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   if (!policy) return EXIT.error;
   if (policy.files.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
 
-  const connection = await connect(flags, logger);
+  const connection = await connect(flags, logger, { failFast: true });
   const stop = new AbortController();
   const disposeSignals = onShutdownSignals(stop, { logger });
   try {

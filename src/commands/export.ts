@@ -46,7 +46,7 @@ export function register(program: Command): void {
 export async function exportAccount(flags: ExportFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   const timeoutMs = parseDuration(flags.timeout);
-  const connection = await connect(flags, logger);
+  const connection = await connect(flags, logger, { failFast: true });
   try {
     const live = await withDeadline(timeoutMs, connection.target, (signal) =>
       readLiveState(connection.api, [flags.client], { concurrency: flags.concurrency, signal }));

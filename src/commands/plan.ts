@@ -44,7 +44,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   // Policies first: an invalid file is reported without needing a token or the network.
   const policy = await loadOrReport(flags.policies, flags.format);
   if (!policy) return EXIT.error;
-  const connection = await connect(flags, logger);
+  const connection = await connect(flags, logger, { failFast: true });
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
       prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));

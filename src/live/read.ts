@@ -8,7 +8,9 @@ import { runBounded } from '../concurrency.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { IP_LISTS, type LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
-import type { LiveState } from '../model/state.js';
+import { describeBody } from '../api/errors-from-response.js';
+import { ApiAuthError } from '../errors.js';
+import { type ClientSource, describeClientSource, type LiveState } from '../model/state.js';
 import { liveRuleFromHint } from './normalize-hint.js';
 import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
 import { fetchAllPages } from './paging.js';
@@ -17,6 +19,8 @@ export interface ReadLiveOptions {
   readonly signal?: AbortSignal;
   /** Listings read at the same time. */
   readonly concurrency?: number;
+  /** Where the policies declare each client: a refusal names the file:line to fix. */
+  readonly clientSources?: readonly ClientSource[];
 }
 
 export async function readLiveState(api: ServiceApi, clients: readonly number[], options: ReadLiveOptions = {}): Promise<LiveState> {
@@ -28,8 +32,15 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   const ipEntries: LiveIpEntry[][] = [];
 
   const listings: (() => Promise<void>)[] = [];
+  const forClient = (client: number, listing: () => Promise<void>) => listings.push(async () => {
+    try {
+      await listing();
+    } catch (error) {
+      throw error instanceof ApiAuthError ? refusedFor(client, error, options.clientSources) : error;
+    }
+  });
   for (const client of clients) {
-    listings.push(async () => {
+    forClient(client, async () => {
       const hints = await fetchAllPages(
         (offset, limit) => api.listHints(client, offset, limit, { signal }),
         HINT_PAGE_LIMIT,
@@ -39,7 +50,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
       rules.push(lastById(hints).filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
     });
     for (const list of IP_LISTS) {
-      listings.push(async () => {
+      forClient(client, async () => {
         const objects = await fetchAllPages(
           (offset, limit) => api.listIpRules(client, list, offset, limit, { signal }),
           IP_RULE_PAGE_LIMIT,
@@ -60,6 +71,24 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     rules: rules.flat().sort((a, b) => a.id - b.id),
     ipEntries: ipEntries.flat().sort((a, b) => a.id - b.id || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)),
   };
+}
+
+/**
+ * 401/403 on a client's listing: the token is refused, or may not act on that
+ * account (often a mistyped `client:`). Says which client and where it is declared.
+ */
+function refusedFor(client: number, error: ApiAuthError, sources: readonly ClientSource[] | undefined): ApiAuthError {
+  const where = describeClientSource({ clientSources: sources }, client);
+  const declared = where ? ` (declared at ${where})` : '';
+  const what = error.tokenRejected
+    ? `the API refused the token while reading client ${client}${declared}: check the token, and that --api-url is the cloud (US or EU) it belongs to`
+    : `the API token may not act on client ${client}${declared}: check that id in the policy, and that the token belongs to that account`;
+  const said = describeBody(error.body);
+  const answered = `${error.route ?? 'the listing'} answered ${error.tokenRejected ? 401 : 403}${said ? `: ${said}` : ''}`;
+  return new ApiAuthError(`${what} (${answered})`, {
+    method: error.method, route: error.route, host: error.host, httpStatus: error.httpStatus,
+    body: error.body, cause: error, tokenRejected: error.tokenRejected,
+  });
 }
 
 /**

@@ -64,7 +64,10 @@ const UNCONFIRMED_POLL_MS = 2_000;
 
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const policy = await loadDesired(options);
-  const read = () => readLiveState(options.api, policy.desired.clients, { signal: options.signal });
+  const read = () => readLiveState(options.api, policy.desired.clients, {
+    signal: options.signal,
+    ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
+  });
   let listed = await read();
   let live = options.journal ? options.journal.overlay(listed) : listed;
   // Creates a killed run announced but never heard back about: wait until the
