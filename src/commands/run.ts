@@ -16,7 +16,7 @@ import { createCycle } from '../reconcile/cycle.js';
 import { connect } from './connect.js';
 import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
-  parseDuration, type PolicyOptions,
+  parseDuration, type PolicyOptions, refuseMissingDefaultPolicies,
 } from './options.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
@@ -42,7 +42,7 @@ export function register(program: Command): void {
   addSafetyOptions(command);
   addRuleUpdatesOption(command);
   addJournalOption(command);
-  addPolicyOptions(command);
+  refuseMissingDefaultPolicies(addPolicyOptions(command));
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the live state with --once (the daemon retries each cycle with backoff instead)');
   addLogOptions(command);
