@@ -26,6 +26,15 @@ export class PolicyInvalidError extends RampartError {
   readonly code = 'policy_invalid';
 }
 
+/**
+ * The policy directory is missing or declares nothing: never read as "no
+ * changes" (a mistyped path in CI would turn green) nor as "delete
+ * everything". `--allow-empty` accepts it.
+ */
+export class NoPoliciesError extends RampartError {
+  readonly code = 'no_policies';
+}
+
 /** The plan deletes more than the safety guard allows without --force. */
 export class UnsafePlanError extends RampartError {
   readonly code = 'unsafe_plan';

@@ -21,10 +21,11 @@ import {
   parseDuration, type PolicyOptions,
 } from './options.js';
 import { useColor, loadOrReport, writePlan } from './output.js';
+import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 
-interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags {
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags {
   plan?: string;
   dryRun?: boolean;
   format: 'text' | 'json';
@@ -43,6 +44,7 @@ export function register(program: Command): void {
   addRuleUpdatesOption(command);
   addJournalOption(command);
   addPolicyOptions(command);
+  addAllowEmptyOption(command);
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the live state before any write (writes are bounded by --request-timeout each)');
   addLogOptions(command);
@@ -57,9 +59,9 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const settleTimeoutMs = parseDuration(flags.settleTimeout);
   const timeoutMs = parseDuration(flags.timeout);
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
-  const policy = await loadOrReport(flags.policies, flags.format);
+  const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
   if (!policy) return EXIT.error;
-  if (policy.files.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
+  if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
 
   const connection = await connect(flags, logger);
   const stop = new AbortController();
@@ -67,7 +69,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger }));
+      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger }));
     // A saved plan was made by `plan` from the listing alone; compare like with like.
     // Only its changes are compared: everything applied or counted comes from the recomputation.
     const plan = saved

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceApi } from '../api/service.js';
 import type { Logger } from '../log.js';
-import { PolicyInvalidError, UsageError } from '../errors.js';
+import { NoPoliciesError, PolicyInvalidError } from '../errors.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import { readLiveState } from '../live/read.js';
 import type { DesiredState, LiveState } from '../model/state.js';
@@ -25,6 +25,8 @@ export interface PrepareOptions {
   readonly ruleUpdates?: RuleUpdates;
   readonly journal?: WriteJournal;
   readonly signal?: AbortSignal;
+  /** `--allow-empty`: a missing or empty policy directory plans nothing instead of failing. */
+  readonly allowEmpty?: boolean;
   /** Loads the policies; the daemon passes a snapshot-consistent loader. */
   readonly load?: (dir: string) => Promise<PolicyLoadResult>;
 }
@@ -50,13 +52,26 @@ export class InvalidPoliciesError extends PolicyInvalidError {
 /** Valid policies: the load result with its desired state. */
 export type LoadedPolicies = PolicyLoadResult & { desired: DesiredState };
 
-export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load'>): Promise<LoadedPolicies> {
+export const NOTHING_DECLARED: DesiredState = { clients: [], rules: [], ipEntries: [] };
+
+export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load' | 'allowEmpty'>): Promise<LoadedPolicies> {
   const policy = await (options.load ?? loadPolicies)(options.policies);
-  if (!policy.exists) {
-    throw new UsageError(`policy directory ${options.policies} does not exist; nothing is planned (an absent directory never means "delete everything")`);
-  }
-  if (!policy.desired) throw new InvalidPoliciesError(policy);
-  return { ...policy, desired: policy.desired };
+  if (policy.exists && !policy.desired) throw new InvalidPoliciesError(policy);
+  const desired = policy.desired ?? NOTHING_DECLARED;
+  const empty = emptyPolicies(options.policies, policy.exists, desired);
+  if (empty && !options.allowEmpty) throw new NoPoliciesError(empty);
+  return { ...policy, desired };
+}
+
+/**
+ * Why a policy directory counts as empty (missing, no files, or files that
+ * name no client), or undefined. Nothing would be read or planned from it; a
+ * wrong path must fail, not pass as "no changes".
+ */
+export function emptyPolicies(dir: string, exists: boolean, desired: DesiredState): string | undefined {
+  const what = !exists ? 'does not exist' : desired.clients.length === 0 ? 'declares nothing (no policy file names a client)' : undefined;
+  if (!what) return undefined;
+  return `policy directory ${dir} ${what}; nothing is planned and nothing is deleted (pass --allow-empty if that is intended)`;
 }
 
 /** How often a rerun reads the listing again while creates of a killed run are unconfirmed. */
