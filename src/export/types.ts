@@ -60,8 +60,13 @@ export interface ExportOptions {
   readonly client: number;
   /** The owner name whose marked objects count as "owned". */
   readonly owner: string;
-  /** Also export objects carrying `owner`'s mark. */
-  readonly includeOwned: boolean;
+  /**
+   * Leave out objects carrying `owner`'s mark (`--exclude-owned`), for an
+   * export written next to the policies that already declare them. By default
+   * they are exported: the output is the whole account, and a plan of it
+   * alone deletes nothing.
+   */
+  readonly excludeOwned: boolean;
   /** Unix seconds: entries expiring at or before this are left out. */
   readonly now: number;
   /** What the `yaml-language-server` modeline points at. */
