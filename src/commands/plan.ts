@@ -13,10 +13,11 @@ import {
   addConnectionOptions, addDeadlineOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
 import { PLAN_FORMATS, type PlanFormat, loadOrReport, writePlan } from './output.js';
+import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
 import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 
-interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags {
+interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
   format: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -33,6 +34,7 @@ export function register(program: Command): void {
   addAllowEmptyOption(command);
   addConnectionOptions(command);
   addRuleUpdatesOption(command);
+  addAdoptOption(command);
   addDeadlineOption(command);
   addLogOptions(command);
   command.action(async (flags: PlanFlags) => {
@@ -49,7 +51,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   const connection = await connect(flags, logger);
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));
+      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt: Boolean(flags.adopt), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));
     await writePlan(prepared.plan, flags.format, flags.out);
     logger.info({ ...prepared.plan.summary, calls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;

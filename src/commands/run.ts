@@ -18,12 +18,13 @@ import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
   parseDuration, type PolicyOptions,
 } from './options.js';
+import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
 import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 import { packageVersion } from '../version.js';
 
-interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags {
+interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
   interval: string;
   listen: string;
   dryRun?: boolean;
@@ -42,6 +43,7 @@ export function register(program: Command): void {
     .option('--settle-timeout <duration>', 'how long an apply waits for the listings to show its writes', '30s');
   addSafetyOptions(command);
   addRuleUpdatesOption(command);
+  addAdoptOption(command);
   addJournalOption(command);
   addPolicyOptions(command);
   addAllowEmptyOption(command);
@@ -95,6 +97,7 @@ export async function run(flags: RunFlags): Promise<number> {
       minOwned: flags.minOwned,
       ruleUpdates: flags.ruleUpdates,
       allowEmpty: Boolean(flags.allowEmpty),
+      adopt: Boolean(flags.adopt),
       concurrency: flags.concurrency,
       settleTimeoutMs,
       ...(flags.once ? { readDeadline: { ms: timeoutMs, target: connection.target } } : {}),

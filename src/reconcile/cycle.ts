@@ -30,6 +30,8 @@ export interface CycleSettings {
   readonly minOwned: number;
   /** `--allow-empty`: an empty or missing policy directory manages nothing instead of keeping the daemon not ready. */
   readonly allowEmpty?: boolean;
+  /** `run --adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's. */
+  readonly adopt?: boolean;
   /** Default `update`. */
   readonly ruleUpdates?: RuleUpdates;
   readonly concurrency: number;
@@ -77,7 +79,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     }
 
     const read = (readSignal: AbortSignal) => prepare({
-      policies: settings.policies, load: async () => policy, allowEmpty: settings.allowEmpty, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
+      policies: settings.policies, load: async () => policy, allowEmpty: settings.allowEmpty, adopt: settings.adopt, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
       ...(settings.ruleUpdates ? { ruleUpdates: settings.ruleUpdates } : {}),
     });
     const deadline = settings.readDeadline;
@@ -91,7 +93,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     }
     const churn = held.length > 0 ? { held } : {};
     // Objects written (created, replaced or updated) and objects deleted.
-    const pending = { create: plan.summary.create + plan.summary.replace + plan.summary.update, delete: plan.summary.delete };
+    const pending = { create: plan.summary.create + plan.summary.replace + plan.summary.update + plan.summary.adopt, delete: plan.summary.delete };
     logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceApi } from '../api/service.js';
 import type { Logger } from '../log.js';
-import { NoPoliciesError, PolicyInvalidError } from '../errors.js';
+import { NoPoliciesError, PolicyInvalidError, UnmanagedConflictError } from '../errors.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import { readLiveState } from '../live/read.js';
 import type { DesiredState, LiveState } from '../model/state.js';
@@ -23,6 +23,8 @@ export interface PrepareOptions {
   readonly owner: string;
   readonly maxDeleteShare?: number;
   readonly ruleUpdates?: RuleUpdates;
+  /** `--adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's. */
+  readonly adopt?: boolean;
   readonly journal?: WriteJournal;
   readonly signal?: AbortSignal;
   /** `--allow-empty`: a missing or empty policy directory plans nothing instead of failing. */
@@ -94,8 +96,25 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     owner: options.owner,
     ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),
     ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
+    ...(options.adopt ? { adopt: true } : {}),
   });
+  throwOnConflicts(plan);
   return { policy, desired: policy.desired, listed, live, plan };
+}
+
+/** How many conflicts the error message lists; the rest are counted. */
+const MAX_CONFLICTS_SHOWN = 20;
+
+/** A plan an unmanaged object blocks is never shown as applicable: both objects are named, nothing is written. */
+export function throwOnConflicts(plan: Plan): void {
+  const conflicts = plan.conflicts ?? [];
+  if (conflicts.length === 0) return;
+  const lines = conflicts.slice(0, MAX_CONFLICTS_SHOWN).map((c) => `  ${c.file}:${c.line}:${c.col}: ${c.kind} ${c.name} (client ${c.client}): ${c.message}`);
+  if (conflicts.length > MAX_CONFLICTS_SHOWN) lines.push(`  and ${conflicts.length - MAX_CONFLICTS_SHOWN} more`);
+  throw new UnmanagedConflictError(
+    `${conflicts.length} declaration(s) conflict with objects Rampart does not manage; nothing is written:\n${lines.join('\n')}\n` +
+    'Run with --adopt (or `rampart adopt`) to take them over, or change them in the console.',
+  );
 }
 
 function firstError(errors: readonly Diagnostic[]): string {

@@ -1,6 +1,6 @@
 import { applicationLabel } from '../objects.js';
 import type { Plan } from '../types.js';
-import { groupBy, NO_CHANGES, planLines, SIGN_ACTIONS, summaryPhrase } from './lines.js';
+import { groupBy, NO_CHANGES, planLines, SIGN_ACTIONS, summaryPhrase, unmanagedPhrase } from './lines.js';
 
 export interface MarkdownOptions {
   /** Start with the hidden `<!-- rampart-plan -->` marker (default true). */
@@ -40,8 +40,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     out.push(`| Create | ${plan.summary.create} |`);
     if (plan.summary.update > 0) out.push(`| Update | ${plan.summary.update} |`);
     if (plan.summary.replace > 0) out.push(`| Replace | ${plan.summary.replace} |`);
+    if (plan.summary.adopt > 0) out.push(`| Adopt | ${plan.summary.adopt} |`);
     out.push(`| Delete | ${plan.summary.delete} |`, `| Unchanged | ${plan.summary.unchanged} |`, '');
   }
+  const unmanaged = unmanagedPhrase(plan);
+  if (unmanaged) out.push(`> [!NOTE]\n> ${escapeMarkdown(unmanaged).replace(/\\`/g, '`')}`, '');
   if (plan.summary.delete > 0) {
     out.push('> [!WARNING]');
     out.push(`> This plan **deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}** ` +
