@@ -62,7 +62,7 @@ export async function exportAccount(flags: ExportFlags): Promise<number> {
       now: Math.floor(Date.now() / 1000),
       schemaRef: flags.schemaRef ?? defaultSchemaRef(flags.out),
     });
-    const write = await writeExport(flags.out, result.files, { force: Boolean(flags.force) });
+    const write = await writeExport(flags.out, result.files, { force: Boolean(flags.force), record: result.record });
     process.stdout.write(renderReport({ client: flags.client, out: flags.out, owner: flags.owner, result, write }, flags.format));
     logger.info({ files: write.written.length, removed: write.removed.length, skipped: result.skipped.length }, 'export written');
     return EXIT.ok;

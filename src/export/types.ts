@@ -4,6 +4,7 @@
  */
 import type { LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
+import type { ExportRecord } from './record.js';
 
 /** Which applications a file covers: `all` (account-wide) or sorted ids. */
 export type Scope = { readonly kind: 'all' } | { readonly kind: 'apps'; readonly apps: readonly number[] };
@@ -78,6 +79,8 @@ export interface ExportResult {
   readonly files: readonly ExportFile[];
   /** Sorted by kind, id, value. */
   readonly skipped: readonly Skipped[];
+  /** The unmanaged objects written, saved next to the files (record.ts). */
+  readonly record: ExportRecord;
 }
 
 export function fileNameOf(scope: Scope): string {

@@ -24,6 +24,7 @@ interface IpPass {
   unmanaged: UnmanagedMatch[];
   conflicts: Conflict[];
   moves: Map<string, number[]>;
+  claimed: ReadonlySet<LiveIpEntry>;
 }
 
 interface PendingAdopt {
@@ -52,9 +53,9 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
     push(byValue, valueKey(e), e);
     push(holders, e.id, e);
   }
-  const pass: IpPass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], moves: new Map() };
   const paired = new Set<LiveIpEntry>();
   const moved = new Map<LiveIpEntry, DesiredIpEntry>();
+  const pass: IpPass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: paired };
   const pending: PendingAdopt[] = [];
   const byId = (a: LiveIpEntry, b: LiveIpEntry) => a.id - b.id;
 
@@ -113,6 +114,7 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   for (const [client, objects] of deletes) pass.changes.push({ action: 'delete', kind: 'ip', client, objects } satisfies DeleteIp);
   pass.changes.unshift(...groupAdoptions(pending));
   pass.live = liveIp.filter((e) => !paired.has(e) && !moved.has(e));
+  for (const e of moved.keys()) paired.add(e);
   return pass;
 }
 

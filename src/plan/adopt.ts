@@ -68,6 +68,8 @@ export interface Adoption {
   readonly conflicts: readonly Conflict[];
   /** Values a create of the diff moves out of adopted objects: `linkMoves` ties them to the delete. */
   readonly moves: ReadonlyMap<string, readonly number[]>;
+  /** Unmanaged live objects a declaration claimed (satisfied by, adopted, blocking or moved). */
+  readonly claimed: ReadonlySet<LiveRule | LiveIpEntry>;
 }
 
 export function adoptUnmanaged(input: AdoptionInput): Adoption {
@@ -82,6 +84,7 @@ export function adoptUnmanaged(input: AdoptionInput): Adoption {
     unmanaged: [...rules.unmanaged, ...ip.unmanaged],
     conflicts: [...rules.conflicts, ...ip.conflicts],
     moves: ip.moves,
+    claimed: new Set<LiveRule | LiveIpEntry>([...rules.claimed, ...ip.claimed]),
   };
 }
 
@@ -93,6 +96,7 @@ interface RulePass {
   changes: AdoptRule[];
   unmanaged: UnmanagedMatch[];
   conflicts: Conflict[];
+  claimed: ReadonlySet<LiveRule>;
 }
 
 function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): RulePass {
@@ -105,8 +109,8 @@ function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): R
       unmanagedByKey.set(key, [...(unmanagedByKey.get(key) ?? []), rule]);
     }
   }
-  const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [] };
   const paired = new Set<LiveRule>();
+  const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], claimed: paired };
   for (const want of [...desiredRules].sort((a, b) => compareSources(a.source, b.source))) {
     const key = ruleKey(want);
     const candidates = ownedKeys.has(key) ? [] : (unmanagedByKey.get(key) ?? []).filter((r) => !paired.has(r)).sort((a, b) => a.id - b.id);

@@ -3,6 +3,8 @@ import { DEFAULT_OWNER } from '../model/ownership.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { adoptUnmanaged, linkMoves, type Conflict, type UnmanagedMatch } from './adopt.js';
 import { diffIp } from './diff-ip.js';
+import type { ExportedObject } from '../export/record.js';
+import { leftBehind, type LeftBehind } from './left-behind.js';
 import { diffRules, type RuleUpdates } from './diff-rules.js';
 import type { Note } from './notes.js';
 import { recognizeIpEntries, recognizeRules } from './recognize.js';
@@ -15,6 +17,8 @@ export interface DiffOptions {
   readonly ruleUpdates?: RuleUpdates;
   /** `--adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's (src/plan/adopt.ts). */
   readonly adopt?: boolean;
+  /** Unmanaged objects earlier exports wrote into the policies (src/export/record.ts). */
+  readonly exported?: readonly ExportedObject[];
 }
 
 export interface DiffResult {
@@ -29,6 +33,8 @@ export interface DiffResult {
   readonly unmanaged: readonly UnmanagedMatch[];
   /** Unmanaged objects blocking declarations; a plan with any is not applied. */
   readonly conflicts: readonly Conflict[];
+  /** Exported unmanaged objects no declaration matches any more: they stay in the account. */
+  readonly leftBehind: readonly LeftBehind[];
 }
 
 /**
@@ -60,5 +66,6 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
     owned: rules.owned + ip.owned,
     unmanaged: adoption.unmanaged,
     conflicts: adoption.conflicts,
+    leftBehind: leftBehind(options.exported ?? [], liveRules.live, liveIp.live, adoption.claimed),
   };
 }

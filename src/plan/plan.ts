@@ -1,5 +1,6 @@
 import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp } from '../model/change.js';
 import type { Conflict, UnmanagedMatch } from './adopt.js';
+import type { ExportedObject } from '../export/record.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { compareStrings } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
@@ -23,6 +24,8 @@ export interface PlanOptions extends Partial<SafetyLimits> {
   readonly ruleUpdates?: RuleUpdates;
   /** `--adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's. */
   readonly adopt?: boolean;
+  /** Unmanaged objects earlier exports wrote into the policies (src/export/record.ts). */
+  readonly exported?: readonly ExportedObject[];
 }
 
 /**
@@ -33,7 +36,9 @@ export interface PlanOptions extends Partial<SafetyLimits> {
  */
 export function buildPlan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   const owner = options.owner ?? DEFAULT_OWNER;
-  const result = diff(desired, live, { owner, adopt: options.adopt ?? false, ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}) });
+  const result = diff(desired, live, {
+    owner, adopt: options.adopt ?? false, exported: options.exported ?? [], ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
+  });
   const changes = sortChanges(result.changes).map(toPlanChange);
   const summary = summarize(changes, result.unchanged);
   const limits: SafetyLimits = {
@@ -54,6 +59,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     changes,
     notes: sortNotes(result.notes).map(toPlanNote),
     unmanaged: sortBySource(result.unmanaged).map(toPlanUnmanaged),
+    left_unmanaged: result.leftBehind.map((o) => ({ ...o })),
     ...(result.conflicts.length > 0 ? { conflicts: sortBySource(result.conflicts).map(toPlanConflict) } : {}),
   };
 }

@@ -201,6 +201,17 @@ export interface PlanUnmanaged {
   readonly value?: string;
 }
 
+/** An exported unmanaged object no longer declared (see `Plan.left_unmanaged`). */
+export interface PlanLeftUnmanaged {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly id: number;
+  /** For IP entries: the value. */
+  readonly value?: string;
+  /** The exported policy file that declared it. */
+  readonly file: string;
+}
+
 /**
  * A declaration an unmanaged object stands in the way of: a one-per-scope rule
  * held unmanaged with other values, or a value held unmanaged in another list
@@ -275,6 +286,12 @@ export interface Plan {
   readonly notes: readonly PlanNote[];
   /** Declarations satisfied by unmanaged objects and left so (without `--adopt`). */
   readonly unmanaged: readonly PlanUnmanaged[];
+  /**
+   * Objects an export wrote into the policies while nobody managed them, that
+   * no declaration matches any more: still in the account, not deleted (not
+   * Rampart's). Adopt them before removing their declaration to have them deleted.
+   */
+  readonly left_unmanaged: readonly PlanLeftUnmanaged[];
   /** Present only when an unmanaged object blocks a declaration (never in a plan that is applied). */
   readonly conflicts?: readonly PlanConflict[];
 }

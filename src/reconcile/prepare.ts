@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { NoPoliciesError, PolicyInvalidError, UnmanagedConflictError } from '../errors.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import { readLiveState } from '../live/read.js';
+import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';
 import { buildPlan } from '../plan/plan.js';
@@ -92,7 +93,9 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     listed = await read();
     live = options.journal.overlay(listed);
   }
+  const exported = await readExportRecords(options.policies, policy.files);
   const plan = buildPlan(policy.desired, live, {
+    exported,
     owner: options.owner,
     ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),
     ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),

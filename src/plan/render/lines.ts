@@ -140,7 +140,23 @@ export function unmanagedPhrase(plan: Plan): string | undefined {
     '`rampart adopt` makes them Rampart\'s.';
 }
 
+/**
+ * One line for the exported objects no declaration matches any more (the
+ * plan's `left_unmanaged` names each), or undefined when there is none.
+ */
+export function leftUnmanagedPhrase(plan: Plan): string | undefined {
+  const n = plan.left_unmanaged.length;
+  if (n === 0) return undefined;
+  const shown = plan.left_unmanaged.slice(0, 10).map((o) => (o.kind === 'rule' ? `rule #${o.id}` : `${o.value ?? '?'} #${o.id}`));
+  const more = n > shown.length ? `, and ${n - shown.length} more` : '';
+  return `${n} exported object${n === 1 ? ' is' : 's are'} no longer declared but stay${n === 1 ? 's' : ''} in the account: ` +
+    `Rampart does not manage ${n === 1 ? 'it' : 'them'}, so nothing deletes ${n === 1 ? 'it' : 'them'} (${shown.join(', ')}${more}). ` +
+    'To have Rampart delete an object, declare it again, run `rampart adopt`, then remove it; or delete it in the console.';
+}
+
 export const NO_CHANGES = 'No changes. The account matches the policies.';
+/** The closing line when nothing is to be done yet the account holds what the policies no longer declare. */
+export const NO_CHANGES_LEFT_BEHIND = 'No changes Rampart can make; the account still holds objects the policies no longer declare (above).';
 
 /** Groups items by a key, keeping first-seen order inside each group. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

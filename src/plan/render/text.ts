@@ -1,6 +1,8 @@
 import { applicationLabel, applicationSortKey } from '../objects.js';
 import type { Plan } from '../types.js';
-import { groupBy, NO_CHANGES, planLines, summaryPhrase, unmanagedPhrase, type PlanLine } from './lines.js';
+import {
+  groupBy, leftUnmanagedPhrase, NO_CHANGES, NO_CHANGES_LEFT_BEHIND, planLines, summaryPhrase, unmanagedPhrase, type PlanLine,
+} from './lines.js';
 
 export interface TextOptions {
   /** ANSI colours; callers pass `isTTY && !NO_COLOR`. */
@@ -42,11 +44,13 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   }
   const unmanaged = unmanagedPhrase(plan);
   if (unmanaged) out.push(unmanaged, '');
+  const left = leftUnmanagedPhrase(plan);
+  if (left) out.push(paint(ANSI.yellow, left), '');
   if (!plan.safety.ok) {
     out.push(paint(ANSI.red, `Warning: this plan deletes ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
       'owned objects, more than the safety limit; apply refuses it without --force.'));
     out.push('');
   }
-  out.push(plan.changes.length === 0 ? NO_CHANGES : `Plan: ${summaryPhrase(plan.summary)}.`);
+  out.push(plan.changes.length > 0 ? `Plan: ${summaryPhrase(plan.summary)}.` : left ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES);
   return `${out.join('\n')}\n`;
 }

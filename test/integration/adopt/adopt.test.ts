@@ -91,6 +91,36 @@ describe('export → plan → adopt → manage', () => {
   });
 });
 
+describe('saying what will not happen', () => {
+  it('an exported unmanaged object removed from the files is named as staying, not "No changes"', async () => {
+    account = await consoleAccount();
+    seedConsoleObjects(account.emulator);
+    expect((await account.rampart(['export', '--client', String(CLIENT), '--out', 'policies'])).code).toBe(0);
+    const vpatch = account.hints().find((h) => h.type === 'vpatch' && h.comment === 'the old admin panel');
+    const app7 = join(account.root, 'policies', 'app-7.yaml');
+    const text = await readFile(app7, 'utf8');
+    const without = text.replace(/ {2}- name: the-old-admin-panel-[0-9a-f]+\n[\s\S]*?(?= {2}- name:)/, '');
+    expect(without).not.toContain('the old admin panel');
+    await writeFile(app7, without);
+
+    const planned = await account.rampart(['plan', '--policies', 'policies', '--detailed-exitcode']);
+    expect(planned.code, planned.stdout + planned.stderr).toBe(0);
+    expect(planned.stdout).not.toContain('The account matches the policies');
+    expect(planned.stdout).toContain(`1 exported object is no longer declared but stays in the account: Rampart does not manage it, so nothing deletes it (rule #${vpatch?.id})`);
+    expect(planned.stdout).toContain('declare it again, run `rampart adopt`, then remove it');
+    const json = parseJson<Plan>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
+    expect(json.left_unmanaged).toEqual([{ kind: 'rule', client: CLIENT, id: vpatch?.id, file: join('policies', 'app-7.yaml') }]);
+
+    // Declared again and adopted, its removal is a delete.
+    await writeFile(app7, text);
+    expect((await account.rampart(['adopt', '--policies', 'policies', '--settle-timeout', '5s'])).code).toBe(0);
+    await writeFile(app7, without);
+    const after = parseJson<Plan>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
+    expect(after.left_unmanaged).toEqual([]);
+    expect(after.changes).toEqual([expect.objectContaining({ action: 'delete', kind: 'rule', id: vpatch?.id, reason: 'not-declared' })]);
+  });
+});
+
 describe('conflicts with unmanaged objects', () => {
   const modePolicy = ['version: 1', `client: ${CLIENT}`, 'application: 8', 'mode: block', ''].join('\n');
 

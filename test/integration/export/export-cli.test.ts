@@ -96,7 +96,7 @@ for (const granularity of ['per-value', 'per-request'] as const) {
     it('writes one file per application, one for several, one account-wide', async () => {
       expect(first.stderr).not.toContain('"level":50');
       expect(first.code).toBe(0);
-      expect((await readdir(join(dir, 'out'))).sort()).toEqual(['account-wide.yaml', 'app-7.yaml', 'app-8.yaml', 'apps-7-8.yaml']);
+      expect((await readdir(join(dir, 'out'))).sort()).toEqual(['.rampart-export.json', 'account-wide.yaml', 'app-7.yaml', 'app-8.yaml', 'apps-7-8.yaml']);
       const app7 = parse(await readFile(join(dir, 'out', 'app-7.yaml'), 'utf8'));
       expect(app7).toMatchObject({ version: 1, client: CLIENT, application: 7, mode: 'monitoring' });
       // The owned vpatch is part of the mirror.
