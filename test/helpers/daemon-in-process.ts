@@ -29,6 +29,8 @@ export interface InProcessDaemonOptions {
   readonly dryRun?: boolean;
   /** `run --allow-empty`. */
   readonly allowEmpty?: boolean;
+  /** `run --adopt`. */
+  readonly adopt?: boolean;
   /** The wait before a cycle after a failed one; default 20 ms, doubling up to 100 ms. */
   readonly backoff?: BackoffOptions;
 }
@@ -84,6 +86,7 @@ export async function startInProcessDaemon(options: InProcessDaemonOptions): Pro
     concurrency: options.concurrency ?? 4,
     settleTimeoutMs: options.settleTimeoutMs ?? 30_000,
     ...(options.allowEmpty ? { allowEmpty: true } : {}),
+    ...(options.adopt ? { adopt: true } : {}),
   });
   const stop = new AbortController();
   const daemon = await startDaemon({
