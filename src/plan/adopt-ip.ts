@@ -13,7 +13,6 @@ import { compareStrings } from '../model/rule.js';
 import { poolsOverlap } from '../policy/conflicts.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
 import { sameIpAttributes } from './diff-ip.js';
-import { compareSources } from './notes.js';
 
 const LIST_LABEL = { black: 'deny', white: 'allow', gray: 'gray' } as const;
 
@@ -45,7 +44,11 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   const bySlot = new Map<string, LiveIpEntry[]>();
   const byValue = new Map<string, LiveIpEntry[]>();
   const holders = new Map<number, LiveIpEntry[]>();
-  const push = <K>(map: Map<K, LiveIpEntry[]>, key: K, e: LiveIpEntry) => map.set(key, [...(map.get(key) ?? []), e]);
+  const push = <K>(map: Map<K, LiveIpEntry[]>, key: K, e: LiveIpEntry): void => {
+    const list = map.get(key);
+    if (list) list.push(e);
+    else map.set(key, [e]);
+  };
   for (const e of liveIp) {
     if (e.owner === owner) ownedSlots.add(slotKey(e));
     if (e.owner !== undefined) continue;
@@ -59,9 +62,15 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   const pending: PendingAdopt[] = [];
   const byId = (a: LiveIpEntry, b: LiveIpEntry) => a.id - b.id;
 
-  for (const want of [...desiredIp].sort((a, b) => compareSources(a.source, b.source) || compareStrings(a.value, b.value))) {
+  // Valid policies declare a value once per list and applications, so no two declarations compete for one object.
+  for (const want of desiredIp) {
     const slot = slotKey(want);
-    const same = ownedSlots.has(slot) ? [] : (bySlot.get(slot) ?? []).filter((e) => !paired.has(e)).sort(byId);
+    const listed = bySlot.get(slot);
+    if (!listed && !byValue.has(valueKey(want))) {
+      pass.desired.push(want);
+      continue;
+    }
+    const same = ownedSlots.has(slot) || !listed ? [] : listed.filter((e) => !paired.has(e)).sort(byId);
     const exact = same.find((e) => sameIpAttributes(e, want));
     // With --adopt, a value held with another expiry or reason is taken over and changed by the same forced create.
     const found = exact ?? (adopt ? same[0] : undefined);

@@ -24,7 +24,6 @@ import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
 import { changedFields, fieldValues, kindOf, ruleKey, type DesiredRule, type LiveRule, type Source } from '../model/rule.js';
 import { adoptIpEntries, linkMoves } from './adopt-ip.js';
 import { differences } from './diff-rules.js';
-import { compareSources } from './notes.js';
 
 /** A declaration an unmanaged object satisfies, left unmanaged. */
 export interface UnmanagedMatch {
@@ -106,14 +105,18 @@ function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): R
     if (rule.owner === owner) ownedKeys.add(ruleKey(rule));
     else if (rule.owner === undefined) {
       const key = ruleKey(rule);
-      unmanagedByKey.set(key, [...(unmanagedByKey.get(key) ?? []), rule]);
+      const list = unmanagedByKey.get(key);
+      if (list) list.push(rule);
+      else unmanagedByKey.set(key, [rule]);
     }
   }
   const paired = new Set<LiveRule>();
   const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], claimed: paired };
-  for (const want of [...desiredRules].sort((a, b) => compareSources(a.source, b.source))) {
+  // Valid policies declare a rule once, so no two declarations compete for one rule.
+  for (const want of desiredRules) {
     const key = ruleKey(want);
-    const candidates = ownedKeys.has(key) ? [] : (unmanagedByKey.get(key) ?? []).filter((r) => !paired.has(r)).sort((a, b) => a.id - b.id);
+    const listed = unmanagedByKey.get(key);
+    const candidates = ownedKeys.has(key) || !listed ? [] : listed.filter((r) => !paired.has(r)).sort((a, b) => a.id - b.id);
     const equal = candidates.find((r) => changedFields(r, want).length === 0);
     // One rule per scope: a second one would be a duplicate the service resolves on its own.
     const blocking = !equal && kindOf(want).onePerScope ? candidates[0] : undefined;
