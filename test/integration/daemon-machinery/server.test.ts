@@ -86,7 +86,10 @@ describe('daemon server', () => {
     releaseRetry();
     await waitFor(() => loop.everSucceeded, 'successful retry');
     expect((await get(`${server.url}/readyz`)).status).toBe(200);
-    expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({ summary: { create: 0 } });
+    expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({
+      summary: { create: 0 },
+      cycle: expect.objectContaining({ id: loop.lastCycleId, result: 'no-op', status: 'nothing-to-do' }),
+    });
     const text = (await get(`${server.url}/metrics`)).body;
     expect(text).toMatch(/rampart_reconcile_total\{result="failed"\} 1/);
     expect(text).toMatch(/rampart_reconcile_total\{result="no-op"\} 1/);
