@@ -56,6 +56,8 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
   let converged: DeclaredFingerprints | undefined;
   /** The pause the last cycle saw: a change of it is worth a cycle even when the policies are the same. */
   let lastPauseKey = '';
+  /** When this process first saw the pause in effect: a git-sync checkout gives the file a new time on every commit. */
+  let pausedSince: number | undefined;
   const breaker = new ChurnBreaker();
 
   return async (context) => {
@@ -92,7 +94,9 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     const policy = lastGood;
     if (!policy) throw new UsageError('unreachable: no policies');
 
-    const paused = (snapshot.exists ? await readPauseFile(snapshot.root) : undefined) ?? settings.pause?.();
+    const found = (snapshot.exists ? await readPauseFile(snapshot.root) : undefined) ?? settings.pause?.();
+    pausedSince = found ? Math.min(pausedSince ?? found.since, found.since) : undefined;
+    const paused = found && pausedSince !== undefined ? { ...found, since: pausedSince } : undefined;
     const pauseKey = paused ? `${paused.by}|${paused.reason}` : '';
     const pauseChanged = pauseKey !== lastPauseKey;
     lastPauseKey = pauseKey;
