@@ -82,7 +82,8 @@ export function explainChanges(
       const by = plan.changes.findIndex((c) => c.action === 'create' && c.kind === 'rule' && (c.replaces ?? []).includes(change.id));
       return { cause: why[by]?.cause ?? 'intent' };
     }
-    return { cause: ipCreateCause(change as PlanCreateIp, plan, why, context), ...fieldsOf(change, live) };
+    if (change.kind === 'ip' && change.action === 'create') return { cause: ipCreateCause(change, plan, why, context), ...fieldsOf(change, live) };
+    return { cause: 'unknown' };
   });
 }
 

@@ -90,16 +90,16 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     if (readRevision && readRevision.revision !== lastGood?.revision?.revision) seen.readRevision = readRevision;
     // Known now, whatever the API does next: a cycle that then fails on the API must not report valid files as invalid.
     metrics?.setPolicyValid(invalid === undefined);
-    if (invalid && !lastGood) return { result: 'invalid', error: invalid };
-    const policy = lastGood;
-    if (!policy) throw new UsageError('unreachable: no policies');
-
     const found = (snapshot.exists ? await readPauseFile(snapshot.root) : undefined) ?? settings.pause?.();
     pausedSince = found ? Math.min(pausedSince ?? found.since, found.since) : undefined;
     const paused = found && pausedSince !== undefined ? { ...found, since: pausedSince } : undefined;
     const pauseKey = paused ? `${paused.by}|${paused.reason}` : '';
     const pauseChanged = pauseKey !== lastPauseKey;
     lastPauseKey = pauseKey;
+    if (invalid && !lastGood) return { result: 'invalid', error: invalid, ...(paused ? { paused } : {}) };
+    const policy = lastGood;
+    if (!policy) throw new UsageError('unreachable: no policies');
+
     if (paused && pauseChanged) logger.warn({ reason: paused.reason, by: paused.by, since: new Date(paused.since).toISOString() }, 'paused: planning and reporting only, nothing is written');
     else if (!paused && pauseChanged) logger.warn('pause lifted: writes resume');
 
