@@ -7,6 +7,7 @@ import { register as registerAdopt } from './adopt.js';
 import { register as registerExport } from './export.js';
 import { register as registerCi } from './ci.js';
 import { register as registerRun } from './run.js';
+import { register as registerFmt } from './fmt.js';
 
 /**
  * Each command module exports `register(program)`; add new commands here,
@@ -21,4 +22,5 @@ export function registerCommands(program: Command): void {
   registerExport(program);
   registerCi(program);
   registerRun(program);
+  registerFmt(program);
 }
