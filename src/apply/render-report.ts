@@ -3,6 +3,7 @@
  * Failed and skipped changes are listed with why, so a partial apply says
  * exactly what was and was not done.
  */
+import { auditEntry } from '../audit/entry.js';
 import { describeRewrites } from '../model/rewrites.js';
 import type { Plan, PlanChange } from '../plan/types.js';
 import type { ApplyReport, ChangeResult } from './results.js';
@@ -46,16 +47,16 @@ function reportJson(plan: Plan, report: ApplyReport) {
     api_calls: report.calls,
     duration_ms: report.durationMs,
     settled: report.settled,
-    results: report.results.map(resultJson),
+    ...(report.revision !== undefined ? { revision: report.revision } : {}),
+    results: report.results.map((result) => resultJson(result, report.revision)),
   };
 }
 
-function resultJson(result: ChangeResult) {
+/** The audit record (audit/entry.ts), as the `write` log line carries it, and what became of the change. */
+function resultJson(result: ChangeResult, revision: string | undefined) {
   return {
     index: result.index,
-    action: result.change.action,
-    kind: result.change.kind,
-    client: result.change.client,
+    ...auditEntry(result, revision !== undefined ? { revision } : {}),
     status: result.status,
     ...(result.id !== undefined ? { id: result.id } : {}),
     ...(result.errorCode ? { error_code: result.errorCode } : {}),
@@ -72,6 +73,8 @@ function where(change: { readonly file: string; readonly line: number; readonly 
 function describe(change: PlanChange): string {
   if (change.action === 'create' && change.kind === 'rule') return `create rule ${change.name} (${where(change)})`;
   if (change.action === 'update') return `update rule ${change.name} #${change.id} (${where(change)})`;
+  if (change.action === 'adopt' && change.kind === 'rule') return `adopt rule ${change.name} #${change.id} (${where(change)})`;
+  if (change.action === 'adopt') return `adopt ${change.object.list} ${change.object.values.join(', ')} from ${change.ids.map((id) => `#${id}`).join(', ')} (${where(change)})`;
   if (change.action === 'create') return `create ${change.object.list} ${change.object.values.join(', ')} (${where(change)})`;
   if (change.kind === 'rule') return `delete rule ${change.id} of client ${change.client}`;
   return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;

@@ -3,9 +3,11 @@ import { register as registerValidate } from './validate.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerPlan } from './plan.js';
 import { register as registerApply } from './apply.js';
+import { register as registerAdopt } from './adopt.js';
 import { register as registerExport } from './export.js';
 import { register as registerCi } from './ci.js';
 import { register as registerRun } from './run.js';
+import { register as registerFmt } from './fmt.js';
 
 /**
  * Each command module exports `register(program)`; add new commands here,
@@ -16,7 +18,9 @@ export function registerCommands(program: Command): void {
   registerValidate(program);
   registerPlan(program);
   registerApply(program);
+  registerAdopt(program);
   registerExport(program);
   registerCi(program);
   registerRun(program);
+  registerFmt(program);
 }

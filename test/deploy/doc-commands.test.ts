@@ -2,7 +2,8 @@
  * Every shell block of the docs (```sh, ```bash, ```shell in README.md and
  * docs/*.md) is either run here, as written, or marked just above its fence
  * with `<!-- not runnable here: why -->` (a Kubernetes cluster, a Docker
- * engine, GitHub, an account). A block added without either fails the first
+ * engine, GitHub, an account), or with `<!-- run by test/….test.ts -->` when
+ * another test reads it from the doc and runs it. A block added without either fails the first
  * test, so no command in the docs goes stale unseen.
  *
  * A block runs in bash in a scratch directory holding a copy of the sample
@@ -17,10 +18,10 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, cliEnv } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
@@ -28,6 +29,8 @@ import { freePort } from '../helpers/daemon.js';
 import { TEST_TOKEN, useTestEmulator } from '../helpers/emulator.js';
 
 const NOT_RUNNABLE = /^\s*<!-- not runnable here: .+ -->\s*$/;
+/** A block another test reads from the doc and runs as written. */
+const RUN_BY = /^\s*<!-- run by (test\/\S+\.test\.ts) -->\s*$/;
 
 interface Block {
   readonly file: string;
@@ -36,6 +39,8 @@ interface Block {
   readonly first: string;
   readonly body: string;
   readonly marked: boolean;
+  /** The test file that runs it, when another one does. */
+  readonly runBy?: string;
 }
 
 /** Fenced shell blocks, indented ones (inside lists) included. */
@@ -52,7 +57,8 @@ export function shellBlocks(file: string): Block[] {
     let before = i - 1;
     while (before >= 0 && (lines[before] as string).trim() === '') before--;
     const first = body.map((l) => l.trim()).find((l) => l && !l.startsWith('#')) ?? '';
-    blocks.push({ file, line: i + 1, first, body: body.join('\n'), marked: NOT_RUNNABLE.test(lines[before] ?? '') });
+    const runBy = RUN_BY.exec(lines[before] ?? '')?.[1];
+    blocks.push({ file, line: i + 1, first, body: body.join('\n'), marked: NOT_RUNNABLE.test(lines[before] ?? '') || runBy !== undefined, ...(runBy ? { runBy } : {}) });
     i = j;
   }
   return blocks;
@@ -74,8 +80,6 @@ interface Runnable {
   readonly env?: (scratch: Scratch) => Record<string, string | undefined>;
   /** Shell run first, in the same directory (not part of the doc). */
   readonly before?: string;
-  /** Seeds the emulator before the block runs. */
-  readonly seed?: boolean;
   readonly exitCode: number;
   readonly expect: (result: { stdout: string; stderr: string }) => void;
 }
@@ -119,16 +123,6 @@ const RUNNABLE: Record<string, Runnable> = {
     exitCode: 0,
     expect: ({ stderr }) => expect(stderr).toMatch(/emulator listening/i),
   },
-  'docs/operations.md: rampart export --client 10042 --out policies/exported': {
-    env: ({ apiUrl }) => ({ RAMPART_API_URL: apiUrl }),
-    before: 'rm -rf policies && mkdir policies',
-    seed: true,
-    exitCode: 0,
-    expect: ({ stdout }) => {
-      expect(stdout).toMatch(/policy files? valid/);
-      expect(stdout).toMatch(/^No changes\. The account matches the policies\.$/m);
-    },
-  },
 };
 
 const key = (block: Block) => `${block.file}: ${block.first}`;
@@ -138,6 +132,10 @@ describe('shell blocks in the docs', () => {
     expect(blocks.length).toBeGreaterThan(10);
     const loose = blocks.filter((block) => !block.marked && !RUNNABLE[key(block)]).map((block) => `${block.file}:${block.line}: ${block.first}`);
     expect(loose, 'add <!-- not runnable here: why --> above the block, or run it in RUNNABLE').toEqual([]);
+    for (const block of blocks.filter((candidate) => candidate.runBy)) {
+      const test = join(ROOT, block.runBy!);
+      expect(existsSync(test) && readFileSync(test, 'utf8').includes(basename(block.file)), `${block.file}:${block.line}: ${block.runBy} does not read it`).toBe(true);
+    }
     const stale = Object.keys(RUNNABLE).filter((name) => !blocks.some((block) => !block.marked && key(block) === name));
     expect(stale, 'RUNNABLE names a block the docs no longer have').toEqual([]);
   });
@@ -162,11 +160,7 @@ describe('shell blocks in the docs', () => {
     it(`runs ${name.slice(0, 90)}`, async () => {
       const block = blocks.find((candidate) => !candidate.marked && key(candidate) === name);
       expect(block, name).toBeDefined();
-      const { url, control } = await emulator.start();
-      if (runnable.seed) {
-        control.seedIpObject({ clientid: 10042, list: 'black', rule_type: 'country', values: ['KP'], reason: 'from the console' });
-        control.seedHint({ clientid: 10042, type: 'vpatch', action: [{ type: 'iequal', value: 'admin', point: ['path', 0] }], point: ['header', 'HOST'], attack_type: 'any' });
-      }
+      const { url } = await emulator.start();
       scratchDir = await mkdtemp(join(tmpdir(), 'rampart-doc-'));
       const scratch: Scratch = { dir: scratchDir, apiUrl: url };
       await cp(join(ROOT, 'policies'), join(scratchDir, 'policies'), { recursive: true });
