@@ -71,6 +71,14 @@ export interface CreateIp {
   readonly force: boolean;
   /** Ids of owned live objects the forced values move out of (sorted). */
   readonly replaces?: readonly number[];
+  /** The attributes those objects held, in the order of `replaces` (a reviewer's old → new). */
+  readonly before?: readonly IpAttributesBefore[];
+}
+
+export interface IpAttributesBefore {
+  readonly id: number;
+  readonly expiresAt: number;
+  readonly reason?: string;
 }
 
 /** One owned IP object a batched delete removes. */

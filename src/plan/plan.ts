@@ -3,6 +3,7 @@ import { DEFAULT_OWNER } from '../model/ownership.js';
 import { compareStrings } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
+import { addCounts } from './counts.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
@@ -172,6 +173,9 @@ function createIpChange(c: CreateIp): PlanChange {
     action: 'create', kind: 'ip', client: c.client, application: poolsApplication(c.pools),
     file: first.file, line: first.line, col: first.col, name: first.name, force: c.force,
     ...(c.replaces && c.replaces.length > 0 ? { replaces: [...c.replaces] } : {}),
+    ...(c.before && c.before.length > 0 ? {
+      before: c.before.map((b) => ({ id: b.id, expires_at: b.expiresAt, ...(b.reason !== undefined ? { reason: b.reason } : {}) })),
+    } : {}),
     object: toPlanIpObject(c, c.entries.map((e) => e.value)),
     sources,
   };
@@ -194,26 +198,10 @@ function deleteIpChange(c: DeleteIp): PlanChange {
   };
 }
 
-/** Values each change adds or removes; see PlanSummary for what counts where. */
+/** Objects each change touches (see PlanSummary and counts.ts); key order is the JSON's. */
 function summarize(changes: readonly PlanChange[], unchanged: number): PlanSummary {
-  let create = 0;
-  let update = 0;
-  let replace = 0;
-  let del = 0;
-  for (const c of changes) {
-    if (c.action === 'update') update++;
-    else if (c.action === 'create') {
-      const n = c.kind === 'rule' ? 1 : c.object.values.length;
-      const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
-      if (replacing) replace += n;
-      else create += n;
-    } else if (c.kind === 'rule') {
-      if (c.reason !== 'replaced') del++;
-    } else {
-      for (const o of c.objects) del += o.size - (o.moved?.length ?? 0);
-    }
-  }
-  return { create, update, delete: del, unchanged, replace };
+  const counts = addCounts({ create: 0, update: 0, delete: 0, replace: 0 }, changes);
+  return { create: counts.create, update: counts.update, delete: counts.delete, unchanged, replace: counts.replace };
 }
 
 function sortNotes(notes: readonly Note[]): Note[] {
