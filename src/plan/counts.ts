@@ -17,18 +17,25 @@ const PAST_TENSE: Readonly<Record<ObjectAction, string>> = {
   create: 'created', update: 'updated', replace: 'replaced', delete: 'deleted', adopt: 'adopted',
 };
 
-/** Always shown, even at 0 (Terraform's shape); the others only when the counts carry them. */
+/** Always shown, even at 0 (Terraform's shape); the others only when not 0. */
 const ALWAYS: ReadonlySet<ObjectAction> = new Set(['create', 'update', 'delete']);
 
 function shown(counts: ObjectCounts): ObjectAction[] {
-  return OBJECT_ACTIONS.filter((action) => ALWAYS.has(action) || counts[action] !== undefined);
+  return OBJECT_ACTIONS.filter((action) => ALWAYS.has(action) || (counts[action] ?? 0) > 0);
 }
 
-/** `2 to create, 1 to update, 0 to replace, 1 to delete, 4 unchanged`. */
+/** `2 to create, 1 to update, 1 to delete, 4 unchanged` (`N to replace`, `N to adopt` when not 0). */
 export function planPhrase(counts: ObjectCounts & { readonly unchanged?: number }): string {
   const parts = shown(counts).map((action) => `${counts[action] ?? 0} to ${action}`);
   if (counts.unchanged !== undefined) parts.push(`${counts.unchanged} unchanged`);
   return parts.join(', ');
+}
+
+/** The object counts of a plan's summary (`unchanged` left out): what a cycle or a gauge reports. */
+export function summaryCounts(summary: ObjectCounts): Record<ObjectAction, number> {
+  const out = {} as Record<ObjectAction, number>;
+  for (const action of OBJECT_ACTIONS) out[action] = summary[action] ?? 0;
+  return out;
 }
 
 /** `2 created, 1 updated, 0 deleted`. */
