@@ -23,6 +23,33 @@ function fenced(text: string): { open: string; close: string } {
   return { open: `${fence}text\n`, close: `\n${fence}\n` };
 }
 
+const LEVELS: Readonly<Record<number, string>> = { 40: 'warning', 50: 'error', 60: 'fatal' };
+
+/**
+ * The step's output as a reviewer reads it: Rampart's JSON log lines (on
+ * stderr outside a terminal) become `error: message`, and those below warning
+ * are left out; every other line stays as it is.
+ */
+export function readableErrors(output: string): string {
+  const lines: string[] = [];
+  for (const line of output.replace(/\r\n/g, '\n').split('\n')) {
+    let entry: { level?: unknown; msg?: unknown; err?: { message?: unknown } } | undefined;
+    try {
+      entry = line.startsWith('{') ? (JSON.parse(line) as typeof entry) : undefined;
+    } catch {
+      entry = undefined;
+    }
+    if (entry === undefined || typeof entry.level !== 'number' || typeof entry.msg !== 'string') {
+      lines.push(line);
+      continue;
+    }
+    if (entry.level < 40) continue;
+    const cause = typeof entry.err?.message === 'string' && entry.err.message !== entry.msg ? `: ${entry.err.message}` : '';
+    lines.push(`${LEVELS[entry.level] ?? 'error'}: ${entry.msg}${cause}`);
+  }
+  return lines.join('\n');
+}
+
 export function renderFailureComment(failure: FailureComment): string {
   const step = escapeMarkdown(failure.step);
   const head = [
@@ -35,7 +62,7 @@ export function renderFailureComment(failure: FailureComment): string {
       'An earlier plan shown here no longer applies. Fix what is below and push again.',
     '',
   ].join('\n');
-  const errors = failure.errors.replace(/\r\n/g, '\n').trimEnd() || '(the step printed nothing; see the CI run)';
+  const errors = readableErrors(failure.errors).trim() || '(the step printed nothing; see the CI run)';
   const { open, close } = fenced(errors);
   const room = failure.maxChars - head.length - open.length - close.length - 200;
   if (errors.length <= room) return `${head}\n${open}${errors}${close}`;

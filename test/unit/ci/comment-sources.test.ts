@@ -154,3 +154,16 @@ describe('the comment size limit', () => {
     expect(text).toMatch(/_\d+ more lines in the CI run's log\._\n$/);
   });
 });
+
+describe('a failed plan step', () => {
+  it('shows the error and warning log lines as text, the info lines left out', () => {
+    const stderr = [
+      '{"level":30,"time":"2026-11-23T18:49:51.389Z","msg":"plan ready"}',
+      '{"level":40,"time":"2026-11-23T18:49:51.389Z","msg":"retrying","err":{"message":"socket hang up"}}',
+      'rampart: the API answered 401: check the token [auth]',
+    ].join('\n');
+    const text = renderFailureComment({ step: 'plan', errors: stderr, maxChars: MAX_COMMENT_CHARS });
+    expect(text).toContain('```text\nwarning: retrying: socket hang up\nrampart: the API answered 401: check the token [auth]\n```');
+    expect(text).not.toContain('plan ready');
+  });
+});
