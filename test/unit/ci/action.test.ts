@@ -117,3 +117,33 @@ describe('docs/ci/rampart-plan.yml (the example workflow)', () => {
     for (const s of steps) if (s.run) expect(s.run).not.toContain('${{');
   });
 });
+
+describe('docs/ci/rampart-apply.yml and rampart-drift.yml (apply on merge, nightly drift check)', () => {
+  type Workflow = { on: Record<string, unknown>; permissions: Record<string, string>; jobs: Record<string, { if?: string; steps: Step[] }> };
+  const load = (name: string) => parse(readFileSync(join(ROOT, 'docs/ci', name), 'utf8')) as Workflow;
+
+  it('applies the reviewed saved plan of a merged pull request, one apply at a time', () => {
+    const workflow = load('rampart-apply.yml') as Workflow & { concurrency: { 'cancel-in-progress': boolean } };
+    expect(workflow.on.pull_request).toMatchObject({ types: ['closed'] });
+    expect(workflow.concurrency['cancel-in-progress']).toBe(false);
+    const job = Object.values(workflow.jobs)[0];
+    expect(job?.if).toBe('github.event.pull_request.merged == true');
+    const script = job?.steps.map((s) => s.run ?? '').join('\n') ?? '';
+    expect(script).toContain('--workflow rampart-plan.yml --commit "$HEAD_SHA"');
+    expect(script).toContain('--name rampart-plan');
+    expect(script).toContain('rampart apply --plan reviewed/rampart-plan.json');
+    for (const s of job?.steps ?? []) if (s.run) expect(s.run, s.name).not.toContain('${{');
+  });
+
+  it('plans nightly with --detailed-exitcode and turns drift into an issue and a failed run', () => {
+    const workflow = load('rampart-drift.yml');
+    expect(Object.keys(workflow.on)).toEqual(['schedule', 'workflow_dispatch']);
+    expect(workflow.permissions).toEqual({ contents: 'read', issues: 'write' });
+    const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+    const script = steps.map((s) => s.run ?? '').join('\n');
+    expect(script).toContain('rampart plan --detailed-exitcode --out plan.json');
+    expect(script).toContain('rampart show plan.json --format markdown > drift.md');
+    expect(steps.find((s) => s.run?.includes('gh issue create'))?.if).toBe("steps.plan.outputs.exitcode == '2'");
+    for (const s of steps) if (s.run) expect(s.run, s.name).not.toContain('${{');
+  });
+});
