@@ -42,7 +42,7 @@ describe('text', () => {
 
   it('always shows create, update and delete, replace only when the plan has some', () => {
     const p = buildPlan(desiredState([desiredRule(rule, 'x', 3)]), liveState());
-    expect(renderText(p).trimEnd().split('\n').at(-1)).toBe('Plan: 1 to create, 0 to update, 0 to replace, 0 to delete, 0 unchanged (1 API call).');
+    expect(renderText(p).trimEnd().split('\n').at(-1)).toBe('Plan: 1 to create, 0 to update, 0 to delete, 0 unchanged (1 API call).');
   });
 
   it('shows every attribute of a change, old → new for what an update or a replacement changes', () => {
