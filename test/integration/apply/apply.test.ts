@@ -116,8 +116,10 @@ describe('apply --plan FILE', () => {
 
     const applied = await apply(['--plan', file, '--format', 'json']);
     expect(applied.code, applied.stderr).toBe(0);
-    const report = parseJson<{ checksum: string; results: { index: number; status: string }[] }>(applied);
+    const report = parseJson<{ checksum: string; objects: Record<string, number>; results: { index: number; status: string }[] }>(applied);
     expect(report.checksum).toBe(planned.checksum);
+    // Objects counted as the plan counted them.
+    expect(report.objects).toEqual({ create: planned.summary.create, update: planned.summary.update, replace: planned.summary.replace, delete: planned.summary.delete });
     expect(report.results.map((r) => r.status)).toEqual(planned.changes.map(() => 'applied'));
     // One write call per planned change, nothing more (answered in any order: 8 at once).
     expect(harness.writes().map((w) => w.route).sort()).toEqual(planned.changes.map((c) => (c.kind === 'rule' ? CREATE_HINT : CREATE_IP)).sort());
