@@ -60,6 +60,11 @@ export function changeCounts(change: PlanChange): ObjectCounts {
     const replacing = change.kind === 'rule' ? (change.replaces?.length ?? 0) > 0 : change.force;
     return replacing ? { replace: n } : { create: n };
   }
+  if (change.action !== 'delete') {
+    // An action added to PlanChange fails to compile here until it is counted.
+    const uncounted: never = change;
+    throw new Error(`internal: no count for ${JSON.stringify(uncounted)}`);
+  }
   if (change.kind === 'rule') return change.reason === 'replaced' ? {} : { delete: 1 };
   let deleted = 0;
   for (const o of change.objects) deleted += o.size - (o.moved?.length ?? 0);

@@ -172,8 +172,26 @@ function uniqueSources(sources: readonly SourceLine[]): SourceLine[] {
 const isIpCreate = (c: PlanChange): c is PlanCreateIp => c.kind === 'ip' && c.action === 'create';
 const isIpDelete = (c: PlanChange): c is PlanDeleteIp => c.kind === 'ip' && c.action === 'delete';
 
-/** Blocks in plan order: rule creates, replacements and updates, rule deletes, IP creates, IP deletes. */
+/**
+ * Every change action must have a block: an action added to PlanChange
+ * (issue 13's `adopt`) fails to compile here until it is rendered.
+ */
+function checkRendered(change: PlanChange): void {
+  switch (change.action) {
+    case 'create':
+    case 'update':
+    case 'delete':
+      return;
+    default: {
+      const unrendered: never = change;
+      throw new Error(`internal: no rendering for the plan action of ${JSON.stringify(unrendered)}`);
+    }
+  }
+}
+
+/** Blocks in plan order: rule creates, replacements and updates, IP creates, rule deletes, IP deletes. */
 export function changeBlocks(plan: Plan): ChangeBlock[] {
+  plan.changes.forEach(checkRendered);
   const rules = ruleBlocks(plan);
   return [
     ...rules.filter((b) => b.action !== 'delete'),
