@@ -4,6 +4,7 @@ import { register as registerEmulator } from './emulator.js';
 import { register as registerPlan } from './plan.js';
 import { register as registerShow } from './show.js';
 import { register as registerApply } from './apply.js';
+import { register as registerAdopt } from './adopt.js';
 import { register as registerExport } from './export.js';
 import { register as registerCi } from './ci.js';
 import { register as registerRun } from './run.js';
@@ -18,6 +19,7 @@ export function registerCommands(program: Command): void {
   registerPlan(program);
   registerShow(program);
   registerApply(program);
+  registerAdopt(program);
   registerExport(program);
   registerCi(program);
   registerRun(program);

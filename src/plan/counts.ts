@@ -55,6 +55,7 @@ export function callsPhrase(calls: number): string {
  */
 export function changeCounts(change: PlanChange): ObjectCounts {
   if (change.action === 'update') return { update: 1 };
+  if (change.action === 'adopt') return { adopt: change.kind === 'rule' ? 1 : change.object.values.length };
   if (change.action === 'create') {
     const n = change.kind === 'rule' ? 1 : change.object.values.length;
     const replacing = change.kind === 'rule' ? (change.replaces?.length ?? 0) > 0 : change.force;

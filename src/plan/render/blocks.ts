@@ -7,18 +7,16 @@
  */
 import type { DeleteReason } from '../../model/change.js';
 import type { ObjectAction } from '../counts.js';
-import type { Application, Plan, PlanChange, PlanCreateIp, PlanDeleteIp, PlanDeleteRule, PlanIpObject, PlanRule } from '../types.js';
+import type {
+  Application, Plan, PlanAdoptIp, PlanChange, PlanCreateIp, PlanDeleteIp, PlanDeleteRule, PlanIpBefore, PlanIpObject, PlanRule,
+} from '../types.js';
 import {
   compareAttributes, formatExpiry, formatReason, ipAttributes, NONE, ruleAttributes, type Attribute,
 } from './attributes.js';
 import { groupBy } from './group.js';
 
-export type Sign = '+' | '-' | '~' | '-/+';
-
-/** The sign each object action shows with (Terraform's). */
-export const ACTION_SIGNS: Readonly<Record<Exclude<ObjectAction, 'adopt'>, Sign>> = {
-  create: '+', update: '~', replace: '-/+', delete: '-',
-};
+/** Terraform's signs, and `@` for an adoption (an unmanaged object made Rampart's in place). */
+export type Sign = '+' | '-' | '~' | '-/+' | '@';
 
 export interface SourceLine {
   readonly file: string;
@@ -27,7 +25,7 @@ export interface SourceLine {
 }
 
 export interface ChangeBlock {
-  readonly action: Exclude<ObjectAction, 'adopt'>;
+  readonly action: ObjectAction;
   readonly sign: Sign;
   readonly kind: 'rule' | 'ip';
   readonly client: number;
@@ -79,6 +77,13 @@ function ruleBlocks(plan: Plan): ChangeBlock[] {
         attributes: compareAttributes(ruleAttributes(c.rule), old ? ruleAttributes(old.rule) : undefined),
         count: 1,
       });
+    } else if (c.action === 'adopt') {
+      out.push({
+        ...base, action: 'adopt', sign: '@', title: ruleTitle(c.name, c.id, c.rule), detail: ['owner mark added'],
+        sources: [{ file: c.file, line: c.line, col: c.col }],
+        attributes: compareAttributes(ruleAttributes(c.rule), ruleAttributes(c.before)),
+        count: 1,
+      });
     } else if (c.action === 'update') {
       out.push({
         ...base, action: 'update', sign: '~', title: ruleTitle(c.name, c.id, c.rule), detail: [],
@@ -100,20 +105,20 @@ function ruleBlocks(plan: Plan): ChangeBlock[] {
   return out;
 }
 
-/** What a forced create's values held before, per attribute; several objects that differ show each value once. */
-function ipBefore(c: PlanCreateIp): Map<string, string> | undefined {
-  if (!c.before || c.before.length === 0) return undefined;
+/** What the objects a forced create or an adoption takes values from held, per attribute; several that differ show each value once. */
+function ipBefore(before: readonly PlanIpBefore[] | undefined): Map<string, string> | undefined {
+  if (!before || before.length === 0) return undefined;
   const join = (values: readonly string[]) => [...new Set(values)].join(' | ');
   return new Map([
-    ['expires', join(c.before.map((b) => formatExpiry(b.expires_at)))],
-    ['reason', join(c.before.map((b) => formatReason(b.reason)))],
+    ['expires', join(before.map((b) => formatExpiry(b.expires_at)))],
+    ['reason', join(before.map((b) => formatReason(b.reason)))],
   ]);
 }
 
 function ipCreateBlocks(creates: readonly PlanCreateIp[]): ChangeBlock[] {
   const key = (c: PlanCreateIp) => JSON.stringify([
     c.client, c.application, c.force, c.object.list, c.object.rule_type, c.object.expires_at, c.object.reason ?? '',
-    [...(ipBefore(c) ?? [])],
+    [...(ipBefore(c.before) ?? [])],
   ]);
   return [...groupBy(creates, key).values()].map((group) => {
     const first = group[0] as PlanCreateIp;
@@ -124,10 +129,32 @@ function ipCreateBlocks(creates: readonly PlanCreateIp[]): ChangeBlock[] {
       kind: 'ip', client: first.client, application: first.application,
       action: first.force ? 'replace' : 'create', sign: first.force ? '-/+' : '+',
       title: ipTitle(first.object, values.length),
-      detail: first.force ? [replaces.length > 0 ? `moves the values out of ${ids(replaces)}` : 'forced'] : [],
+      detail: first.force
+        ? [replaces.length > 0 ? `moves the values out of ${ids(replaces)}` : 'forced']
+        : replaces.length > 0 ? [`then deletes ${ids(replaces)}, which holds the values elsewhere`] : [],
       sources,
       values: { list: values, hidden: 0 },
-      attributes: compareAttributes(ipAttributes(first.object), ipBefore(first)),
+      attributes: compareAttributes(ipAttributes(first.object), ipBefore(first.before)),
+      count: values.length,
+    };
+  });
+}
+
+function ipAdoptBlocks(adoptions: readonly PlanAdoptIp[]): ChangeBlock[] {
+  const key = (c: PlanAdoptIp) => JSON.stringify([
+    c.client, c.application, c.object.list, c.object.rule_type, c.object.expires_at, c.object.reason ?? '', [...(ipBefore(c.before) ?? [])],
+  ]);
+  return [...groupBy(adoptions, key).values()].map((group) => {
+    const first = group[0] as PlanAdoptIp;
+    const values = group.flatMap((c) => c.object.values).sort();
+    const from = [...new Set(group.flatMap((c) => c.ids))].sort((a, b) => a - b);
+    return {
+      kind: 'ip', client: first.client, application: first.application, action: 'adopt', sign: '@',
+      title: ipTitle(first.object, values.length),
+      detail: [`owner mark added, taken from unmanaged ${ids(from)}`],
+      sources: uniqueSources(group.flatMap((c) => c.sources)),
+      values: { list: values, hidden: 0 },
+      attributes: compareAttributes(ipAttributes(first.object), ipBefore(first.before)),
       count: values.length,
     };
   });
@@ -171,6 +198,7 @@ function uniqueSources(sources: readonly SourceLine[]): SourceLine[] {
 
 const isIpCreate = (c: PlanChange): c is PlanCreateIp => c.kind === 'ip' && c.action === 'create';
 const isIpDelete = (c: PlanChange): c is PlanDeleteIp => c.kind === 'ip' && c.action === 'delete';
+const isIpAdopt = (c: PlanChange): c is PlanAdoptIp => c.kind === 'ip' && c.action === 'adopt';
 
 /**
  * Every change action must have a block: an action added to PlanChange
@@ -180,6 +208,7 @@ function checkRendered(change: PlanChange): void {
   switch (change.action) {
     case 'create':
     case 'update':
+    case 'adopt':
     case 'delete':
       return;
     default: {
@@ -189,13 +218,14 @@ function checkRendered(change: PlanChange): void {
   }
 }
 
-/** Blocks in plan order: rule creates, replacements and updates, IP creates, rule deletes, IP deletes. */
+/** Blocks in plan order: rule creates, replacements, updates and adoptions, IP creates, IP adoptions, rule deletes, IP deletes. */
 export function changeBlocks(plan: Plan): ChangeBlock[] {
   plan.changes.forEach(checkRendered);
   const rules = ruleBlocks(plan);
   return [
     ...rules.filter((b) => b.action !== 'delete'),
     ...ipCreateBlocks(plan.changes.filter(isIpCreate)),
+    ...ipAdoptBlocks(plan.changes.filter(isIpAdopt)),
     ...rules.filter((b) => b.action === 'delete'),
     ...ipDeleteBlocks(plan.changes.filter(isIpDelete)),
   ];

@@ -1,4 +1,5 @@
 import { annotation, escapeData } from '../../github-commands.js';
+import type { ObjectAction } from '../counts.js';
 import type { Plan } from '../types.js';
 import { changeBlocks, type ChangeBlock } from './blocks.js';
 import { renderMarkdown } from './markdown.js';
@@ -22,7 +23,9 @@ export interface GithubOutput {
   readonly summary: string;
 }
 
-const TITLES = { create: 'Rampart: create', update: 'Rampart: update', replace: 'Rampart: replace', delete: 'Rampart: delete' } as const;
+const TITLES: Readonly<Record<ObjectAction, string>> = {
+  create: 'Rampart: create', update: 'Rampart: update', replace: 'Rampart: replace', delete: 'Rampart: delete', adopt: 'Rampart: adopt',
+};
 
 function message(b: ChangeBlock): string {
   const changed = b.attributes.filter((a) => a.old !== undefined).map((a) => `${a.name}: ${a.old} → ${a.value}`);
@@ -32,8 +35,8 @@ function message(b: ChangeBlock): string {
 }
 
 /**
- * GitHub Actions: a notice on the declaring line of each create, update and
- * replacement, a warning per deletion (a deleted object has no line left:
+ * GitHub Actions: a notice on the declaring line of each create, update,
+ * replacement and adoption, a warning per deletion (a deleted object has no line left:
  * the annotation sits on the run), warnings for the notes that are, and the
  * markdown summary.
  */

@@ -8,10 +8,39 @@ import type { Plan } from '../types.js';
 import type { ChangeBlock } from './blocks.js';
 
 export const NO_CHANGES = 'No changes. The account matches the policies.';
+/** The closing line when nothing is to be done yet the account holds what the policies no longer declare. */
+export const NO_CHANGES_LEFT_BEHIND = 'No changes Rampart can make; the account still holds objects the policies no longer declare (above).';
 
 /** `Plan: 2 to create, 1 to update, 1 to delete, 4 unchanged (4 API calls).` or the no-changes line. */
 export function planSummaryLine(plan: Plan): string {
-  return plan.changes.length === 0 ? NO_CHANGES : `Plan: ${planPhrase(plan.summary)} (${callsPhrase(plan.api_calls)}).`;
+  if (plan.changes.length > 0) return `Plan: ${planPhrase(plan.summary)} (${callsPhrase(plan.api_calls)}).`;
+  return plan.left_unmanaged.length > 0 ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES;
+}
+
+/**
+ * One line for every declaration an unmanaged object satisfies (the plan's
+ * `unmanaged` list names each), or undefined when there is none.
+ */
+export function unmanagedPhrase(plan: Plan): string | undefined {
+  const n = plan.unmanaged.length;
+  if (n === 0) return undefined;
+  const are = n === 1 ? 'object is' : 'objects are';
+  return `${n} declared ${are} held by unmanaged objects (no owner mark): not created again, and not deleted if removed from the policies. ` +
+    '`rampart adopt` makes them Rampart\'s.';
+}
+
+/**
+ * One line for the exported objects no declaration matches any more (the
+ * plan's `left_unmanaged` names each), or undefined when there is none.
+ */
+export function leftUnmanagedPhrase(plan: Plan): string | undefined {
+  const n = plan.left_unmanaged.length;
+  if (n === 0) return undefined;
+  const shown = plan.left_unmanaged.slice(0, 10).map((o) => (o.kind === 'rule' ? `rule #${o.id}` : `${o.value ?? '?'} #${o.id}`));
+  const more = n > shown.length ? `, and ${n - shown.length} more` : '';
+  return `${n} exported object${n === 1 ? ' is' : 's are'} no longer declared but stay${n === 1 ? 's' : ''} in the account: ` +
+    `Rampart does not manage ${n === 1 ? 'it' : 'them'}, so nothing deletes ${n === 1 ? 'it' : 'them'} (${shown.join(', ')}${more}). ` +
+    'To have Rampart delete an object, declare it again, run `rampart adopt`, then remove it; or delete it in the console.';
 }
 
 const WIDTH = 100;

@@ -4,7 +4,7 @@ import type { Plan } from '../types.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
-import { attributeLines, NO_CHANGES, planSummaryLine } from './layout.js';
+import { attributeLines, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
 
 export { escapeMarkdown, type CommentContext } from './header.js';
 
@@ -41,7 +41,7 @@ function deletionLine(b: ChangeBlock): string {
 
 /** One change as a `diff` code block: GitHub and GitLab colour `+` green, `-` red, `!` orange. */
 function blockMarkdown(b: ChangeBlock): string {
-  const head = b.sign === '~' || b.sign === '-/+' ? '!' : b.sign;
+  const head = b.sign === '+' || b.sign === '-' ? b.sign : '!';
   const detail = b.detail.length > 0 ? `  ${b.detail.join('; ')}` : '';
   const where = b.sources.length > 0 ? `  (${sourcesLabel(b.sources)})` : '';
   const lines = [`${head === b.sign ? '' : `${head} `}${b.sign} ${b.title}${detail}${where}`];
@@ -99,10 +99,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (options.context) head.push(commentHeader(options.context), '');
   if (plan.changes.length === 0) {
     const n = plan.summary.unchanged;
-    head.push(`${NO_CHANGES} ${n} object${n === 1 ? '' : 's'} unchanged.`, '');
+    head.push(`${planSummaryLine(plan)} ${n} object${n === 1 ? '' : 's'} unchanged.`, '');
   } else {
     head.push(`**${planSummaryLine(plan)}** Owner \`${plan.owner}\`.`, '');
   }
+  const unmanaged = unmanagedPhrase(plan);
+  if (unmanaged) head.push(`> [!NOTE]\n> ${escapeMarkdown(unmanaged).replace(/\\`/g, '`')}`, '');
+  const left = leftUnmanagedPhrase(plan);
+  if (left) head.push(`> [!WARNING]\n> ${escapeMarkdown(left).replace(/\\`/g, '`')}`, '');
   const blocks = changeBlocks(plan);
   const warning = deletionWarning(plan, blocks.filter((b) => b.action === 'delete' && b.count > 0));
   const chunks = bodyChunks(plan);

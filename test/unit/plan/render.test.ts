@@ -4,7 +4,7 @@ import { escapeData, escapeProperty, renderGithub } from '../../../src/plan/rend
 import { renderJson } from '../../../src/plan/render/json.js';
 import { escapeMarkdown, MARKDOWN_MARKER, renderMarkdown } from '../../../src/plan/render/markdown.js';
 import { renderText } from '../../../src/plan/render/text.js';
-import { desiredIps, desiredRule, desiredState, liveRule, liveState, ruleFields } from './builders.js';
+import { desiredIp, desiredIps, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields } from './builders.js';
 import { golden } from './golden.js';
 import { everyChange } from './scenario.js';
 
@@ -124,5 +124,32 @@ describe('github', () => {
     const { summary } = renderGithub(plan);
     expect(summary).not.toContain(MARKDOWN_MARKER);
     expect(summary).toContain('**Plan: 4 to create');
+  });
+});
+
+describe('adoptions (--adopt)', () => {
+  // An unmanaged rule as declared, a one-per-scope rule held with other values, an IP value with another reason, a value in another list.
+  const vpatch = { ...ruleFields('vpatch'), comment: 'by hand' };
+  const desired = desiredState(
+    [desiredRule(vpatch, 'admin', 3), desiredRule(ruleFields('mode'), 'mode', 4)],
+    [desiredIp('10.0.0.0/8', { reason: 'new' }, 9), desiredIp('192.0.2.0/24', { list: 'black' }, 10)],
+  );
+  const live = liveState(
+    [liveRule(vpatch, 900, null), liveRule(ruleFields('mode', 7, 'x'), 77, null)],
+    [...liveObject(9, ['10.0.0.0/8'], { reason: 'old' }, null), ...liveObject(10, ['192.0.2.0/24'], { list: 'white' }, null)],
+  );
+  const adopted = buildPlan(desired, live, { adopt: true });
+
+  it('render as @ with every attribute and old → new for what the adoption changes', () => {
+    const text = renderText(adopted);
+    expect(text).toContain('@ rule admin #900 (vpatch)  owner mark added  (policies/shop.yaml:3)');
+    expect(text).toContain('~ mode: monitoring → block');
+    expect(text).toContain('@ deny list, ip_range (1 value)  owner mark added, taken from unmanaged #9  (policies/shop.yaml:9)');
+    expect(text).toContain('~ reason:  "old" → "new"');
+    expect(text).toContain('+ deny list, ip_range (1 value)  then deletes #10, which holds the values elsewhere');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('Plan: 1 to create, 0 to update, 1 to delete, 3 to adopt, 0 unchanged (5 API calls).');
+    golden('adopt.txt', text);
+    golden('adopt.md', renderMarkdown(adopted));
+    golden('adopt.github.txt', renderGithub(adopted).annotations);
   });
 });
