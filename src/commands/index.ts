@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { register as registerValidate } from './validate.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerPlan } from './plan.js';
+import { register as registerShow } from './show.js';
 import { register as registerApply } from './apply.js';
 import { register as registerAdopt } from './adopt.js';
 import { register as registerExport } from './export.js';
@@ -17,6 +18,7 @@ export function registerCommands(program: Command): void {
   registerEmulator(program);
   registerValidate(program);
   registerPlan(program);
+  registerShow(program);
   registerApply(program);
   registerAdopt(program);
   registerExport(program);

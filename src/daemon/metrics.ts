@@ -3,9 +3,10 @@
  * library caller) can make several. Names are part of the user contract.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { OBJECT_ACTIONS, type ObjectAction, type ObjectCounts } from '../plan/counts.js';
 import type { CycleResult } from '../reconcile/outcome.js';
 
-export type ChangeAction = 'create' | 'update' | 'delete';
+export type ChangeAction = ObjectAction;
 
 export interface DaemonMetricsOptions {
   /** Reported as `rampart_build_info{version}`. */
@@ -33,7 +34,7 @@ export class DaemonMetrics {
 
   private readonly changesApplied = new Counter({
     name: 'rampart_changes_applied_total',
-    help: 'Changes applied to the account, by action (create, update, delete) and object kind.',
+    help: 'Objects changed in the account (an IP entry with three countries counts three), by action (create, update, replace, delete, adopt) and object kind.',
     labelNames: ['action', 'kind'] as const,
     registers: [this.registry],
   });
@@ -66,7 +67,7 @@ export class DaemonMetrics {
 
   private readonly pendingChanges = new Gauge({
     name: 'rampart_plan_pending_changes',
-    help: 'Changes the last cycle planned but did not apply (dry-run, refused as unsafe, failed), by action; 0 once applied or nothing to do.',
+    help: 'Objects the last cycle planned to create, update, replace, delete or adopt but did not (dry-run, refused as unsafe, failed), by action; 0 once applied or nothing to do.',
     labelNames: ['action'] as const,
     registers: [this.registry],
   });
@@ -129,7 +130,7 @@ export class DaemonMetrics {
     this.churnHeld.set(0);
     this.paused.set(0);
     this.pausedSince.set(0);
-    for (const action of ['create', 'delete'] as const) this.pendingChanges.set({ action }, 0);
+    this.setPendingChanges({});
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -160,9 +161,9 @@ export class DaemonMetrics {
     this.apiRetries.inc({ route });
   }
 
-  setPendingChanges(changes: { create: number; delete: number }): void {
-    this.pendingChanges.set({ action: 'create' }, changes.create);
-    this.pendingChanges.set({ action: 'delete' }, changes.delete);
+  /** Objects by action, the plan's vocabulary; an action left out is 0. */
+  setPendingChanges(changes: ObjectCounts): void {
+    for (const action of OBJECT_ACTIONS) this.pendingChanges.set({ action }, changes[action] ?? 0);
   }
 
   recordServerRewrite(kind: string): void {

@@ -11,6 +11,8 @@
 import { withDeadline } from '../api/deadline.js';
 import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../audit/cause.js';
 import { applyPlan } from '../apply/apply.js';
+import { objectsDone } from '../apply/render-report.js';
+import { changeCounts, summaryCounts, type ObjectAction } from '../plan/counts.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
 import { ApplyFailedError, PolicyInvalidError, UsageError } from '../errors.js';
@@ -136,9 +138,8 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
     }
     const churn = held.length > 0 ? { held } : {};
-    // Objects written (created, replaced or updated) and objects deleted.
-    const pending = { create: plan.summary.create + plan.summary.replace + plan.summary.update + plan.summary.adopt, delete: plan.summary.delete };
-    logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
+    const pending = summaryCounts(plan.summary);
+    logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };
     if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, pending, ...(invalid ? { error: invalid } : {}) };
@@ -165,14 +166,14 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       },
       onResult: (result) => {
         if (result.status === 'applied') {
-          metrics?.recordApplied(result.change.action, result.change.kind);
+          for (const [action, n] of Object.entries(changeCounts(result.change))) metrics?.recordApplied(action as ObjectAction, result.change.kind, n);
           metrics?.recordWriteCause?.(result.cause ?? 'unknown', result.change.kind);
         }
         if (result.rewrites?.length) metrics?.recordServerRewrite(result.change.kind);
       },
     });
     breaker.recordApplied(report.results);
-    logger.info({ applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, calls: report.calls }, 'apply finished');
+    logger.info({ objects: objectsDone(report), applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, apiCalls: report.calls }, 'apply finished');
     if (report.failed > 0 || report.skipped > 0) {
       const failure = report.results.find((result) => result.status === 'failed');
       return {

@@ -4,9 +4,9 @@
  * which records exactly one outcome per cycle.
  */
 import type { Logger } from '../log.js';
-import type { PlanChange } from '../plan/types.js';
 import type { Pause } from '../policy/pause.js';
 import type { PolicyRevision } from '../policy/revision.js';
+import type { ObjectAction, ObjectCounts } from '../plan/counts.js';
 import type { HeldObject } from './churn-breaker.js';
 
 export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn', 'paused'] as const;
@@ -25,10 +25,10 @@ export type CycleResult = (typeof CYCLE_RESULTS)[number];
 
 export interface CycleOutcome {
   result: CycleResult;
-  /** Changes applied (`success`) or planned but not applied (`skipped`, `unsafe`). */
-  changes?: { create: number; delete: number };
+  /** Objects applied (`success`) or planned but not applied (`skipped`, `unsafe`), by the plan's vocabulary (plan/counts.ts). */
+  changes?: ObjectCounts;
   /** Planned and not applied, where the result alone does not say (an `invalid` dry run). */
-  pending?: { create: number; delete: number };
+  pending?: ObjectCounts;
   error?: unknown;
   /** The plan the cycle computed, served by `GET /plan`. */
   plan?: unknown;
@@ -46,7 +46,8 @@ export interface CycleOutcome {
 export interface CycleMetrics {
   setPolicyValid(valid: boolean): void;
   setChurnHeld(count: number): void;
-  recordApplied(action: PlanChange['action'], kind: string): void;
+  /** `n` objects the change touched (plan/counts.ts). */
+  recordApplied(action: ObjectAction, kind: string, n: number): void;
   recordServerRewrite(kind: string): void;
   /** A write made, by why it was needed (audit/cause.ts). */
   recordWriteCause?(cause: string, kind: string): void;
@@ -75,7 +76,7 @@ export function isSuccessfulResult(result: CycleResult): boolean {
   return result === 'success' || result === 'no-op' || result === 'skipped' || result === 'churn' || result === 'paused';
 }
 
-const NONE = { create: 0, delete: 0 } as const;
+const NONE: ObjectCounts = {};
 
 /**
  * `rampart_plan_pending_changes` after a cycle: what it planned and did not
@@ -83,7 +84,7 @@ const NONE = { create: 0, delete: 0 } as const;
  * a failure before any plan applied nothing, so the last value still holds
  * (undefined: leave the gauge).
  */
-export function pendingAfter(outcome: CycleOutcome): { create: number; delete: number } | undefined {
+export function pendingAfter(outcome: CycleOutcome): ObjectCounts | undefined {
   if (outcome.pending) return outcome.pending;
   switch (outcome.result) {
     case 'success':

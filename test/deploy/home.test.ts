@@ -88,5 +88,8 @@ describe('the runtime is a current Node.js LTS', () => {
     expect(ci).toMatch(/image: node:24/);
     expect(ci).not.toMatch(/node:20|node-version: '20'/);
     expect(read('Dockerfile')).toMatch(/^ARG NODE_IMAGE=node:24-/m);
+    for (const file of docs) {
+      for (const m of read(file).matchAll(/node-version: '?(\d+)|image: node:(\d+)/g)) expect(m[1] ?? m[2], file).toBe('24');
+    }
   });
 });

@@ -108,7 +108,7 @@ describe('daemon server', () => {
     metrics.setLastSuccess(Date.UTC(2025, 0, 1));
     metrics.recordApiCall('/v1/objects/hint', 200);
     metrics.recordRetry('/v1/objects/hint');
-    metrics.setPendingChanges({ create: 1, delete: 2 });
+    metrics.setPendingChanges({ create: 1, update: 3, delete: 2 });
     const server = await serve(state(), metrics);
     const res = await get(`${server.url}/metrics`);
     expect(res.status).toBe(200);
@@ -123,6 +123,8 @@ describe('daemon server', () => {
       'rampart_api_calls_total{route="/v1/objects/hint",status="200"} 1',
       'rampart_api_retries_total{route="/v1/objects/hint"} 1',
       'rampart_plan_pending_changes{action="delete"} 2',
+      'rampart_plan_pending_changes{action="update"} 3',
+      'rampart_plan_pending_changes{action="replace"} 0',
       'rampart_cycle_in_progress 0',
       'rampart_build_info{version="1.2.3"} 1',
       'process_cpu_user_seconds_total',
