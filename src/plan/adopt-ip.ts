@@ -40,6 +40,10 @@ function attributeChanges(want: IpEntry, live: IpEntry): string[] {
 }
 
 export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInput): IpPass {
+  // An account Rampart manages entirely costs nothing here.
+  if (!liveIp.some((e) => e.owner === undefined)) {
+    return { desired: [...desiredIp], live: [...liveIp], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: new Set() };
+  }
   const ownedSlots = new Set<string>();
   const bySlot = new Map<string, LiveIpEntry[]>();
   const byValue = new Map<string, LiveIpEntry[]>();
