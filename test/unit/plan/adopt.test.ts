@@ -119,3 +119,11 @@ describe('rendering adoptions', () => {
     expect(text).toContain('No changes. The account matches the policies.');
   });
 });
+
+describe('adopting a value held twice', () => {
+  it('the forced create takes it out of every unmanaged holder in the list, and the change names them all', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8')]);
+    const live = liveState([], [...liveObject(9, ['10.0.0.0/8'], {}, null), ...liveObject(4, ['10.0.0.0/8'], {}, null)]);
+    expect(buildPlan(desired, live, adopt).changes).toEqual([expect.objectContaining({ action: 'adopt', ids: [4, 9] })]);
+  });
+});
