@@ -7,6 +7,7 @@ import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { hasChanges } from '../plan/index.js';
+import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
 import {
@@ -48,12 +49,14 @@ export async function plan(flags: PlanFlags): Promise<number> {
   // Policies first: an invalid file is reported without needing a token or the network.
   const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
   if (!policy) return EXIT.error;
+  const paused = await readPauseFile(policy.root);
+  if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
   const connection = await connect(flags, logger);
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
       prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt: Boolean(flags.adopt), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));
     await writePlan(prepared.plan, flags.format, flags.out);
-    logger.info({ ...prepared.plan.summary, calls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
+    logger.info({ ...prepared.plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;
     return EXIT.ok;
   } finally {

@@ -76,6 +76,8 @@ export interface AdoptIp {
   readonly from: readonly number[];
   /** Attributes the declaration changes (`expires`, `reason`); empty when only the mark is added. */
   readonly fields: readonly string[];
+  /** When `fields` is not empty: what the objects in `from` held (same order), for the plan's old → new. */
+  readonly before?: readonly IpAttributesBefore[];
 }
 
 export interface DeleteRule {
@@ -109,6 +111,14 @@ export interface CreateIp {
   readonly force: boolean;
   /** Ids of owned live objects the forced values move out of (sorted). */
   readonly replaces?: readonly number[];
+  /** The attributes those objects held, in the order of `replaces` (a reviewer's old → new). */
+  readonly before?: readonly IpAttributesBefore[];
+}
+
+export interface IpAttributesBefore {
+  readonly id: number;
+  readonly expiresAt: number;
+  readonly reason?: string;
 }
 
 /** One owned IP object a batched delete removes. */

@@ -7,7 +7,7 @@
  * in the declared list, and only when every value the holder has is adopted
  * or moved too (deleting an object deletes all its values).
  */
-import type { AdoptIp, Change, CreateIp, DeletedIpObject, DeleteIp } from '../model/change.js';
+import type { AdoptIp, Change, CreateIp, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
 import { ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
 import { poolsOverlap } from '../policy/conflicts.js';
@@ -155,7 +155,17 @@ function groupAdoptions(pending: readonly PendingAdopt[]): AdoptIp[] {
       entries: group.map((p) => p.want),
       from: [...new Set(group.flatMap((p) => p.ids))].sort((a, b) => a - b),
       fields,
+      ...(fields.length > 0 ? { before: beforeOf(group.map((p) => p.from)) } : {}),
     };
+  });
+}
+
+/** What each unmanaged object held, by id (sorted), for the plan's old → new. */
+function beforeOf(objects: readonly LiveIpEntry[]): IpAttributesBefore[] {
+  const byId = new Map(objects.map((e) => [e.id, e]));
+  return [...byId.keys()].sort((a, b) => a - b).map((id) => {
+    const e = byId.get(id) as LiveIpEntry;
+    return { id, expiresAt: e.expiresAt, ...(e.reason !== undefined && e.reason !== '' ? { reason: e.reason } : {}) };
   });
 }
 

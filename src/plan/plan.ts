@@ -1,10 +1,11 @@
-import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp } from '../model/change.js';
+import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp, IpAttributesBefore } from '../model/change.js';
 import type { Conflict, UnmanagedMatch } from './adopt.js';
 import type { ExportedObject } from '../export/record.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { compareStrings } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
+import { addCounts } from './counts.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
@@ -14,7 +15,7 @@ import {
 } from './objects.js';
 import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
 import {
-  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanConflict, type PlanNote, type PlanSource, type PlanSummary, type PlanUnmanaged,
+  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanConflict, type PlanIpBefore, type PlanNote, type PlanSource, type PlanSummary, type PlanUnmanaged,
 } from './types.js';
 
 export interface PlanOptions extends Partial<SafetyLimits> {
@@ -185,6 +186,7 @@ function adoptIpChange(c: AdoptIp): PlanChange {
   return {
     action: 'adopt', kind: 'ip', client: c.client, application: poolsApplication(c.pools), ids: [...c.from],
     file: first.file, line: first.line, col: first.col, name: first.name, fields: [...c.fields],
+    ...(c.before && c.before.length > 0 ? { before: c.before.map(toPlanIpBefore) } : {}),
     object: toPlanIpObject(c, c.entries.map((e) => e.value)),
     sources,
   };
@@ -197,6 +199,7 @@ function createIpChange(c: CreateIp): PlanChange {
     action: 'create', kind: 'ip', client: c.client, application: poolsApplication(c.pools),
     file: first.file, line: first.line, col: first.col, name: first.name, force: c.force,
     ...(c.replaces && c.replaces.length > 0 ? { replaces: [...c.replaces] } : {}),
+    ...(c.before && c.before.length > 0 ? { before: c.before.map(toPlanIpBefore) } : {}),
     object: toPlanIpObject(c, c.entries.map((e) => e.value)),
     sources,
   };
@@ -234,28 +237,14 @@ function deleteIpChange(c: DeleteIp): PlanChange {
   };
 }
 
-/** Values each change adds or removes; see PlanSummary for what counts where. */
+/** Objects each change touches (see PlanSummary and counts.ts); key order is the JSON's. */
 function summarize(changes: readonly PlanChange[], unchanged: number): PlanSummary {
-  let create = 0;
-  let update = 0;
-  let replace = 0;
-  let del = 0;
-  let adopt = 0;
-  for (const c of changes) {
-    if (c.action === 'update') update++;
-    else if (c.action === 'adopt') adopt += c.kind === 'rule' ? 1 : c.object.values.length;
-    else if (c.action === 'create') {
-      const n = c.kind === 'rule' ? 1 : c.object.values.length;
-      const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
-      if (replacing) replace += n;
-      else create += n;
-    } else if (c.kind === 'rule') {
-      if (c.reason !== 'replaced') del++;
-    } else {
-      for (const o of c.objects) del += o.size - (o.moved?.length ?? 0);
-    }
-  }
-  return { create, update, delete: del, unchanged, replace, adopt };
+  const counts = addCounts({ create: 0, update: 0, delete: 0, replace: 0, adopt: 0 }, changes);
+  return { create: counts.create, update: counts.update, delete: counts.delete, unchanged, replace: counts.replace, adopt: counts.adopt };
+}
+
+function toPlanIpBefore(b: IpAttributesBefore): PlanIpBefore {
+  return { id: b.id, expires_at: b.expiresAt, ...(b.reason !== undefined ? { reason: b.reason } : {}) };
 }
 
 function sortBySource<T extends { readonly client: number; readonly source: Note['source']; readonly id: number }>(items: readonly T[]): T[] {

@@ -52,6 +52,14 @@ export interface PlanIpObject {
   readonly values: readonly string[];
 }
 
+/** The attributes an IP object had before a forced create moved its values out. */
+export interface PlanIpBefore {
+  readonly id: number;
+  /** Unix seconds; 33223139044 means never. */
+  readonly expires_at: number;
+  readonly reason?: string;
+}
+
 /** A policy line that declared some of a create's values. */
 export interface PlanSource {
   readonly file: string;
@@ -119,6 +127,8 @@ export interface PlanCreateIp extends PlanChangeBase {
   readonly force: boolean;
   /** Owned object ids the forced values move out of. */
   readonly replaces?: readonly number[];
+  /** What each of those objects held before (same order as `replaces`): the old side of old → new. */
+  readonly before?: readonly PlanIpBefore[];
   readonly object: PlanIpObject;
   readonly sources: readonly PlanSource[];
 }
@@ -176,6 +186,8 @@ export interface PlanAdoptIp extends PlanChangeBase {
   readonly name: string;
   /** Attributes that change besides the mark (`expires`, `reason`); often none. */
   readonly fields: readonly string[];
+  /** When `fields` is not empty: what each object in `ids` held (same order), the old side of old → new. */
+  readonly before?: readonly PlanIpBefore[];
   readonly object: PlanIpObject;
   readonly sources: readonly PlanSource[];
 }

@@ -73,7 +73,7 @@ describe('export → plan → adopt → manage', () => {
     expect(await readFile(app7, 'utf8')).not.toContain('203.0.113.0');
     const applied = await account.rampart(['apply', '--policies', 'policies', '--settle-timeout', '5s']);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    expect(applied.stdout).toContain('0 to create, 1 to delete');
+    expect(applied.stdout).toContain('Plan: 0 to create, 0 to update, 1 to delete');
     expect(account.writes()).toEqual(['DELETE /v4/ip_rules']);
     expect(account.ipObjects().some((o) => o.subnet === '203.0.113.0/24')).toBe(false);
   });
@@ -172,7 +172,7 @@ describe('conflicts with unmanaged objects', () => {
 
     const moved = await account.rampart(['apply', '--adopt', '--settle-timeout', '5s', ...args]);
     expect(moved.code, moved.stdout + moved.stderr).toBe(0);
-    expect(moved.stdout).toMatch(/allow 198\.51\.100\.7\/32 \(object #\d+\)\s+moved/);
+    expect(moved.stdout).toMatch(/- allow list, ip_range \(1 value\) {2}moved; object #\d+\n {10}values: +198\.51\.100\.7\/32\n/);
     expect(account.writes()).toEqual(['POST /v4/ip_rules', 'DELETE /v4/ip_rules']);
     expect(account.ipObjects().map((o) => [o.list, o.subnet])).toEqual([['black', '198.51.100.7/32']]);
     const clean = await account.rampart(['plan', ...args, '--detailed-exitcode']);
