@@ -62,6 +62,11 @@ export class PlanMismatchError extends RampartError {
   readonly code = 'plan_mismatch';
 }
 
+/** A `.rampart-pause` file holds writes back; `apply` refuses until it is removed. */
+export class PausedError extends RampartError {
+  readonly code = 'paused';
+}
+
 /** Some changes of an apply failed; the report lists which. */
 export class ApplyFailedError extends RampartError {
   readonly code = 'apply_failed';

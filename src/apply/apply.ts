@@ -5,6 +5,7 @@
  * never lapses. A stop request lets calls in flight finish and starts
  * no new ones. Returns a per-change report; it never throws for a failed change.
  */
+import { auditEntry, type AuditContext } from '../audit/entry.js';
 import { runBounded } from '../concurrency.js';
 import { isRampartError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -33,6 +34,8 @@ export interface ApplyOptions {
   readonly verifyTimeoutMs?: number;
   /** Told after each change, for metrics and progress. */
   readonly onResult?: (result: ChangeResult) => void;
+  /** The revision and why each change is made, for the `write` log line and the report. */
+  readonly audit?: AuditContext;
 }
 
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyReport> {
@@ -48,12 +51,18 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     verifyIntervalMs: Math.min(1_000, options.settleIntervalMs ?? 1_000),
   };
   const results: ChangeResult[] = [];
-  const record = (result: ChangeResult) => {
+  const audit = options.audit ?? {};
+  const record = (change: ChangeResult) => {
+    const why = audit.why?.[change.index];
+    const result: ChangeResult = { ...change, cause: why?.cause ?? 'unknown', ...(why?.fields ? { changed: why.fields } : {}) };
     results.push(result);
     options.onResult?.(result);
     const fields = { index: result.index, action: result.change.action, kind: result.change.kind, client: result.change.client };
-    if (result.status === 'failed') logger.error({ ...fields, code: result.errorCode, detail: result.detail }, 'change failed');
-    else logger.debug({ ...fields, status: result.status, id: result.id }, 'change done');
+    // The audit trail: one line per write, whatever became of it.
+    const entry = { index: result.index, ...auditEntry(result, audit) };
+    if (result.status === 'failed') logger.error({ ...entry, code: result.errorCode, detail: result.detail }, 'change failed');
+    else if (result.status === 'skipped') logger.warn({ ...entry, detail: result.detail }, 'write skipped');
+    else logger.info({ ...entry, ...(result.detail ? { detail: result.detail } : {}) }, 'write');
     if (result.rewrites?.length) {
       const where = result.change.action === 'create' ? { file: result.change.file, line: result.change.line, col: result.change.col, name: result.change.name } : {};
       for (const rewrite of result.rewrites) {
@@ -108,7 +117,10 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     stop: options.stop,
   });
   if (!settled && !options.stop?.aborted) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
-  return summarize(results, { calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled });
+  return summarize(results, {
+    calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled,
+    ...(audit.revision !== undefined ? { revision: audit.revision } : {}),
+  });
 }
 
 /** A shorter settle wait asks for a shorter look too (tests, impatient callers); never longer than the default. */

@@ -3,6 +3,7 @@
  * Failed and skipped changes are listed with why, so a partial apply says
  * exactly what was and was not done.
  */
+import { auditEntry } from '../audit/entry.js';
 import { describeRewrites } from '../model/rewrites.js';
 import { addCounts, callsPhrase, donePhrase, type ObjectCounts } from '../plan/counts.js';
 import type { Plan, PlanChange } from '../plan/types.js';
@@ -61,16 +62,16 @@ function reportJson(plan: Plan, report: ApplyReport) {
     api_calls: report.calls,
     duration_ms: report.durationMs,
     settled: report.settled,
-    results: report.results.map(resultJson),
+    ...(report.revision !== undefined ? { revision: report.revision } : {}),
+    results: report.results.map((result) => resultJson(result, report.revision)),
   };
 }
 
-function resultJson(result: ChangeResult) {
+/** The audit record (audit/entry.ts), as the `write` log line carries it, and what became of the change. */
+function resultJson(result: ChangeResult, revision: string | undefined) {
   return {
     index: result.index,
-    action: result.change.action,
-    kind: result.change.kind,
-    client: result.change.client,
+    ...auditEntry(result, revision !== undefined ? { revision } : {}),
     status: result.status,
     ...(result.id !== undefined ? { id: result.id } : {}),
     ...(result.errorCode ? { error_code: result.errorCode } : {}),

@@ -6,9 +6,12 @@
 import { Option, type Command } from 'commander';
 import { withDeadline } from '../api/deadline.js';
 import { applyPlan } from '../apply/apply.js';
+import { declaredFingerprints, explainChanges } from '../audit/cause.js';
 import { renderReport } from '../apply/render-report.js';
 import { openJournalFile } from '../apply/journal-file.js';
-import { ApplyFailedError, UnsafePlanError } from '../errors.js';
+import { ApplyFailedError, PausedError, UnsafePlanError } from '../errors.js';
+import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
+import { readPolicyRevision } from '../policy/revision.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger, type Logger } from '../log.js';
 import { checkSafety, hasChanges, restrictPlan, type Plan } from '../plan/index.js';
@@ -68,6 +71,13 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const adopt = Boolean(flags.adopt || saved?.plan.adopt);
   if (!policy) return EXIT.error;
   if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
+  // Break-glass holds every writer, a pipeline too: the daemon plans only, apply refuses.
+  const paused = await readPauseFile(policy.root);
+  if (paused && !flags.dryRun) {
+    throw new PausedError(`${flags.policies}/${PAUSE_FILE} pauses every write (since ${new Date(paused.since).toISOString()}): ${paused.reason}; `
+      + 'remove the file to resume (plan and apply --dry-run still work)');
+  }
+  const revision = await readPolicyRevision(policy.root);
 
   const connection = await connect(flags, logger);
   const stop = new AbortController();
@@ -101,7 +111,11 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       logger,
       journal,
       settleTimeoutMs,
-      // Looking for a create whose answer was lost is a wait for the listing too: bounded the same way.
+      // Stateless: the owner marks tell drift from intent where an object is there to read (audit/cause.ts).
+      audit: {
+        why: explainChanges(plan, saved ? prepared.listed : prepared.live, declaredFingerprints(prepared.desired, prepared.policy.digest)),
+        ...(revision ? { revision: revision.revision } : {}),
+      },
     });
     process.stdout.write(renderReport(plan, report, { format: flags.format, color: useColor() }));
     if (report.failed > 0 || report.skipped > 0) {

@@ -8,6 +8,7 @@ import { register as registerAdopt } from './adopt.js';
 import { register as registerExport } from './export.js';
 import { register as registerCi } from './ci.js';
 import { register as registerRun } from './run.js';
+import { register as registerFmt } from './fmt.js';
 
 /**
  * Each command module exports `register(program)`; add new commands here,
@@ -23,4 +24,5 @@ export function registerCommands(program: Command): void {
   registerExport(program);
   registerCi(program);
   registerRun(program);
+  registerFmt(program);
 }

@@ -7,6 +7,7 @@ import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { hasChanges } from '../plan/index.js';
+import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
 import {
@@ -48,6 +49,8 @@ export async function plan(flags: PlanFlags): Promise<number> {
   // Policies first: an invalid file is reported without needing a token or the network.
   const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
   if (!policy) return EXIT.error;
+  const paused = await readPauseFile(policy.root);
+  if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
   const connection = await connect(flags, logger);
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>

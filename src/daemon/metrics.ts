@@ -85,6 +85,32 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  private readonly writesByCause = new Counter({
+    name: 'rampart_writes_by_cause_total',
+    help: 'Writes made, by why (drift: a live object changed or removed outside Rampart; intent: the policies changed; unknown: no memory of the policies before) and object kind.',
+    labelNames: ['cause', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly paused = new Gauge({
+    name: 'rampart_paused',
+    help: '1 while a pause (.rampart-pause file or POST /pause) keeps the daemon from writing.',
+    registers: [this.registry],
+  });
+
+  private readonly pausedSince = new Gauge({
+    name: 'rampart_paused_since_timestamp_seconds',
+    help: 'Unix time the pause in effect began (the pause file\'s modification time); 0 when not paused.',
+    registers: [this.registry],
+  });
+
+  private readonly policyRevision = new Gauge({
+    name: 'rampart_policy_revision_info',
+    help: 'Always 1; the labels name the policy revision in effect (a git commit or a ConfigMap data directory) and where it was read from.',
+    labelNames: ['revision', 'source'] as const,
+    registers: [this.registry],
+  });
+
   private readonly cycleInProgress = new Gauge({
     name: 'rampart_cycle_in_progress',
     help: '1 while a reconcile cycle runs.',
@@ -102,6 +128,8 @@ export class DaemonMetrics {
     this.buildInfo.set({ version: options.version ?? process.env.npm_package_version ?? 'unknown' }, 1);
     this.cycleInProgress.set(0);
     this.churnHeld.set(0);
+    this.paused.set(0);
+    this.pausedSince.set(0);
     this.setPendingChanges({});
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
@@ -144,6 +172,22 @@ export class DaemonMetrics {
 
   setChurnHeld(count: number): void {
     this.churnHeld.set(count);
+  }
+
+  recordWriteCause(cause: string, kind: string): void {
+    this.writesByCause.inc({ cause, kind });
+  }
+
+  /** `since` in milliseconds since the epoch; undefined: not paused. */
+  setPaused(since: number | undefined): void {
+    this.paused.set(since === undefined ? 0 : 1);
+    this.pausedSince.set(since === undefined ? 0 : since / 1000);
+  }
+
+  /** One series: the revision in effect replaces the one before. */
+  setPolicyRevision(revision: { revision: string; source: string } | undefined): void {
+    this.policyRevision.reset();
+    if (revision) this.policyRevision.set({ revision: revision.revision, source: revision.source }, 1);
   }
 
   setCycleInProgress(running: boolean): void {

@@ -5,9 +5,11 @@
  */
 import type { Logger } from '../log.js';
 import type { ObjectAction, ObjectCounts } from '../plan/counts.js';
+import type { Pause } from '../policy/pause.js';
+import type { PolicyRevision } from '../policy/revision.js';
 import type { HeldObject } from './churn-breaker.js';
 
-export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn'] as const;
+export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn', 'paused'] as const;
 
 /**
  * - `success`: changes were applied; `no-op`: nothing to change.
@@ -17,6 +19,7 @@ export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed'
  * - `invalid`: a policy file is invalid; nothing applied.
  * - `unsafe`: the plan was refused by the safety guard.
  * - `failed`: anything else went wrong (API, I/O, a thrown error).
+ * - `paused`: a pause (policy/pause.ts) is in effect; planned and reported, nothing written.
  */
 export type CycleResult = (typeof CYCLE_RESULTS)[number];
 
@@ -31,6 +34,12 @@ export interface CycleOutcome {
   plan?: unknown;
   /** Objects the churn breaker keeps from being written. */
   held?: readonly HeldObject[];
+  /** The revision of the policies the cycle planned from (the last good ones when the files are invalid). */
+  revision?: PolicyRevision;
+  /** The revision the cycle read, when it differs (invalid files keep the last good revision in effect). */
+  readRevision?: PolicyRevision;
+  /** The pause in effect, when the cycle found one. */
+  paused?: Pause;
 }
 
 /** What a cycle records as it goes; the daemon's metrics registry (daemon/metrics.ts) is one. */
@@ -40,6 +49,8 @@ export interface CycleMetrics {
   /** `n` objects the change touched (plan/counts.ts). */
   recordApplied(action: ObjectAction, kind: string, n: number): void;
   recordServerRewrite(kind: string): void;
+  /** A write made, by why it was needed (audit/cause.ts). */
+  recordWriteCause?(cause: string, kind: string): void;
 }
 
 export interface CycleContext {
@@ -62,7 +73,7 @@ export type Cycle = (ctx: CycleContext) => Promise<CycleOutcome>;
  * the cycle did its job, whether or not there was something to apply.
  */
 export function isSuccessfulResult(result: CycleResult): boolean {
-  return result === 'success' || result === 'no-op' || result === 'skipped' || result === 'churn';
+  return result === 'success' || result === 'no-op' || result === 'skipped' || result === 'churn' || result === 'paused';
 }
 
 const NONE: ObjectCounts = {};
@@ -82,6 +93,7 @@ export function pendingAfter(outcome: CycleOutcome): ObjectCounts | undefined {
       return NONE;
     case 'skipped':
     case 'unsafe':
+    case 'paused':
       return outcome.changes ?? NONE;
     case 'failed':
       return outcome.changes;

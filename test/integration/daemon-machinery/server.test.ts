@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReconcileLoop } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
 import type { DaemonState } from '../../../src/daemon/state.js';
+import { cycleRecord } from '../../../src/daemon/cycle-record.js';
+import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
 import { waitFor } from '../../unit/daemon/wait.js';
 
@@ -86,7 +88,10 @@ describe('daemon server', () => {
     releaseRetry();
     await waitFor(() => loop.everSucceeded, 'successful retry');
     expect((await get(`${server.url}/readyz`)).status).toBe(200);
-    expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({ summary: { create: 0 } });
+    expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({
+      summary: { create: 0 },
+      cycle: expect.objectContaining({ id: loop.lastCycleId, result: 'no-op', status: 'nothing-to-do' }),
+    });
     const text = (await get(`${server.url}/metrics`)).body;
     expect(text).toMatch(/rampart_reconcile_total\{result="failed"\} 1/);
     expect(text).toMatch(/rampart_reconcile_total\{result="no-op"\} 1/);
@@ -137,6 +142,22 @@ describe('daemon server', () => {
     expect(res.status).toBe(200);
     expect(res.type).toMatch(/^application\/json/);
     expect(JSON.parse(res.body)).toEqual(plan);
+  });
+
+  it('stays ready once a cycle succeeded, and says how the last cycle really went: degraded, paused', async () => {
+    const revision = { revision: 'f'.repeat(40), source: 'git-sync' } as const;
+    const record = (outcome: CycleOutcome) => cycleRecord('3-abcd', { ...outcome, revision }, 0, 1000);
+    let current = state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'failed' }, lastCycle: record({ result: 'failed', error: new Error('api down') }), consecutiveFailures: 2 });
+    const server = await serve(() => current);
+    const degraded = await get(`${server.url}/readyz`);
+    expect(degraded.status).toBe(200);
+    expect(JSON.parse(degraded.body)).toMatchObject({ status: 'degraded', lastResult: 'failed', consecutiveFailures: 2, revision: 'f'.repeat(40), lastCycle: { error: 'api down' } });
+    current = state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'paused' }, lastCycle: record({ result: 'paused', paused: { reason: 'INC-1', since: 0, by: 'endpoint' } }) });
+    expect(JSON.parse((await get(`${server.url}/readyz`)).body)).toMatchObject({ status: 'paused', paused: { reason: 'INC-1' } });
+    current = state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'success' }, lastCycle: record({ result: 'success' }) });
+    expect(JSON.parse((await get(`${server.url}/readyz`)).body)).toMatchObject({ status: 'ready' });
+    // Without --admin-token-file there is no pause endpoint at all.
+    expect((await get(`${server.url}/pause`, 'POST')).status).toBe(404);
   });
 
   it('answers 404 on unknown paths and 405 on other methods', async () => {
