@@ -4,9 +4,9 @@
  * which records exactly one outcome per cycle.
  */
 import type { Logger } from '../log.js';
-import type { ObjectAction, ObjectCounts } from '../plan/counts.js';
 import type { Pause } from '../policy/pause.js';
 import type { PolicyRevision } from '../policy/revision.js';
+import type { ObjectAction, ObjectCounts } from '../plan/counts.js';
 import type { HeldObject } from './churn-breaker.js';
 
 export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn', 'paused'] as const;
