@@ -13,7 +13,7 @@ import { silentLogger } from '../log.js';
 import { RULE_DELETE_BATCH } from '../plan/plan.js';
 import type { Plan, PlanChange, PlanCreateRule, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
 import type { ServiceApi } from '../api/service.js';
-import { createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
+import { adoptIp, createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
 import { type ApplyReport, type ChangeResult, summarize } from './results.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from './write-journal.js';
@@ -94,11 +94,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     }
     return run(change, index, context, options.stop, record, undefined, regexId);
   }), concurrency);
-  await runAll(of('update'));
+  // Adoptions write the mark on objects that exist; an adopted object whose values move lists is deleted after.
+  await runAll([...of('update'), ...of('adopt')]);
 
-  // A replaced object is deleted only once its replacement exists.
-  const failedCreates = results.filter((result) => result.status !== 'applied' && result.status !== 'already-done');
-  const blockedIds = new Set(failedCreates.flatMap(({ change }) => (change.action === 'create' ? (change.replaces ?? []) : [])));
+  // A replaced object is deleted only once its replacement exists (or, adopted, once its values are ours).
+  const failedWrites = results.filter((result) => result.status !== 'applied' && result.status !== 'already-done');
+  const blockedIds = new Set(failedWrites.flatMap(({ change }) => {
+    if (change.action === 'create') return change.replaces ?? [];
+    return change.action === 'adopt' && change.kind === 'ip' ? change.ids : [];
+  }));
   const [blocked, deletable] = partition(ruleDeletes.filter(({ change }) => !deleteFirst.has(change.id)), ({ change }) => blockedIds.has(change.id));
   for (const { change, index } of blocked) record({ index, change, status: 'skipped', detail: `its replacement was not created; rule ${change.id} stays` });
   await runRuleDeletes(deletable, context, options.stop, record, concurrency);
@@ -215,6 +219,7 @@ function execute(
 ): Promise<Outcome | { status: 'skipped'; detail: string }> {
   if (change.action === 'create') return change.kind === 'rule' ? createRule(change, context, regexId) : createIp(change, context);
   if (change.action === 'update') return updateRule(change, context);
+  if (change.action === 'adopt') return change.kind === 'rule' ? updateRule(change, context) : adoptIp(change, context);
   if (change.kind === 'rule') throw new Error('internal: rule deletes run in batches (runRuleDeletes)');
   const ids = deletableIds(change, blockedIpIds);
   if (ids.length === 0) return Promise.resolve({ status: 'skipped', detail: 'every object is kept: a create it depends on failed' });

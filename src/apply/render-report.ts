@@ -73,6 +73,8 @@ function where(change: { readonly file: string; readonly line: number; readonly 
 function describe(change: PlanChange): string {
   if (change.action === 'create' && change.kind === 'rule') return `create rule ${change.name} (${where(change)})`;
   if (change.action === 'update') return `update rule ${change.name} #${change.id} (${where(change)})`;
+  if (change.action === 'adopt' && change.kind === 'rule') return `adopt rule ${change.name} #${change.id} (${where(change)})`;
+  if (change.action === 'adopt') return `adopt ${change.object.list} ${change.object.values.join(', ')} from ${change.ids.map((id) => `#${id}`).join(', ')} (${where(change)})`;
   if (change.action === 'create') return `create ${change.object.list} ${change.object.values.join(', ')} (${where(change)})`;
   if (change.kind === 'rule') return `delete rule ${change.id} of client ${change.client}`;
   return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;

@@ -3,6 +3,7 @@ import { register as registerValidate } from './validate.js';
 import { register as registerEmulator } from './emulator.js';
 import { register as registerPlan } from './plan.js';
 import { register as registerApply } from './apply.js';
+import { register as registerAdopt } from './adopt.js';
 import { register as registerExport } from './export.js';
 import { register as registerCi } from './ci.js';
 import { register as registerRun } from './run.js';
@@ -17,6 +18,7 @@ export function registerCommands(program: Command): void {
   registerValidate(program);
   registerPlan(program);
   registerApply(program);
+  registerAdopt(program);
   registerExport(program);
   registerCi(program);
   registerRun(program);

@@ -51,9 +51,9 @@ export function writeWarnings(result: PolicyLoadResult, stream: NodeJS.WritableS
  * reported (in the command's format) without a token, and its warnings are
  * shown. Undefined when invalid.
  */
-export async function loadOrReport(policies: string, format: PlanFormat): Promise<LoadedPolicies | undefined> {
+export async function loadOrReport(policies: string, format: PlanFormat, allowEmpty = false): Promise<LoadedPolicies | undefined> {
   try {
-    const loaded = await loadDesired({ policies });
+    const loaded = await loadDesired({ policies, allowEmpty });
     writeWarnings(loaded);
     return loaded;
   } catch (error) {

@@ -19,11 +19,13 @@ import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
   parseDuration, type PolicyOptions,
 } from './options.js';
+import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
+import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 import { packageVersion } from '../version.js';
 
-interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags {
+interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
   interval: string;
   listen: string;
   dryRun?: boolean;
@@ -44,8 +46,10 @@ export function register(program: Command): void {
     .addOption(new Option('--admin-token-file <file>', 'enables POST /pause and DELETE /pause for a bearer of the token in this file (re-read on each request)').env('RAMPART_ADMIN_TOKEN_FILE'));
   addSafetyOptions(command);
   addRuleUpdatesOption(command);
+  addAdoptOption(command);
   addJournalOption(command);
   addPolicyOptions(command);
+  addAllowEmptyOption(command);
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the live state with --once (the daemon retries each cycle with backoff instead)');
   addLogOptions(command);
@@ -97,6 +101,8 @@ export async function run(flags: RunFlags): Promise<number> {
       maxDeleteShare: flags.maxDeleteShare,
       minOwned: flags.minOwned,
       ruleUpdates: flags.ruleUpdates,
+      allowEmpty: Boolean(flags.allowEmpty),
+      adopt: Boolean(flags.adopt),
       concurrency: flags.concurrency,
       settleTimeoutMs,
       ...(flags.once ? { readDeadline: { ms: timeoutMs, target: connection.target } } : {}),

@@ -22,7 +22,7 @@ import { readPolicyRevision, type PolicyRevision } from '../policy/revision.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';
 import { ChurnBreaker } from './churn-breaker.js';
 import type { CycleContext, CycleOutcome } from './outcome.js';
-import { prepare } from './prepare.js';
+import { emptyPolicies, NOTHING_DECLARED, prepare } from './prepare.js';
 import { readConsistentSnapshot } from './snapshot.js';
 
 export interface CycleSettings {
@@ -34,6 +34,10 @@ export interface CycleSettings {
   readonly force: boolean;
   readonly maxDeleteShare: number;
   readonly minOwned: number;
+  /** `--allow-empty`: an empty or missing policy directory manages nothing instead of keeping the daemon not ready. */
+  readonly allowEmpty?: boolean;
+  /** `run --adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's. */
+  readonly adopt?: boolean;
   /** Default `update`. */
   readonly ruleUpdates?: RuleUpdates;
   readonly concurrency: number;
@@ -74,9 +78,12 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     const snapshot = await readConsistentSnapshot(settings.policies, (dir) => loadPolicies(dir));
     const readRevision = snapshot.exists ? await readPolicyRevision(snapshot.root) : undefined;
     let invalid: PolicyInvalidError | undefined;
-    if (!snapshot.exists) {
-      invalid = new PolicyInvalidError(`policy directory ${settings.policies} does not exist (yet); nothing is deleted`);
-    } else if (!snapshot.desired) {
+    // A missing directory declares nothing; with --allow-empty that is a valid (empty) desired state.
+    const desired = snapshot.desired ?? (snapshot.exists ? undefined : NOTHING_DECLARED);
+    const empty = desired && !settings.allowEmpty ? emptyPolicies(settings.policies, snapshot.exists, desired) : undefined;
+    if (empty) {
+      invalid = new PolicyInvalidError(snapshot.exists ? empty : `policy directory ${settings.policies} does not exist (yet); nothing is deleted`);
+    } else if (!desired) {
       const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
       for (const d of errors.slice(0, 20)) logger.error({ file: d.file, line: d.line, col: d.col, code: d.code }, d.message);
       const [first] = errors;
@@ -84,7 +91,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       const keeping = lastGood ? 'keeping the last good policies' : 'nothing is applied';
       invalid = new PolicyInvalidError(`${errors.length} policy error(s); ${keeping}${where}`);
     } else {
-      lastGood = { ...snapshot, desired: snapshot.desired, ...(readRevision ? { revision: readRevision } : {}) };
+      lastGood = { ...snapshot, desired, ...(readRevision ? { revision: readRevision } : {}) };
     }
     if (lastGood?.revision) seen.revision = lastGood.revision;
     if (readRevision && readRevision.revision !== lastGood?.revision?.revision) seen.readRevision = readRevision;
@@ -110,7 +117,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     }
 
     const read = (readSignal: AbortSignal) => prepare({
-      policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
+      policies: settings.policies, load: async () => policy, allowEmpty: settings.allowEmpty, adopt: settings.adopt, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
       ...(settings.ruleUpdates ? { ruleUpdates: settings.ruleUpdates } : {}),
     });
     const deadline = settings.readDeadline;
@@ -130,7 +137,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     }
     const churn = held.length > 0 ? { held } : {};
     // Objects written (created, replaced or updated) and objects deleted.
-    const pending = { create: plan.summary.create + plan.summary.replace + plan.summary.update, delete: plan.summary.delete };
+    const pending = { create: plan.summary.create + plan.summary.replace + plan.summary.update + plan.summary.adopt, delete: plan.summary.delete };
     logger.info({ ...plan.summary, calls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };

@@ -27,6 +27,10 @@ export interface InProcessDaemonOptions {
   readonly settleTimeoutMs?: number;
   readonly concurrency?: number;
   readonly dryRun?: boolean;
+  /** `run --allow-empty`. */
+  readonly allowEmpty?: boolean;
+  /** `run --adopt`. */
+  readonly adopt?: boolean;
   /** The wait before a cycle after a failed one; default 20 ms, doubling up to 100 ms. */
   readonly backoff?: BackoffOptions;
   /** Enables `POST /pause` and `DELETE /pause` (`--admin-token-file`). */
@@ -85,6 +89,8 @@ export async function startInProcessDaemon(options: InProcessDaemonOptions): Pro
     minOwned: 10,
     concurrency: options.concurrency ?? 4,
     settleTimeoutMs: options.settleTimeoutMs ?? 30_000,
+    ...(options.allowEmpty ? { allowEmpty: true } : {}),
+    ...(options.adopt ? { adopt: true } : {}),
   });
   const stop = new AbortController();
   const daemon = await startDaemon({

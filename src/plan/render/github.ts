@@ -30,6 +30,11 @@ export function renderGithub(plan: Plan, options: GithubOptions = {}): GithubOut
         `rule ${c.name} (${c.rule.kind}) will be updated in place for client ${c.client}: ${c.fields.join(', ')}`));
       continue;
     }
+    if (c.action === 'adopt') {
+      commands.push(annotation('notice', { file: c.file, line: c.line, col: c.col, title: 'Rampart: adopt' },
+        `${c.kind === 'rule' ? `rule ${c.name} #${c.id}` : `${c.name}: ${c.object.values.join(', ')} (${c.ids.map((id) => `#${id}`).join(', ')})`} will be adopted for client ${c.client}`));
+      continue;
+    }
     if (c.action !== 'create') continue;
     const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
     const title = replacing ? 'Rampart: replace' : 'Rampart: create';

@@ -2,14 +2,14 @@ import { NEVER_EXPIRES, type IpListName, type IpRuleType } from '../../model/ip.
 import { isKindName, ruleKind } from '../../rules/registry.js';
 import { describeRewrites, ruleRewrites } from '../../model/rewrites.js';
 import { ruleFromPlan } from '../objects.js';
-import type { Application, Plan, PlanIpObject, PlanRule, PlanSummary, PlanUpdateRule } from '../types.js';
+import type { Application, Plan, PlanAdoptRule, PlanIpObject, PlanRule, PlanSummary, PlanUpdateRule } from '../types.js';
 
 /**
  * One printable line per created object group, deleted rule or deleted IP
  * object, in plan order: what the text and markdown renderers share.
  */
 export interface PlanLine {
-  /** `+` create, `-` delete, `~` update in place, `-/+` replace (a create that replaces owned objects). */
+  /** `+` create, `-` delete, `~` update in place, `-/+` replace (a create that replaces owned objects), `@` adopt. */
   readonly sign: Sign;
   readonly client: number;
   readonly application: Application;
@@ -25,10 +25,10 @@ export interface PlanLine {
   readonly line?: number;
 }
 
-export type Sign = '+' | '-' | '~' | '-/+';
+export type Sign = '+' | '-' | '~' | '-/+' | '@';
 
 /** What each sign does, in words (tables, summaries). */
-export const SIGN_ACTIONS: Readonly<Record<Sign, string>> = { '+': 'create', '-': 'delete', '~': 'update', '-/+': 'replace' };
+export const SIGN_ACTIONS: Readonly<Record<Sign, string>> = { '+': 'create', '-': 'delete', '~': 'update', '-/+': 'replace', '@': 'adopt' };
 
 export const LIST_LABELS: Readonly<Record<IpListName, string>> = { black: 'deny', white: 'allow', gray: 'gray' };
 const TYPE_LABELS: Readonly<Record<IpRuleType, string>> = {
@@ -61,7 +61,7 @@ function ipAttributes(object: PlanIpObject): string[] {
 const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');
 
 /** `mode: "block" → "monitoring"; comment: …` for the fields an update changes. */
-function updateDetail(change: PlanUpdateRule): string {
+function updateDetail(change: PlanUpdateRule | PlanAdoptRule): string {
   const before = ruleFromPlan(change.client, change.before);
   const after = ruleFromPlan(change.client, change.rule);
   return describeRewrites(ruleRewrites(before, after).filter((r) => change.fields.includes(r.field)));
@@ -89,6 +89,15 @@ export function planLines(plan: Plan): PlanLine[] {
           detail: [...how, ...ipAttributes(c.object)].join('; '),
         });
       }
+    } else if (c.action === 'adopt') {
+      const where = { source: `${c.file}:${c.line}`, file: c.file, line: c.line };
+      if (c.kind === 'rule') {
+        const changes = c.fields.length > 0 ? `; ${updateDetail(c)}` : '';
+        lines.push({ ...base, ...where, sign: '@', subject: `rule ${c.name} #${c.id} (${ruleSubject(c.rule)})`, detail: `owner mark added${changes}` });
+      } else {
+        const changes = c.fields.length > 0 ? `; ${c.fields.join(' and ')} as declared` : '';
+        lines.push({ ...base, ...where, sign: '@', subject: ipSubject(c.object), detail: [`owner mark added (${ids(c.ids)})${changes}`, ...ipAttributes(c.object)].join('; ') });
+      }
     } else if (c.action === 'update') {
       const where = { source: `${c.file}:${c.line}`, file: c.file, line: c.line };
       lines.push({ ...base, ...where, sign: '~', subject: `rule ${c.name} #${c.id} (${ruleSubject(c.rule)})`, detail: updateDetail(c) });
@@ -115,10 +124,39 @@ export function planLines(plan: Plan): PlanLine[] {
 export function summaryPhrase(summary: PlanSummary): string {
   const update = summary.update > 0 ? `, ${summary.update} to update` : '';
   const replace = summary.replace > 0 ? `, ${summary.replace} to replace` : '';
-  return `${summary.create} to create${update}, ${summary.delete} to delete${replace}, ${summary.unchanged} unchanged`;
+  const adopt = summary.adopt > 0 ? `, ${summary.adopt} to adopt` : '';
+  return `${summary.create} to create${update}, ${summary.delete} to delete${replace}${adopt}, ${summary.unchanged} unchanged`;
+}
+
+/**
+ * One line for every declaration an unmanaged object satisfies (the plan's
+ * `unmanaged` list names each), or undefined when there is none.
+ */
+export function unmanagedPhrase(plan: Plan): string | undefined {
+  const n = plan.unmanaged.length;
+  if (n === 0) return undefined;
+  const are = n === 1 ? 'object is' : 'objects are';
+  return `${n} declared ${are} held by unmanaged objects (no owner mark): not created again, and not deleted if removed from the policies. ` +
+    '`rampart adopt` makes them Rampart\'s.';
+}
+
+/**
+ * One line for the exported objects no declaration matches any more (the
+ * plan's `left_unmanaged` names each), or undefined when there is none.
+ */
+export function leftUnmanagedPhrase(plan: Plan): string | undefined {
+  const n = plan.left_unmanaged.length;
+  if (n === 0) return undefined;
+  const shown = plan.left_unmanaged.slice(0, 10).map((o) => (o.kind === 'rule' ? `rule #${o.id}` : `${o.value ?? '?'} #${o.id}`));
+  const more = n > shown.length ? `, and ${n - shown.length} more` : '';
+  return `${n} exported object${n === 1 ? ' is' : 's are'} no longer declared but stay${n === 1 ? 's' : ''} in the account: ` +
+    `Rampart does not manage ${n === 1 ? 'it' : 'them'}, so nothing deletes ${n === 1 ? 'it' : 'them'} (${shown.join(', ')}${more}). ` +
+    'To have Rampart delete an object, declare it again, run `rampart adopt`, then remove it; or delete it in the console.';
 }
 
 export const NO_CHANGES = 'No changes. The account matches the policies.';
+/** The closing line when nothing is to be done yet the account holds what the policies no longer declare. */
+export const NO_CHANGES_LEFT_BEHIND = 'No changes Rampart can make; the account still holds objects the policies no longer declare (above).';
 
 /** Groups items by a key, keeping first-seen order inside each group. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

@@ -1,6 +1,6 @@
 import { applicationLabel } from '../objects.js';
 import type { Plan } from '../types.js';
-import { groupBy, NO_CHANGES, planLines, SIGN_ACTIONS, summaryPhrase } from './lines.js';
+import { groupBy, leftUnmanagedPhrase, NO_CHANGES, NO_CHANGES_LEFT_BEHIND, planLines, SIGN_ACTIONS, summaryPhrase, unmanagedPhrase } from './lines.js';
 
 export interface MarkdownOptions {
   /** Start with the hidden `<!-- rampart-plan -->` marker (default true). */
@@ -33,15 +33,20 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   out.push(`### ${escapeMarkdown(options.title ?? 'Rampart plan')}`, '');
   if (plan.changes.length === 0) {
     const n = plan.summary.unchanged;
-    out.push(`${NO_CHANGES} ${n} object${n === 1 ? '' : 's'} unchanged.`, '');
+    out.push(`${plan.left_unmanaged.length > 0 ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES} ${n} object${n === 1 ? '' : 's'} unchanged.`, '');
   } else {
     out.push(`**Plan: ${summaryPhrase(plan.summary)}** (${plan.api_calls} API calls, owner \`${plan.owner}\`)`, '');
     out.push('| Change | Objects |', '|---|---:|');
     out.push(`| Create | ${plan.summary.create} |`);
     if (plan.summary.update > 0) out.push(`| Update | ${plan.summary.update} |`);
     if (plan.summary.replace > 0) out.push(`| Replace | ${plan.summary.replace} |`);
+    if (plan.summary.adopt > 0) out.push(`| Adopt | ${plan.summary.adopt} |`);
     out.push(`| Delete | ${plan.summary.delete} |`, `| Unchanged | ${plan.summary.unchanged} |`, '');
   }
+  const unmanaged = unmanagedPhrase(plan);
+  if (unmanaged) out.push(`> [!NOTE]\n> ${escapeMarkdown(unmanaged).replace(/\\`/g, '`')}`, '');
+  const left = leftUnmanagedPhrase(plan);
+  if (left) out.push(`> [!WARNING]\n> ${escapeMarkdown(left).replace(/\\`/g, '`')}`, '');
   if (plan.summary.delete > 0) {
     out.push('> [!WARNING]');
     out.push(`> This plan **deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}** ` +

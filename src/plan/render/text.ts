@@ -1,14 +1,16 @@
 import { applicationLabel, applicationSortKey } from '../objects.js';
 import type { Plan } from '../types.js';
-import { groupBy, NO_CHANGES, planLines, summaryPhrase, type PlanLine } from './lines.js';
+import {
+  groupBy, leftUnmanagedPhrase, NO_CHANGES, NO_CHANGES_LEFT_BEHIND, planLines, summaryPhrase, unmanagedPhrase, type PlanLine,
+} from './lines.js';
 
 export interface TextOptions {
   /** ANSI colours; callers pass `isTTY && !NO_COLOR`. */
   readonly color?: boolean;
 }
 
-const ANSI = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m', bold: '\x1b[1m', dim: '\x1b[2m', reset: '\x1b[0m' };
-const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': ANSI.yellow } as const;
+const ANSI = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m', cyan: '\x1b[36m', bold: '\x1b[1m', dim: '\x1b[2m', reset: '\x1b[0m' };
+const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': ANSI.yellow, '@': ANSI.cyan } as const;
 
 /**
  * For a person at a terminal: changes grouped by client, then application,
@@ -40,11 +42,15 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     }
     out.push('');
   }
+  const unmanaged = unmanagedPhrase(plan);
+  if (unmanaged) out.push(unmanaged, '');
+  const left = leftUnmanagedPhrase(plan);
+  if (left) out.push(paint(ANSI.yellow, left), '');
   if (!plan.safety.ok) {
     out.push(paint(ANSI.red, `Warning: this plan deletes ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
       'owned objects, more than the safety limit; apply refuses it without --force.'));
     out.push('');
   }
-  out.push(plan.changes.length === 0 ? NO_CHANGES : `Plan: ${summaryPhrase(plan.summary)}.`);
+  out.push(plan.changes.length > 0 ? `Plan: ${summaryPhrase(plan.summary)}.` : left ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES);
   return `${out.join('\n')}\n`;
 }

@@ -93,13 +93,27 @@ describe('the safety guard', () => {
     expect(expectNoDuplicates(harness)).toEqual({ rules: 4, ipValues: 4 });
   });
 
-  it('an empty policy directory deletes nothing', async () => {
+  it('an empty or missing policy directory is an error, never "No changes", and deletes nothing', async () => {
     await applyInProcess(harness, policies.dir);
     for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml', 'false-positives.yaml']) await policies.remove(file);
+    harness.emulator.control.resetCalls();
 
+    const planned = await plan();
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).not.toContain('No changes');
+    expect(planned.stderr).toContain(`policy directory ${policies.dir} declares nothing`);
+    expect(planned.stderr).toContain('[no_policies]');
     const empty = await apply(['--force']);
-    expect(empty.code, empty.stderr).toBe(0);
-    expect(empty.logs.some((l) => l.msg === 'no policy files: nothing is managed, nothing is deleted')).toBe(true);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('pass --allow-empty if that is intended');
+    const missing = await harness.cli('plan', `${policies.dir}-typo`, []);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`policy directory ${policies.dir}-typo does not exist`);
+    expect(harness.emulator.control.calls()).toEqual([]);
+
+    const allowed = await apply(['--force', '--allow-empty']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.logs.some((l) => l.msg === 'no policy files: nothing is managed, nothing is deleted')).toBe(true);
     expect(harness.emulator.control.calls()).toEqual([]);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
   });

@@ -81,7 +81,7 @@ describe('plan with the service quirks on', () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     const parsed = parseJson<Plan>(plan);
     expect(parsed.changes).toEqual([]);
-    expect(parsed.notes.map((n) => n.message)).toContain(`satisfied by unmanaged id ${consoleRule.id}`);
+    expect(parsed.unmanaged.map((u) => u.id)).toContain(consoleRule.id);
     expect(harness.writes()).toEqual([]);
 
     // The console rule was not duplicated; the foreign objects are all still there.
