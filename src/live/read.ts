@@ -4,19 +4,24 @@
  * keeps shifting under the read (paging.ts), fails the whole read (the other
  * listings are aborted): Rampart never plans from a partial view.
  */
-import { runBounded } from '../concurrency.js';
+import { createLimiter, runBounded } from '../concurrency.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { IP_LISTS, type LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
 import { liveRuleFromHint } from './normalize-hint.js';
 import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
+import { listingKey, type ListingKey, type ListingSizes } from './listing-sizes.js';
 import { fetchAllPages } from './paging.js';
 
 export interface ReadLiveOptions {
   readonly signal?: AbortSignal;
-  /** Listings read at the same time. */
+  /** Page calls in flight at once, over all listings. */
   readonly concurrency?: number;
+  /** Objects each listing is expected to hold (listing-sizes.ts): those pages are requested at once. */
+  readonly expected?: ListingSizes;
+  /** Told the number of objects each listing held. */
+  readonly onListed?: (key: ListingKey, objects: number) => void;
 }
 
 export async function readLiveState(api: ServiceApi, clients: readonly number[], options: ReadLiveOptions = {}): Promise<LiveState> {
@@ -27,31 +32,43 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   const rules: LiveRule[][] = [];
   const ipEntries: LiveIpEntry[][] = [];
 
+  const schedule = createLimiter(options.concurrency ?? 8);
+  const paging = (key: ListingKey, what: string) => {
+    const expected = options.expected?.get(key);
+    return { signal, what, schedule, ...(expected !== undefined ? { expected } : {}) };
+  };
+  const listed = (key: ListingKey, objects: readonly unknown[]) => options.onListed?.(key, objects.length);
+
   const listings: (() => Promise<void>)[] = [];
   for (const client of clients) {
     listings.push(async () => {
+      const key = listingKey(client, 'rules');
       const hints = await fetchAllPages(
         (offset, limit) => api.listHints(client, offset, limit, { signal }),
         HINT_PAGE_LIMIT,
-        { signal, what: `rule listing of client ${client}` },
+        paging(key, `rule listing of client ${client}`),
       );
+      listed(key, hints);
       // The filter is by client, but trust nothing: keep only what was asked for.
       rules.push(lastById(hints).filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
     });
     for (const list of IP_LISTS) {
       listings.push(async () => {
+        const key = listingKey(client, list);
         const objects = await fetchAllPages(
           (offset, limit) => api.listIpRules(client, list, offset, limit, { signal }),
           IP_RULE_PAGE_LIMIT,
-          { signal, what: `${list} IP list of client ${client}` },
+          paging(key, `${list} IP list of client ${client}`),
         );
+        listed(key, objects);
         ipEntries.push(lastById(objects).filter((object) => object.clientid === client && object.list === list).flatMap(liveEntriesFromIpRule));
       });
     }
   }
 
   try {
-    await runBounded(listings, options.concurrency ?? 8, abort);
+    // Every listing starts at once; `schedule` bounds the page calls in flight.
+    await runBounded(listings, listings.length, abort);
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
   }

@@ -14,6 +14,7 @@ import { checkSafety, hasChanges } from '../plan/index.js';
 import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';
+import { ListingSizeMemory } from '../live/listing-sizes.js';
 import { ChurnBreaker } from './churn-breaker.js';
 import type { CycleContext, CycleOutcome } from './outcome.js';
 import { prepare } from './prepare.js';
@@ -43,6 +44,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
   let lastGood: (PolicyLoadResult & { desired: NonNullable<PolicyLoadResult['desired']> }) | undefined;
   let lastConvergedDigest: string | undefined;
   const breaker = new ChurnBreaker();
+  const listingSizes = new ListingSizeMemory();
 
   return async ({ reasons, signal, logger, metrics }) => {
     const snapshot = await readConsistentSnapshot(settings.policies, (dir) => loadPolicies(dir));
@@ -72,7 +74,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     }
 
     const read = (readSignal: AbortSignal) => prepare({
-      policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
+      policies: settings.policies, load: async () => policy, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger, listingSizes,
       ...(settings.ruleUpdates ? { ruleUpdates: settings.ruleUpdates } : {}),
     });
     const deadline = settings.readDeadline;
