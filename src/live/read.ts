@@ -12,6 +12,7 @@ import type { LiveState } from '../model/state.js';
 import { liveRuleFromHint } from './normalize-hint.js';
 import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
 import { listingKey, type ListingKey, type ListingSizes } from './listing-sizes.js';
+import { Interner } from './interner.js';
 import { fetchAllPages } from './paging.js';
 
 export interface ReadLiveOptions {
@@ -39,29 +40,34 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   };
   const listed = (key: ListingKey, objects: readonly unknown[]) => options.onListed?.(key, objects.length);
 
+  const intern = new Interner();
+
+  // Each page is normalized as it arrives, so its parsed answer can go at once;
+  // the filters are by client and list, but trust nothing: keep only what was asked for.
   const listings: (() => Promise<void>)[] = [];
   for (const client of clients) {
     listings.push(async () => {
       const key = listingKey(client, 'rules');
-      const hints = await fetchAllPages(
-        (offset, limit) => api.listHints(client, offset, limit, { signal }),
+      const read = await fetchAllPages(
+        async (offset, limit) => (await api.listHints(client, offset, limit, { signal }))
+          .map((hint) => normalized(hint.id, hint.clientid === client ? liveRuleFromHint(hint) : undefined)),
         HINT_PAGE_LIMIT,
         paging(key, `rule listing of client ${client}`),
       );
-      listed(key, hints);
-      // The filter is by client, but trust nothing: keep only what was asked for.
-      rules.push(lastById(hints).filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
+      listed(key, read);
+      rules.push(lastById(read).flatMap((record) => record.objects));
     });
     for (const list of IP_LISTS) {
       listings.push(async () => {
         const key = listingKey(client, list);
-        const objects = await fetchAllPages(
-          (offset, limit) => api.listIpRules(client, list, offset, limit, { signal }),
+        const read = await fetchAllPages(
+          async (offset, limit) => (await api.listIpRules(client, list, offset, limit, { signal }))
+            .map((object) => normalized(object.id, object.clientid === client && object.list === list ? liveEntriesFromIpRule(object, intern) : [])),
           IP_RULE_PAGE_LIMIT,
           paging(key, `${list} IP list of client ${client}`),
         );
-        listed(key, objects);
-        ipEntries.push(lastById(objects).filter((object) => object.clientid === client && object.list === list).flatMap(liveEntriesFromIpRule));
+        listed(key, read);
+        ipEntries.push(lastById(read).flatMap((record) => record.objects));
       });
     }
   }
@@ -77,6 +83,16 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     rules: rules.flat().sort((a, b) => a.id - b.id),
     ipEntries: ipEntries.flat().sort((a, b) => a.id - b.id || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)),
   };
+}
+
+/** A listed record, normalized: its id (for paging) and what it holds in the model. */
+interface Normalized<T> {
+  readonly id: number;
+  readonly objects: readonly T[];
+}
+
+function normalized<T>(id: number, objects: T | readonly T[] | undefined): Normalized<T> {
+  return { id, objects: objects === undefined ? [] : Array.isArray(objects) ? objects : [objects as T] };
 }
 
 /**
