@@ -26,6 +26,24 @@ export class PolicyInvalidError extends RampartError {
   readonly code = 'policy_invalid';
 }
 
+/**
+ * The policy directory is missing or declares nothing: never read as "no
+ * changes" (a mistyped path in CI would turn green) nor as "delete
+ * everything". `--allow-empty` accepts it.
+ */
+export class NoPoliciesError extends RampartError {
+  readonly code = 'no_policies';
+}
+
+/**
+ * An unmanaged object stands in the way of a declaration (a one-per-scope rule
+ * held with other values, a value held in another list): nothing is written
+ * unless `--adopt` takes it over.
+ */
+export class UnmanagedConflictError extends RampartError {
+  readonly code = 'unmanaged_conflict';
+}
+
 /** The plan deletes more than the safety guard allows without --force. */
 export class UnsafePlanError extends RampartError {
   readonly code = 'unsafe_plan';
@@ -42,6 +60,11 @@ export class StalePlanError extends RampartError {
  */
 export class PlanMismatchError extends RampartError {
   readonly code = 'plan_mismatch';
+}
+
+/** A `.rampart-pause` file holds writes back; `apply` refuses until it is removed. */
+export class PausedError extends RampartError {
+  readonly code = 'paused';
 }
 
 /** Some changes of an apply failed; the report lists which. */

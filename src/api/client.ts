@@ -53,7 +53,7 @@ export class ApiClient {
   readonly callCounts = new Map<string, number>();
   private readonly pool: Pool;
   private readonly pathPrefix: string;
-  private readonly headers: Record<string, string>;
+  private headers: Record<string, string>;
 
   constructor(private readonly options: ApiClientOptions) {
     checkCredentials(options.credentials);
@@ -75,6 +75,20 @@ export class ApiClient {
       'x-serviceapi-token': options.credentials.token,
       ...(options.credentials.secret ? { 'x-serviceapi-secret': options.credentials.secret } : {}),
     };
+  }
+
+  /**
+   * Sends these credentials from the next call on (a rotated token file). A
+   * call in flight keeps the headers it was sent with.
+   */
+  setCredentials(credentials: Credentials): void {
+    checkCredentials(credentials);
+    registerSecret(credentials.token);
+    registerSecret(credentials.secret);
+    const headers: Record<string, string> = { ...this.headers, 'x-serviceapi-token': credentials.token };
+    if (credentials.secret) headers['x-serviceapi-secret'] = credentials.secret;
+    else delete headers['x-serviceapi-secret'];
+    this.headers = headers;
   }
 
   /** Total calls sent, over all routes. */

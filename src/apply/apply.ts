@@ -5,6 +5,7 @@
  * never lapses. A stop request lets calls in flight finish and starts
  * no new ones. Returns a per-change report; it never throws for a failed change.
  */
+import { auditEntry, type AuditContext } from '../audit/entry.js';
 import { runBounded } from '../concurrency.js';
 import { isRampartError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -12,7 +13,7 @@ import { silentLogger } from '../log.js';
 import { RULE_DELETE_BATCH } from '../plan/plan.js';
 import type { Plan, PlanChange, PlanCreateRule, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
 import type { ServiceApi } from '../api/service.js';
-import { createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
+import { adoptIp, createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
 import { type ApplyReport, type ChangeResult, summarize } from './results.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from './write-journal.js';
@@ -33,6 +34,8 @@ export interface ApplyOptions {
   readonly verifyTimeoutMs?: number;
   /** Told after each change, for metrics and progress. */
   readonly onResult?: (result: ChangeResult) => void;
+  /** The revision and why each change is made, for the `write` log line and the report. */
+  readonly audit?: AuditContext;
 }
 
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyReport> {
@@ -48,12 +51,18 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     verifyIntervalMs: Math.min(1_000, options.settleIntervalMs ?? 1_000),
   };
   const results: ChangeResult[] = [];
-  const record = (result: ChangeResult) => {
+  const audit = options.audit ?? {};
+  const record = (change: ChangeResult) => {
+    const why = audit.why?.[change.index];
+    const result: ChangeResult = { ...change, cause: why?.cause ?? 'unknown', ...(why?.fields ? { changed: why.fields } : {}) };
     results.push(result);
     options.onResult?.(result);
     const fields = { index: result.index, action: result.change.action, kind: result.change.kind, client: result.change.client };
-    if (result.status === 'failed') logger.error({ ...fields, code: result.errorCode, detail: result.detail }, 'change failed');
-    else logger.debug({ ...fields, status: result.status, id: result.id }, 'change done');
+    // The audit trail: one line per write, whatever became of it.
+    const entry = { index: result.index, ...auditEntry(result, audit) };
+    if (result.status === 'failed') logger.error({ ...entry, code: result.errorCode, detail: result.detail }, 'change failed');
+    else if (result.status === 'skipped') logger.warn({ ...entry, detail: result.detail }, 'write skipped');
+    else logger.info({ ...entry, ...(result.detail ? { detail: result.detail } : {}) }, 'write');
     if (result.rewrites?.length) {
       const where = result.change.action === 'create' ? { file: result.change.file, line: result.change.line, col: result.change.col, name: result.change.name } : {};
       for (const rewrite of result.rewrites) {
@@ -85,11 +94,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     }
     return run(change, index, context, options.stop, record, undefined, regexId);
   }), concurrency);
-  await runAll(of('update'));
+  // Adoptions write the mark on objects that exist; an adopted object whose values move lists is deleted after.
+  await runAll([...of('update'), ...of('adopt')]);
 
-  // A replaced object is deleted only once its replacement exists.
-  const failedCreates = results.filter((result) => result.status !== 'applied' && result.status !== 'already-done');
-  const blockedIds = new Set(failedCreates.flatMap(({ change }) => (change.action === 'create' ? (change.replaces ?? []) : [])));
+  // A replaced object is deleted only once its replacement exists (or, adopted, once its values are ours).
+  const failedWrites = results.filter((result) => result.status !== 'applied' && result.status !== 'already-done');
+  const blockedIds = new Set(failedWrites.flatMap(({ change }) => {
+    if (change.action === 'create') return change.replaces ?? [];
+    return change.action === 'adopt' && change.kind === 'ip' ? change.ids : [];
+  }));
   const [blocked, deletable] = partition(ruleDeletes.filter(({ change }) => !deleteFirst.has(change.id)), ({ change }) => blockedIds.has(change.id));
   for (const { change, index } of blocked) record({ index, change, status: 'skipped', detail: `its replacement was not created; rule ${change.id} stays` });
   await runRuleDeletes(deletable, context, options.stop, record, concurrency);
@@ -104,7 +117,10 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     stop: options.stop,
   });
   if (!settled && !options.stop?.aborted) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
-  return summarize(results, { calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled });
+  return summarize(results, {
+    calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled,
+    ...(audit.revision !== undefined ? { revision: audit.revision } : {}),
+  });
 }
 
 /** A shorter settle wait asks for a shorter look too (tests, impatient callers); never longer than the default. */
@@ -203,6 +219,7 @@ function execute(
 ): Promise<Outcome | { status: 'skipped'; detail: string }> {
   if (change.action === 'create') return change.kind === 'rule' ? createRule(change, context, regexId) : createIp(change, context);
   if (change.action === 'update') return updateRule(change, context);
+  if (change.action === 'adopt') return change.kind === 'rule' ? updateRule(change, context) : adoptIp(change, context);
   if (change.kind === 'rule') throw new Error('internal: rule deletes run in batches (runRuleDeletes)');
   const ids = deletableIds(change, blockedIpIds);
   if (ids.length === 0) return Promise.resolve({ status: 'skipped', detail: 'every object is kept: a create it depends on failed' });

@@ -18,7 +18,7 @@ import type { IpEntry, LiveIpEntry } from '../model/ip.js';
 import { ipRewrites, ruleRewrites, type FieldRewrite } from '../model/rewrites.js';
 import type { LiveRule, Rule } from '../model/rule.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
-import type { PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanUpdateRule } from '../plan/types.js';
+import type { PlanAdoptIp, PlanAdoptRule, PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanUpdateRule } from '../plan/types.js';
 import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from './requests.js';
 import type { WriteJournal } from './write-journal.js';
 import { UNKNOWN_ID } from './write-journal.js';
@@ -92,7 +92,7 @@ function rewritesOf(declared: Rule, stored: Rule): Pick<Outcome, 'rewrites'> {
   return rewrites.length > 0 ? { rewrites } : {};
 }
 
-export async function createIp(change: PlanCreateIp, context: ExecuteContext): Promise<Outcome> {
+export async function createIp(change: Pick<PlanCreateIp, 'client' | 'object' | 'force'>, context: ExecuteContext): Promise<Outcome> {
   const entries = ipEntriesFromPlan(change.client, change.object);
   const request = ipRuleCreateRequest(entries, context.owner, change.force);
   const live = entries.map((entry) => ({
@@ -158,15 +158,25 @@ export async function deleteRules(client: number, ids: readonly number[], contex
 /**
  * An update in place: the changed fields and a comment whose mark carries the
  * new declaration's fingerprint. A PUT is idempotent, so the client's retry
- * policy repeats it freely.
+ * policy repeats it freely. Adopting a rule is the same call on a rule that
+ * carried no mark yet.
  */
-export async function updateRule(change: PlanUpdateRule, context: ExecuteContext): Promise<Outcome> {
+export async function updateRule(change: PlanUpdateRule | PlanAdoptRule, context: ExecuteContext): Promise<Outcome> {
   const rule = ruleFromPlan(change.client, change.rule);
   const request = hintUpdateRequest(rule, change.fields, context.owner, change.name);
   const stored = await context.api.updateHint(change.id, request, { stopRetrying: context.stopRetrying });
   context.journal?.recordRuleCreated({ ...rule, id: change.id, owner: context.owner, fingerprint: ruleFingerprint(rule) });
   const read = liveRuleFromHint(stored);
   return { status: 'applied', id: change.id, ...(read ? rewritesOf(rule, read) : {}) };
+}
+
+/**
+ * Adopting IP values: a forced create of the same values in their own list,
+ * with the owner mark; the service takes them out of the unmanaged objects.
+ * Never a 409 (forced), and repeating it after an unknown outcome is harmless.
+ */
+export function adoptIp(change: PlanAdoptIp, context: ExecuteContext): Promise<Outcome> {
+  return createIp({ client: change.client, object: change.object, force: true }, context);
 }
 
 export async function deleteIp(change: PlanDeleteIp, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {

@@ -3,7 +3,9 @@
  * Failed and skipped changes are listed with why, so a partial apply says
  * exactly what was and was not done.
  */
+import { auditEntry } from '../audit/entry.js';
 import { describeRewrites } from '../model/rewrites.js';
+import { addCounts, callsPhrase, donePhrase, type ObjectCounts } from '../plan/counts.js';
 import type { Plan, PlanChange } from '../plan/types.js';
 import type { ApplyReport, ChangeResult } from './results.js';
 
@@ -23,19 +25,33 @@ export function renderReport(plan: Plan, report: ApplyReport, options: ReportOpt
       lines.push(paint(33, `! ${describe(result.change)}: the service stored it differently (${describeRewrites(result.rewrites)}); its owner mark keeps it recognized, so it is not created again`));
     }
   }
-  const done = report.applied + report.alreadyDone;
-  const verdict = report.failed + report.skipped === 0
-    ? paint(32, `Apply complete: ${done} of ${report.results.length} call(s) done`)
-    : paint(31, `Apply incomplete: ${done} of ${report.results.length} call(s) done, ${report.failed} failed, ${report.skipped} not attempted`);
-  lines.push(`${verdict} (${report.calls} API calls, ${(report.durationMs / 1000).toFixed(1)} s).`);
+  const done = donePhrase(objectsDone(report));
+  const timing = `(${callsPhrase(report.calls)}, ${(report.durationMs / 1000).toFixed(1)} s)`;
+  const notDone = report.failed + report.skipped;
+  lines.push(notDone === 0
+    ? paint(32, `Apply complete: ${done} ${timing}.`)
+    : paint(31, `Apply incomplete: ${done}; ${report.failed} change${report.failed === 1 ? '' : 's'} failed, ` +
+      `${report.skipped} not attempted ${timing}.`));
   if (!report.settled) lines.push('Warning: the listings did not show every write before the wait ended; a plan right now may show them again.');
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Objects the changes that took effect (applied, or found already done) touched,
+ * in the plan's vocabulary: `create`, `update`, `replace`, `delete`.
+ */
+export function objectsDone(report: ApplyReport): Required<Pick<ObjectCounts, 'create' | 'update' | 'replace' | 'delete'>> {
+  const done = report.results.filter((r) => r.status === 'applied' || r.status === 'already-done').map((r) => r.change);
+  return addCounts({ create: 0, update: 0, replace: 0, delete: 0 }, done);
 }
 
 function reportJson(plan: Plan, report: ApplyReport) {
   return {
     format_version: 1,
     checksum: plan.checksum,
+    /** Objects, as the plan's `summary` counts them. */
+    objects: objectsDone(report),
+    /** Changes (one or more API calls each) by how they ended. */
     summary: {
       applied: report.applied,
       already_done: report.alreadyDone,
@@ -46,16 +62,16 @@ function reportJson(plan: Plan, report: ApplyReport) {
     api_calls: report.calls,
     duration_ms: report.durationMs,
     settled: report.settled,
-    results: report.results.map(resultJson),
+    ...(report.revision !== undefined ? { revision: report.revision } : {}),
+    results: report.results.map((result) => resultJson(result, report.revision)),
   };
 }
 
-function resultJson(result: ChangeResult) {
+/** The audit record (audit/entry.ts), as the `write` log line carries it, and what became of the change. */
+function resultJson(result: ChangeResult, revision: string | undefined) {
   return {
     index: result.index,
-    action: result.change.action,
-    kind: result.change.kind,
-    client: result.change.client,
+    ...auditEntry(result, revision !== undefined ? { revision } : {}),
     status: result.status,
     ...(result.id !== undefined ? { id: result.id } : {}),
     ...(result.errorCode ? { error_code: result.errorCode } : {}),
@@ -72,7 +88,9 @@ function where(change: { readonly file: string; readonly line: number; readonly 
 function describe(change: PlanChange): string {
   if (change.action === 'create' && change.kind === 'rule') return `create rule ${change.name} (${where(change)})`;
   if (change.action === 'update') return `update rule ${change.name} #${change.id} (${where(change)})`;
+  if (change.action === 'adopt' && change.kind === 'rule') return `adopt rule ${change.name} #${change.id} (${where(change)})`;
+  if (change.action === 'adopt') return `adopt ${change.object.list} ${change.object.values.join(', ')} from ${change.ids.map((id) => `#${id}`).join(', ')} (${where(change)})`;
   if (change.action === 'create') return `create ${change.object.list} ${change.object.values.join(', ')} (${where(change)})`;
-  if (change.kind === 'rule') return `delete rule ${change.id} of client ${change.client}`;
+  if (change.kind === 'rule') return `delete rule ${change.name !== undefined ? `${change.name} ` : ''}#${change.id} of client ${change.client}`;
   return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;
 }

@@ -1,4 +1,5 @@
 /** What happened to each change of a plan, and the report an apply ends with. */
+import type { WriteCause } from '../audit/cause.js';
 import type { FieldRewrite } from '../model/rewrites.js';
 import type { PlanChange } from '../plan/types.js';
 
@@ -26,6 +27,10 @@ export interface ChangeResult {
   readonly regexId?: number;
   /** Fields the service stored differently from what the create sent. */
   readonly rewrites?: readonly FieldRewrite[];
+  /** Why the change was needed (audit/cause.ts). */
+  readonly cause?: WriteCause;
+  /** Fields a replacement changes, against the object it replaces. */
+  readonly changed?: readonly string[];
 }
 
 export interface ApplyReport {
@@ -41,11 +46,13 @@ export interface ApplyReport {
   readonly durationMs: number;
   /** Whether the listings showed every write before apply returned. */
   readonly settled: boolean;
+  /** The policy revision the plan was made from, when known. */
+  readonly revision?: string;
 }
 
 export function summarize(
   results: readonly ChangeResult[],
-  extra: Pick<ApplyReport, 'calls' | 'durationMs' | 'settled'>,
+  extra: Pick<ApplyReport, 'calls' | 'durationMs' | 'settled' | 'revision'>,
 ): ApplyReport {
   const count = (status: ChangeStatus) => results.filter((result) => result.status === status).length;
   return {

@@ -56,10 +56,10 @@ function expectations(results: readonly ChangeResult[]): Expectations {
     if (change.action === 'create' && change.kind === 'rule') {
       if (id !== undefined) add(expected.ruleIds, change.client, id);
       else add(expected.ruleKeys, change.client, ruleWriteKey(ruleFromPlan(change.client, change.rule)));
-    } else if (change.action === 'update') {
+    } else if (change.action === 'update' || (change.action === 'adopt' && change.kind === 'rule')) {
       // Listed with the mark the update wrote: the listing shows the new version.
       add(expected.ruleKeys, change.client, ruleWriteKey(ruleFromPlan(change.client, change.rule)));
-    } else if (change.action === 'create') {
+    } else if (change.action === 'create' || change.action === 'adopt') {
       // Answered 409: the values were there already, under whatever mark they carry.
       if (status === 'already-done') continue;
       for (const entry of ipEntriesFromPlan(change.client, change.object)) add(expected.ipKeys, `${change.client}|${entry.list}`, ipWriteKey(entry));

@@ -161,7 +161,7 @@ export class WriteJournal {
 
     for (const [key, { value }] of this.createdRules) {
       const listed = value.id >= 0 ? listedRules.get(value.id) : undefined;
-      if (listedRuleKeys.has(key) || (listed && listed.fingerprint === undefined)) {
+      if (listedRuleKeys.has(key) || (listed && listed.owner !== undefined && listed.fingerprint === undefined)) {
         this.createdRules.delete(key);
       } else if (listed) {
         // Updated in place, listed as it was before: the listing lags, the write stands.

@@ -1,34 +1,67 @@
 /**
- * `rampart ci comment`: post the markdown plan as the one plan comment of the
- * current pull request (GitHub) or merge request (GitLab), updated in place.
+ * `rampart ci comment`: post the plan as the one plan comment of the current
+ * pull request (GitHub) or merge request (GitLab), updated in place. The
+ * comment comes from the saved plan (`--plan`, the file `apply --plan` will
+ * apply), from a failed step's errors (`--failed STEP --errors FILE`), or
+ * from markdown made elsewhere (`--file`).
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { renderMarkdown } from '../plan/render/markdown.js';
+import { readSavedPlan } from '../reconcile/saved-plan.js';
+import { ciContext, type ContextOverrides } from './context.js';
+import { renderFailureComment } from './failure.js';
 import { upsertPlanComment, type Forge, type UpsertResult } from './forge.js';
 import { GITHUB_ACTIONS_BOT, githubContext, githubForge, prNumberFromEvent } from './github.js';
 import { gitlabContext, gitlabForge, gitlabMrFromEnv } from './gitlab.js';
+import { MAX_COMMENT_CHARS } from './pr-comment.js';
 
 export type Provider = 'github' | 'gitlab';
 
-export interface CommentOptions {
-  readonly file: string;
+export interface CommentOptions extends ContextOverrides {
+  /** Markdown made elsewhere. */
+  readonly file?: string;
+  /** A saved plan (`plan --out`), rendered with the CI context in its header. */
+  readonly plan?: string;
+  /** The step that failed; the comment says so and shows `errors`. */
+  readonly failed?: string;
+  /** What the failed step printed. */
+  readonly errors?: string;
   readonly provider?: Provider;
   /** PR / MR number; default from the CI environment. */
   readonly number?: number;
   readonly author?: string;
   readonly marker?: string;
+  /** Longest comment (default: the forges' 65,536 characters). */
+  readonly maxChars?: number;
 }
 
 export type CommentOutcome = ({ readonly posted: true; readonly target: string } & UpsertResult) | { readonly posted: false; readonly reason: string };
 
+async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** The comment's markdown, from whichever source the options name (exactly one). */
+export async function commentText(options: CommentOptions, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const sources = [options.file, options.plan, options.failed].filter((s) => s !== undefined);
+  if (sources.length !== 1) throw new UsageError('give exactly one of --plan FILE, --failed STEP or --file FILE');
+  const maxChars = options.maxChars ?? MAX_COMMENT_CHARS;
+  if (options.file !== undefined) return readText(options.file, 'the comment file');
+  const context = await ciContext(env, options);
+  if (options.plan !== undefined) return renderMarkdown(await readSavedPlan(options.plan), { context, maxChars });
+  // A missing errors file is a step that died before writing it: the comment must still replace the stale plan.
+  const errors = options.errors !== undefined ? await readFile(options.errors, 'utf8').catch(() => '') : '';
+  return renderFailureComment({ step: options.failed as string, errors, context, maxChars });
+}
+
 export async function postPlanComment(options: CommentOptions, env: NodeJS.ProcessEnv = process.env): Promise<CommentOutcome> {
   const provider = options.provider ?? (env.GITLAB_CI === 'true' ? 'gitlab' : 'github');
-  let text: string;
-  try {
-    text = await readFile(options.file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const text = await commentText(options, env);
   let forge: Forge;
   let fallbackAuthor: string | undefined;
   if (provider === 'github') {

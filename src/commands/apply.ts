@@ -6,12 +6,15 @@
 import { Option, type Command } from 'commander';
 import { withDeadline } from '../api/deadline.js';
 import { applyPlan } from '../apply/apply.js';
+import { declaredFingerprints, explainChanges } from '../audit/cause.js';
 import { renderReport } from '../apply/render-report.js';
 import { openJournalFile } from '../apply/journal-file.js';
-import { ApplyFailedError, UnsafePlanError } from '../errors.js';
+import { ApplyFailedError, PausedError, UnsafePlanError } from '../errors.js';
+import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
+import { readPolicyRevision } from '../policy/revision.js';
 import { EXIT } from '../exit-codes.js';
-import { createLogger } from '../log.js';
-import { checkSafety, hasChanges } from '../plan/index.js';
+import { createLogger, type Logger } from '../log.js';
+import { checkSafety, hasChanges, restrictPlan, type Plan } from '../plan/index.js';
 import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
 import { confirmSavedPlan, readSavedPlan } from '../reconcile/saved-plan.js';
@@ -21,14 +24,18 @@ import {
   parseDuration, type PolicyOptions,
 } from './options.js';
 import { useColor, loadOrReport, writePlan } from './output.js';
+import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
+import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 
-interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags {
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
   plan?: string;
   dryRun?: boolean;
   format: 'text' | 'json';
   settleTimeout: string;
+  /** `rampart adopt`: only the plan's `adopt` changes are applied. */
+  adoptOnly?: boolean;
 }
 
 export function register(program: Command): void {
@@ -41,8 +48,10 @@ export function register(program: Command): void {
     .option('--settle-timeout <duration>', 'how long to wait for the listings to show the writes', '30s');
   addSafetyOptions(command);
   addRuleUpdatesOption(command);
+  addAdoptOption(command);
   addJournalOption(command);
   addPolicyOptions(command);
+  addAllowEmptyOption(command);
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the live state before any write (writes are bounded by --request-timeout each)');
   addLogOptions(command);
@@ -57,9 +66,18 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const settleTimeoutMs = parseDuration(flags.settleTimeout);
   const timeoutMs = parseDuration(flags.timeout);
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
-  const policy = await loadOrReport(flags.policies, flags.format);
+  const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
+  // A saved plan made with --adopt is recomputed with it (its adoptions are part of its changes).
+  const adopt = Boolean(flags.adopt || saved?.plan.adopt);
   if (!policy) return EXIT.error;
-  if (policy.files.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
+  if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
+  // Break-glass holds every writer, a pipeline too: the daemon plans only, apply refuses.
+  const paused = await readPauseFile(policy.root);
+  if (paused && !flags.dryRun) {
+    throw new PausedError(`${flags.policies}/${PAUSE_FILE} pauses every write (since ${new Date(paused.since).toISOString()}): ${paused.reason}; `
+      + 'remove the file to resume (plan and apply --dry-run still work)');
+  }
+  const revision = await readPolicyRevision(policy.root);
 
   const connection = await connect(flags, logger);
   const stop = new AbortController();
@@ -67,14 +85,15 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger }));
+      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger }));
     // A saved plan was made by `plan` from the listing alone; compare like with like.
     // Only its changes are compared: everything applied or counted comes from the recomputation.
-    const plan = saved
+    const computed = saved
       ? confirmSavedPlan(saved.plan, prepared.desired, prepared.listed, {
         file: saved.file, owner: flags.owner, limits: { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned },
       })
       : prepared.plan;
+    const plan = flags.adoptOnly ? adoptionsOnly(computed, logger) : computed;
     if (flags.format === 'text') await writePlan(plan, 'text');
 
     const safety = checkSafety(plan, { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned, force: flags.force });
@@ -92,7 +111,11 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       logger,
       journal,
       settleTimeoutMs,
-      // Looking for a create whose answer was lost is a wait for the listing too: bounded the same way.
+      // Stateless: the owner marks tell drift from intent where an object is there to read (audit/cause.ts).
+      audit: {
+        why: explainChanges(plan, saved ? prepared.listed : prepared.live, declaredFingerprints(prepared.desired, prepared.policy.digest)),
+        ...(revision ? { revision: revision.revision } : {}),
+      },
     });
     process.stdout.write(renderReport(plan, report, { format: flags.format, color: useColor() }));
     if (report.failed > 0 || report.skipped > 0) {
@@ -103,4 +126,12 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     disposeSignals();
     await connection.close();
   }
+}
+
+/** `rampart adopt`: the plan's adoptions alone; the rest is said, and left to `apply`. */
+function adoptionsOnly(plan: Plan, logger: Logger): Plan {
+  const adoptions = restrictPlan(plan, (change) => (change.action === 'adopt' ? change : undefined));
+  const left = plan.changes.length - adoptions.changes.length;
+  if (left > 0) logger.info({ left }, `${left} other change(s) of the plan are left for \`rampart apply --adopt\``);
+  return adoptions;
 }

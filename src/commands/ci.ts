@@ -1,35 +1,45 @@
 /**
- * `rampart ci comment --file plan.md`: the CI helper the GitHub Action and the
- * GitLab recipe run (docs/ci.md). Hidden from the main help.
+ * `rampart ci comment`: the CI helper the GitHub Action and the GitLab recipe
+ * run (docs/ci.md). Hidden from the main help.
  */
 import { Option, type Command } from 'commander';
-import { describeOutcome, postPlanComment, type Provider } from '../ci/comment.js';
+import { commentText, describeOutcome, postPlanComment, type CommentOptions, type Provider } from '../ci/comment.js';
 import { EXIT } from '../exit-codes.js';
 import { positiveInt } from './options.js';
 
 interface CommentFlags {
-  file: string;
+  file?: string;
+  plan?: string;
+  failed?: string;
+  errors?: string;
   provider?: Provider;
   number?: number;
   author?: string;
+  commit?: string;
+  runUrl?: string;
+  apiUrl?: string;
+  print?: boolean;
 }
 
 export function register(program: Command): void {
   const ci = program.command('ci', { hidden: true }).description('helpers for CI pipelines (see docs/ci.md)');
   ci.command('comment')
     .description('create or update, in place, the one plan comment on the current pull request / merge request')
-    .requiredOption('--file <file>', 'the markdown plan (rampart plan --format markdown > plan.md)')
+    .option('--plan <file>', 'the saved plan (rampart plan --out FILE): the comment shows exactly what apply --plan applies')
+    .option('--failed <step>', 'the step that failed (validate, plan, ...): the comment says so, with --errors')
+    .option('--errors <file>', "what the failed step printed (its diagnostics or the API error)")
+    .option('--file <file>', 'markdown made elsewhere (rampart show plan.json --format markdown > plan.md)')
+    .option('--commit <sha>', 'commit in the header (default: the pull request head, CI_COMMIT_SHA on GitLab)')
+    .option('--run-url <url>', 'CI run linked from the header (default: from the CI environment)')
+    .option('--api-url <url>', 'API named in the header (default: RAMPART_API_URL)')
+    .option('--print', 'print the comment instead of posting it')
     .addOption(new Option('--provider <provider>', 'forge (default: gitlab when GITLAB_CI=true, else github)').choices(['github', 'gitlab']))
     .addOption(new Option('--number <n>', 'pull / merge request number (default: from the CI environment)').argParser(positiveInt))
     .option('--author <login>', "only this author's marked comments count as ours (default: the token's user, else github-actions[bot])")
     .action(async (flags: CommentFlags) => {
-      const outcome = await postPlanComment({
-        file: flags.file,
-        ...(flags.provider ? { provider: flags.provider } : {}),
-        ...(flags.number !== undefined ? { number: flags.number } : {}),
-        ...(flags.author ? { author: flags.author } : {}),
-      });
-      process.stdout.write(`${describeOutcome(outcome)}\n`);
+      const options: CommentOptions = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+      if (flags.print) process.stdout.write(await commentText(options));
+      else process.stdout.write(`${describeOutcome(await postPlanComment(options))}\n`);
       process.exitCode = EXIT.ok;
     });
 }

@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ApiClient } from '../api/client.js';
-import { resolveCredentials } from '../api/credentials.js';
+import { credentialReloader, type ReloadResult } from '../api/credential-reload.js';
+import { resolveCredentials, type Credentials } from '../api/credentials.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retry.js';
 import { ServiceApi } from '../api/service.js';
 import type { RunningEmulator } from '../emulator/index.js';
@@ -18,6 +19,8 @@ export interface Connection {
   readonly emulator?: RunningEmulator;
   /** Where it is connected, for logs (never the token). */
   readonly target: string;
+  /** Reads the token and secret files again and uses what changed (the daemon, before each cycle). */
+  reloadCredentials(): Promise<ReloadResult>;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,8 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
   }
   let emulator: RunningEmulator | undefined;
   let baseUrl: string;
-  let credentials;
+  let credentials: Credentials;
+  const sources = { tokenFile: options.apiTokenFile, secretFile: options.apiSecretFile };
   if (options.emulator) {
     const token = randomBytes(24).toString('hex');
     // Loaded only here: every command against a real API starts without the emulator's code.
@@ -52,7 +56,7 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
       throw new UsageError('no API URL: set --api-url or RAMPART_API_URL (or use --emulator to try Rampart without an account)');
     }
     baseUrl = checkUrl(options.apiUrl);
-    credentials = await resolveCredentials({ tokenFile: options.apiTokenFile, secretFile: options.apiSecretFile });
+    credentials = await resolveCredentials(sources);
   }
   const http = new ApiClient({
     baseUrl,
@@ -66,8 +70,10 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
     },
     ...(hooks.onCall ? { onCall: hooks.onCall } : {}),
   });
+  const reloader = emulator ? undefined : credentialReloader(sources, credentials, (next) => http.setCredentials(next), logger.child({ module: 'credentials' }));
   return {
     api: new ServiceApi(http),
+    reloadCredentials: () => reloader?.reload() ?? Promise.resolve('not-from-files'),
     ...(emulator ? { emulator } : {}),
     target: emulator ? `embedded emulator at ${emulator.url}` : new URL(baseUrl).origin,
     async close() {

@@ -2,7 +2,7 @@
  * `rampart export --client ID`: writes the live rules and IP lists of an
  * account as policy files (`--out DIR`) so that `plan` on them right after
  * shows no changes. Reads only; never writes to the account. See
- * docs/operations.md ("Exporting an existing account") and src/export/.
+ * docs/operations.md ("Onboarding an existing account") and src/export/.
  */
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { UsageError } from '../errors.js';
 interface ExportFlags extends ConnectionOptions, LogFlags, DeadlineFlags {
   client: number;
   out: string;
+  excludeOwned?: boolean;
   includeOwned?: boolean;
   force?: boolean;
   schemaRef?: string;
@@ -31,7 +32,8 @@ export function register(program: Command): void {
     .description('write the live rules and IP lists of an account as policy files; changes nothing in the account')
     .requiredOption('--client <id>', 'account id (clientid) to export', clientId)
     .addOption(new Option('--out <dir>', 'directory to write the policy files into').default('./exported'))
-    .option('--include-owned', 'also export objects carrying the --owner mark (by default they are left out: they are in your policies already)')
+    .option('--exclude-owned', 'leave out objects carrying the --owner mark (for an export written next to the policies that declare them)')
+    .addOption(new Option('--include-owned', 'deprecated: objects carrying the --owner mark are exported by default').hideHelp())
     .option('--force', 'overwrite files in --out that an earlier export did not write')
     .option('--schema-ref <ref>', 'what the yaml-language-server modeline points at (default: the installed schema, relative to --out)')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json']).default('text'));
@@ -45,20 +47,22 @@ export function register(program: Command): void {
 
 export async function exportAccount(flags: ExportFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  if (flags.includeOwned && flags.excludeOwned) throw new UsageError('--include-owned and --exclude-owned contradict each other');
   const timeoutMs = parseDuration(flags.timeout);
   const connection = await connect(flags, logger);
   try {
     const live = await withDeadline(timeoutMs, connection.target, (signal) =>
       readLiveState(connection.api, [flags.client], { concurrency: flags.concurrency, signal }));
+    if (flags.includeOwned) logger.warn('--include-owned is deprecated and does nothing: export includes the objects this owner manages by default (--exclude-owned leaves them out)');
     logger.info({ rules: live.rules.length, ipValues: live.ipEntries.length, target: connection.target }, 'live state read');
     const result = buildExport(live, {
       client: flags.client,
       owner: flags.owner,
-      includeOwned: Boolean(flags.includeOwned),
+      excludeOwned: Boolean(flags.excludeOwned),
       now: Math.floor(Date.now() / 1000),
       schemaRef: flags.schemaRef ?? defaultSchemaRef(flags.out),
     });
-    const write = await writeExport(flags.out, result.files, { force: Boolean(flags.force) });
+    const write = await writeExport(flags.out, result.files, { force: Boolean(flags.force), record: result.record });
     process.stdout.write(renderReport({ client: flags.client, out: flags.out, owner: flags.owner, result, write }, flags.format));
     logger.info({ files: write.written.length, removed: write.removed.length, skipped: result.skipped.length }, 'export written');
     return EXIT.ok;

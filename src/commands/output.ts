@@ -4,6 +4,7 @@
  * plans and reports; logs go to stderr.
  */
 import { appendFile, writeFile } from 'node:fs/promises';
+import { repositoryPath } from '../github-commands.js';
 import { formatDiagnostic, formatDiagnostics, formatMarkdown } from '../policy/format.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { InvalidPoliciesError, loadDesired, type LoadedPolicies } from '../reconcile/prepare.js';
@@ -17,12 +18,17 @@ export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
   return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 }
 
+/** Policy paths as GitHub knows them, from the repository root (policies in a subdirectory). */
+function githubPath(): (file: string) => string {
+  return repositoryPath(process.env.GITHUB_WORKSPACE, process.cwd());
+}
+
 export async function writePlan(plan: Plan, format: PlanFormat, out?: string): Promise<void> {
   if (out) await writeFile(out, renderJson(plan), { mode: 0o644 });
   if (format === 'json') process.stdout.write(renderJson(plan));
   else if (format === 'markdown') process.stdout.write(renderMarkdown(plan));
   else if (format === 'github') {
-    const { annotations, summary } = renderGithub(plan);
+    const { annotations, summary } = renderGithub(plan, { path: githubPath() });
     process.stdout.write(annotations);
     if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, summary);
     else process.stdout.write(summary);
@@ -33,7 +39,7 @@ export async function writePlan(plan: Plan, format: PlanFormat, out?: string): P
 export async function writeDiagnostics(result: PolicyLoadResult, format: PlanFormat): Promise<void> {
   const diagnosticFormat = format === 'markdown' ? 'text' : format;
   const report = { files: result.files, diagnostics: result.diagnostics };
-  process.stdout.write(formatDiagnostics(report, diagnosticFormat));
+  process.stdout.write(formatDiagnostics(report, diagnosticFormat, { path: githubPath() }));
   if (format === 'github' && process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, formatMarkdown(report));
 }
 
@@ -51,9 +57,9 @@ export function writeWarnings(result: PolicyLoadResult, stream: NodeJS.WritableS
  * reported (in the command's format) without a token, and its warnings are
  * shown. Undefined when invalid.
  */
-export async function loadOrReport(policies: string, format: PlanFormat): Promise<LoadedPolicies | undefined> {
+export async function loadOrReport(policies: string, format: PlanFormat, allowEmpty = false): Promise<LoadedPolicies | undefined> {
   try {
-    const loaded = await loadDesired({ policies });
+    const loaded = await loadDesired({ policies, allowEmpty });
     writeWarnings(loaded);
     return loaded;
   } catch (error) {

@@ -7,15 +7,18 @@ import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { hasChanges } from '../plan/index.js';
+import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
 import {
   addConnectionOptions, addDeadlineOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
 import { PLAN_FORMATS, type PlanFormat, loadOrReport, writePlan } from './output.js';
+import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
+import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 
-interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags {
+interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
   format: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -29,8 +32,10 @@ export function register(program: Command): void {
     .option('--out <file>', 'also save the plan as JSON, for `apply --plan FILE`')
     .option('--detailed-exitcode', 'exit 2 when the plan has changes, 0 when it has none, 1 on error');
   addPolicyOptions(command);
+  addAllowEmptyOption(command);
   addConnectionOptions(command);
   addRuleUpdatesOption(command);
+  addAdoptOption(command);
   addDeadlineOption(command);
   addLogOptions(command);
   command.action(async (flags: PlanFlags) => {
@@ -42,14 +47,16 @@ export async function plan(flags: PlanFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   const timeoutMs = parseDuration(flags.timeout);
   // Policies first: an invalid file is reported without needing a token or the network.
-  const policy = await loadOrReport(flags.policies, flags.format);
+  const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
   if (!policy) return EXIT.error;
+  const paused = await readPauseFile(policy.root);
+  if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
   const connection = await connect(flags, logger);
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));
+      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt: Boolean(flags.adopt), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));
     await writePlan(prepared.plan, flags.format, flags.out);
-    logger.info({ ...prepared.plan.summary, calls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
+    logger.info({ ...prepared.plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;
     return EXIT.ok;
   } finally {

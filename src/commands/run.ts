@@ -4,6 +4,7 @@
  * applies, and serves /healthz, /readyz, /metrics and /plan. `--once` runs one
  * cycle and exits; `--dry-run` plans and reports only.
  */
+import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { openJournalFile } from '../apply/journal-file.js';
 import { WriteJournal } from '../apply/write-journal.js';
@@ -18,16 +19,19 @@ import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
   parseDuration, type PolicyOptions,
 } from './options.js';
+import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
+import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 import { packageVersion } from '../version.js';
 
-interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags {
+interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
   interval: string;
   listen: string;
   dryRun?: boolean;
   once?: boolean;
   settleTimeout: string;
+  adminTokenFile?: string;
 }
 
 export function register(program: Command): void {
@@ -38,11 +42,14 @@ export function register(program: Command): void {
     .addOption(new Option('--listen <host:port>', 'address of /healthz, /readyz, /metrics and /plan').env('RAMPART_LISTEN').default('127.0.0.1:9464'))
     .option('--dry-run', 'plan and report only; change nothing')
     .option('--once', 'run one cycle and exit (0 on success, 1 otherwise)')
-    .option('--settle-timeout <duration>', 'how long an apply waits for the listings to show its writes', '30s');
+    .option('--settle-timeout <duration>', 'how long an apply waits for the listings to show its writes', '30s')
+    .addOption(new Option('--admin-token-file <file>', 'enables POST /pause and DELETE /pause for a bearer of the token in this file (re-read on each request)').env('RAMPART_ADMIN_TOKEN_FILE'));
   addSafetyOptions(command);
   addRuleUpdatesOption(command);
+  addAdoptOption(command);
   addJournalOption(command);
   addPolicyOptions(command);
+  addAllowEmptyOption(command);
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the live state with --once (the daemon retries each cycle with backoff instead)');
   addLogOptions(command);
@@ -59,7 +66,9 @@ export async function run(flags: RunFlags): Promise<number> {
   const settleTimeoutMs = parseDuration(flags.settleTimeout);
   const timeoutMs = parseDuration(flags.timeout);
   // The daemon (metrics registry, watcher, server) is loaded when `run` runs: the other commands start without it.
-  const { DaemonMetrics, isSuccessfulResult, ReconcileLoop, runDaemon } = await import('../daemon/index.js');
+  if (flags.adminTokenFile !== undefined) await checkAdminTokenFile(flags.adminTokenFile);
+  const { DaemonMetrics, isSuccessfulResult, PauseSwitch, ReconcileLoop, runDaemon } = await import('../daemon/index.js');
+  const pause = new PauseSwitch();
   const metrics = new DaemonMetrics({ version: await packageVersion() });
   // The API client is shared by every cycle and logs its retries itself; cycles run one at a
   // time, so its lines (and the embedded emulator's) carry the id of the cycle running then.
@@ -92,13 +101,18 @@ export async function run(flags: RunFlags): Promise<number> {
       maxDeleteShare: flags.maxDeleteShare,
       minOwned: flags.minOwned,
       ruleUpdates: flags.ruleUpdates,
+      allowEmpty: Boolean(flags.allowEmpty),
+      adopt: Boolean(flags.adopt),
       concurrency: flags.concurrency,
       settleTimeoutMs,
       ...(flags.once ? { readDeadline: { ms: timeoutMs, target: connection.target } } : {}),
+      pause: () => pause.current,
     });
     const cycle: Cycle = async (context) => {
       runningCycle = context.cycleId;
       try {
+        // A rotated token file is picked up here, without a restart.
+        await connection.reloadCredentials();
         return await reconcile(context);
       } finally {
         runningCycle = undefined;
@@ -112,11 +126,25 @@ export async function run(flags: RunFlags): Promise<number> {
       // The cycle's log line has the details; a person at a terminal wants one line.
       throw outcome.error instanceof Error ? outcome.error : new UsageError(`the cycle ended ${outcome.result}`);
     }
-    await runDaemon({ dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics });
+    await runDaemon({
+      dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics,
+      ...(flags.adminTokenFile !== undefined ? { admin: { tokenFile: flags.adminTokenFile, pause } } : {}),
+    });
     logger.info('rampart run stopped');
     return EXIT.ok;
   } finally {
     disposeSignals();
     await connection.close();
   }
+}
+
+/** Refused at start rather than at the first pause request, in the middle of an incident. */
+async function checkAdminTokenFile(file: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the admin token file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
+  }
+  if (text.trim() === '') throw new UsageError(`the admin token file ${file} is empty`);
 }

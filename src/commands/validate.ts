@@ -5,6 +5,7 @@
 import { appendFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { EXIT } from '../exit-codes.js';
+import { repositoryPath } from '../github-commands.js';
 import { formatDiagnostics, formatMarkdown, type DiagnosticFormat, type DiagnosticReport } from '../policy/format.js';
 import { loadPolicies } from '../policy/index.js';
 import type { Diagnostic } from '../policy/types.js';
@@ -37,7 +38,7 @@ export async function validate(options: ValidateOptions): Promise<number> {
     });
   }
   const report: DiagnosticReport = { files: result.files, diagnostics };
-  process.stdout.write(formatDiagnostics(report, options.format));
+  process.stdout.write(formatDiagnostics(report, options.format, { path: repositoryPath(process.env.GITHUB_WORKSPACE, process.cwd()) }));
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (options.format === 'github' && summaryFile) {
     await appendFile(summaryFile, formatMarkdown(report));

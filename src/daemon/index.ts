@@ -8,6 +8,7 @@ import { silentLogger } from '../log.js';
 import { ReconcileLoop, type BackoffOptions } from './loop.js';
 import { DaemonMetrics } from './metrics.js';
 import type { Cycle } from '../reconcile/outcome.js';
+import type { PauseSwitch } from './pause-switch.js';
 import { startDaemonServer } from './server.js';
 import { watchPolicyDirectory } from './watch.js';
 
@@ -18,7 +19,8 @@ export {
   type Cycle, type CycleContext, type CycleOutcome, type CycleResult,
 } from '../reconcile/outcome.js';
 export type { DaemonState } from './state.js';
-export { startDaemonServer, type DaemonServer, type DaemonServerOptions } from './server.js';
+export { startDaemonServer, type AdminOptions, type DaemonServer, type DaemonServerOptions } from './server.js';
+export { PauseSwitch } from './pause-switch.js';
 export { watchPolicyDirectory, type WatchOptions } from './watch.js';
 
 export interface DaemonOptions {
@@ -38,6 +40,8 @@ export interface DaemonOptions {
   debounceMs?: number;
   jitterRatio?: number;
   backoff?: BackoffOptions;
+  /** `POST /pause` and `DELETE /pause` for a bearer of the token in `tokenFile`; the cycle reads `pause`. */
+  admin?: { readonly tokenFile: string; readonly pause: PauseSwitch };
 }
 
 export interface RunningDaemon {
@@ -64,7 +68,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     metrics,
   });
   const server = options.listen !== undefined
-    ? await startDaemonServer({ listen: options.listen, loop, metrics, logger })
+    ? await startDaemonServer({
+      listen: options.listen, loop, metrics, logger,
+      ...(options.admin ? { admin: { ...options.admin, onChange: () => loop.request('pause changed') } } : {}),
+    })
     : undefined;
 
   let watcherReady = (): void => undefined;

@@ -11,6 +11,7 @@ import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
 import { isCycleOutcome, isSuccessfulResult, pendingAfter, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
 import type { DaemonState } from './state.js';
+import { cycleRecord, type CycleRecord } from './cycle-record.js';
 
 export interface BackoffOptions {
   /** Wait after the first failed cycle. */
@@ -51,6 +52,8 @@ export class ReconcileLoop implements DaemonState {
   lastCycleId: string | undefined;
   lastSuccessAt: number | undefined;
   lastPlan: unknown;
+  lastCycle: CycleRecord | undefined;
+  lastPlanCycle: CycleRecord | undefined;
   /** Cycles that failed in a row; drives the backoff. */
   consecutiveFailures = 0;
 
@@ -180,19 +183,23 @@ export class ReconcileLoop implements DaemonState {
     } catch (error) {
       outcome = { result: 'failed', error };
     }
-    this.record(outcome, reasons, startedAt, logger);
+    this.record(cycleId, outcome, reasons, startedAt, logger);
     return outcome;
   }
 
   /** The one place a cycle's outcome is recorded: state, metrics, one log line. */
-  private record(outcome: CycleOutcome, reasons: string[], startedAt: number, logger: Logger): void {
+  private record(cycleId: string, outcome: CycleOutcome, reasons: string[], startedAt: number, logger: Logger): void {
     const endedAt = this.now();
     const seconds = Math.max(0, endedAt - startedAt) / 1000;
     const { result } = outcome;
     const succeeded = isSuccessfulResult(result);
     this.running = false;
     this.lastOutcome = outcome;
-    if (outcome.plan !== undefined) this.lastPlan = outcome.plan;
+    this.lastCycle = cycleRecord(cycleId, outcome, startedAt, endedAt);
+    if (outcome.plan !== undefined) {
+      this.lastPlan = outcome.plan;
+      this.lastPlanCycle = this.lastCycle;
+    }
     if (succeeded) {
       this.everSucceeded = true;
       this.lastSuccessAt = endedAt;
@@ -210,17 +217,23 @@ export class ReconcileLoop implements DaemonState {
       if (succeeded) metrics.setLastSuccess(endedAt);
       const pending = pendingAfter(outcome);
       if (pending) metrics.setPendingChanges(pending);
+      // A cycle that failed before it read the policies leaves both as they were.
+      if (outcome.revision) metrics.setPolicyRevision(outcome.revision);
+      if (outcome.revision || outcome.paused || result !== 'failed') metrics.setPaused(outcome.paused?.since);
     }
 
     const fields = {
       result, reasons, durationMs: Math.round(seconds * 1000),
       ...(outcome.changes ? { changes: outcome.changes } : {}),
       ...(outcome.held?.length ? { held: outcome.held.length } : {}),
+      ...(outcome.revision ? { revision: outcome.revision.revision } : {}),
+      ...(outcome.readRevision ? { readRevision: outcome.readRevision.revision } : {}),
+      ...(outcome.paused ? { paused: outcome.paused.reason } : {}),
       ...(outcome.error !== undefined ? { err: outcome.error } : {}),
       ...(result === 'failed' ? { consecutiveFailures: this.consecutiveFailures } : {}),
     };
     if (result === 'failed') logger.error(fields, 'cycle finished');
-    else if (result === 'invalid' || result === 'unsafe' || result === 'churn') logger.warn(fields, 'cycle finished');
+    else if (result === 'invalid' || result === 'unsafe' || result === 'churn' || result === 'paused') logger.warn(fields, 'cycle finished');
     else logger.info(fields, 'cycle finished');
   }
 }

@@ -3,9 +3,10 @@
  * library caller) can make several. Names are part of the user contract.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { OBJECT_ACTIONS, type ObjectAction, type ObjectCounts } from '../plan/counts.js';
 import type { CycleResult } from '../reconcile/outcome.js';
 
-export type ChangeAction = 'create' | 'update' | 'delete';
+export type ChangeAction = ObjectAction;
 
 export interface DaemonMetricsOptions {
   /** Reported as `rampart_build_info{version}`. */
@@ -33,7 +34,7 @@ export class DaemonMetrics {
 
   private readonly changesApplied = new Counter({
     name: 'rampart_changes_applied_total',
-    help: 'Changes applied to the account, by action (create, update, delete) and object kind.',
+    help: 'Objects changed in the account (an IP entry with three countries counts three), by action (create, update, replace, delete, adopt) and object kind.',
     labelNames: ['action', 'kind'] as const,
     registers: [this.registry],
   });
@@ -66,7 +67,7 @@ export class DaemonMetrics {
 
   private readonly pendingChanges = new Gauge({
     name: 'rampart_plan_pending_changes',
-    help: 'Changes the last cycle planned but did not apply (dry-run, refused as unsafe, failed), by action; 0 once applied or nothing to do.',
+    help: 'Objects the last cycle planned to create, update, replace, delete or adopt but did not (dry-run, refused as unsafe, failed), by action; 0 once applied or nothing to do.',
     labelNames: ['action'] as const,
     registers: [this.registry],
   });
@@ -81,6 +82,32 @@ export class DaemonMetrics {
   private readonly churnHeld = new Gauge({
     name: 'rampart_churn_held_objects',
     help: 'Declared objects the churn breaker keeps from being written: created in consecutive cycles without sticking.',
+    registers: [this.registry],
+  });
+
+  private readonly writesByCause = new Counter({
+    name: 'rampart_writes_by_cause_total',
+    help: 'Writes made, by why (drift: a live object changed or removed outside Rampart; intent: the policies changed; unknown: no memory of the policies before) and object kind.',
+    labelNames: ['cause', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly paused = new Gauge({
+    name: 'rampart_paused',
+    help: '1 while a pause (.rampart-pause file or POST /pause) keeps the daemon from writing.',
+    registers: [this.registry],
+  });
+
+  private readonly pausedSince = new Gauge({
+    name: 'rampart_paused_since_timestamp_seconds',
+    help: 'Unix time the pause in effect began (the pause file\'s modification time); 0 when not paused.',
+    registers: [this.registry],
+  });
+
+  private readonly policyRevision = new Gauge({
+    name: 'rampart_policy_revision_info',
+    help: 'Always 1; the labels name the policy revision in effect (a git commit or a ConfigMap data directory) and where it was read from.',
+    labelNames: ['revision', 'source'] as const,
     registers: [this.registry],
   });
 
@@ -101,7 +128,9 @@ export class DaemonMetrics {
     this.buildInfo.set({ version: options.version ?? process.env.npm_package_version ?? 'unknown' }, 1);
     this.cycleInProgress.set(0);
     this.churnHeld.set(0);
-    for (const action of ['create', 'delete'] as const) this.pendingChanges.set({ action }, 0);
+    this.paused.set(0);
+    this.pausedSince.set(0);
+    this.setPendingChanges({});
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -132,9 +161,9 @@ export class DaemonMetrics {
     this.apiRetries.inc({ route });
   }
 
-  setPendingChanges(changes: { create: number; delete: number }): void {
-    this.pendingChanges.set({ action: 'create' }, changes.create);
-    this.pendingChanges.set({ action: 'delete' }, changes.delete);
+  /** Objects by action, the plan's vocabulary; an action left out is 0. */
+  setPendingChanges(changes: ObjectCounts): void {
+    for (const action of OBJECT_ACTIONS) this.pendingChanges.set({ action }, changes[action] ?? 0);
   }
 
   recordServerRewrite(kind: string): void {
@@ -143,6 +172,22 @@ export class DaemonMetrics {
 
   setChurnHeld(count: number): void {
     this.churnHeld.set(count);
+  }
+
+  recordWriteCause(cause: string, kind: string): void {
+    this.writesByCause.inc({ cause, kind });
+  }
+
+  /** `since` in milliseconds since the epoch; undefined: not paused. */
+  setPaused(since: number | undefined): void {
+    this.paused.set(since === undefined ? 0 : 1);
+    this.pausedSince.set(since === undefined ? 0 : since / 1000);
+  }
+
+  /** One series: the revision in effect replaces the one before. */
+  setPolicyRevision(revision: { revision: string; source: string } | undefined): void {
+    this.policyRevision.reset();
+    if (revision) this.policyRevision.set({ revision: revision.revision, source: revision.source }, 1);
   }
 
   setCycleInProgress(running: boolean): void {

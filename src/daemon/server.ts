@@ -1,7 +1,10 @@
 /**
- * The daemon's HTTP endpoints: /healthz, /readyz, /metrics, /plan. Read-only;
- * it only looks at the loop's state and the metrics registry.
+ * The daemon's HTTP endpoints: /healthz, /readyz, /metrics, /plan, read-only
+ * views of the loop's state and the metrics registry; and, only with an admin
+ * token file, `POST /pause` and `DELETE /pause`.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
@@ -10,6 +13,8 @@ import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { DaemonState } from './state.js';
+import { errorMessage, shownPause } from './cycle-record.js';
+import type { PauseSwitch } from './pause-switch.js';
 
 /** How long a response in flight may take to finish when the server closes. */
 const CLOSE_GRACE_MS = 2000;
@@ -21,17 +26,24 @@ export interface DaemonServerOptions {
   loop: DaemonState | (() => DaemonState);
   metrics: DaemonMetrics;
   logger?: Logger;
+  /** Enables `POST /pause` and `DELETE /pause` for a bearer of the token in `tokenFile` (read per request). */
+  admin?: AdminOptions;
 }
+
+export interface AdminOptions {
+  readonly tokenFile: string;
+  readonly pause: PauseSwitch;
+  /** Told after the pause changed (the daemon asks for a cycle, which reports it). */
+  readonly onChange: () => void;
+}
+
+/** Longest body `POST /pause` reads (a reason). */
+const MAX_PAUSE_BODY = 4096;
 
 export interface DaemonServer {
   /** `http://HOST:PORT` with the port actually bound. */
   readonly url: string;
   close(): Promise<void>;
-}
-
-function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return error === undefined ? 'unknown error' : String(error);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -49,9 +61,37 @@ function notReadyReason(state: DaemonState): string | undefined {
   return `no successful cycle yet; last cycle ${last.result}${detail}`;
 }
 
+/**
+ * Ready once a cycle succeeded, and it stays so while later cycles fail or a
+ * pause holds writes: taking the only replica out of a Service helps nobody,
+ * and a rollout must not hang on an incident. The body says how it really is.
+ */
+function readiness(state: DaemonState) {
+  const last = state.lastCycle;
+  const status = last?.result === 'paused' ? 'paused'
+    : last && (last.status === 'failed' || last.status === 'invalid' || last.status === 'refused') ? 'degraded' : 'ready';
+  return {
+    status,
+    lastSuccessAt: state.lastSuccessAt !== undefined ? new Date(state.lastSuccessAt).toISOString() : undefined,
+    lastResult: state.lastOutcome?.result,
+    ...(last ? { lastCycle: last } : {}),
+    ...(last?.revision ? { revision: last.revision.revision } : {}),
+    ...(last?.paused ? { paused: last.paused } : {}),
+    ...(state.consecutiveFailures ? { consecutiveFailures: state.consecutiveFailures } : {}),
+  };
+}
+
+/** `/plan`: the plan, and the cycle that made it (when, from which revision, what became of it). */
+function planBody(state: DaemonState): unknown {
+  const plan = state.lastPlan;
+  if (typeof plan !== 'object' || plan === null || Array.isArray(plan) || !state.lastPlanCycle) return plan;
+  return { ...plan, cycle: state.lastPlanCycle };
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, options: DaemonServerOptions): Promise<void> {
   const state = typeof options.loop === 'function' ? options.loop() : options.loop;
   const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+  if (pathname === '/pause' && options.admin) return handlePause(req, res, options.admin, options.logger);
   const known = ['/healthz', '/readyz', '/metrics', '/plan'];
   if (!known.includes(pathname)) return sendJson(res, 404, { error: 'not found' });
   if (req.method !== 'GET') {
@@ -65,12 +105,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Daemon
         : sendJson(res, 503, { status: 'stopped' });
     case '/readyz': {
       const reason = notReadyReason(state);
-      if (reason !== undefined) return sendJson(res, 503, { status: 'not ready', reason });
-      return sendJson(res, 200, {
-        status: 'ready',
-        lastSuccessAt: state.lastSuccessAt !== undefined ? new Date(state.lastSuccessAt).toISOString() : undefined,
-        lastResult: state.lastOutcome?.result,
-      });
+      if (reason !== undefined) return sendJson(res, 503, { ...readiness(state), status: 'not ready', reason });
+      return sendJson(res, 200, readiness(state));
     }
     case '/metrics': {
       const { contentType, body } = await options.metrics.expose();
@@ -81,8 +117,66 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Daemon
     case '/plan':
       return state.lastPlan === undefined
         ? sendJson(res, 404, { error: 'no plan yet' })
-        : sendJson(res, 200, state.lastPlan);
+        : sendJson(res, 200, planBody(state));
   }
+}
+
+async function handlePause(req: IncomingMessage, res: ServerResponse, admin: AdminOptions, parent?: Logger): Promise<void> {
+  if (req.method !== 'POST' && req.method !== 'DELETE') {
+    res.setHeader('allow', 'POST, DELETE');
+    return sendJson(res, 405, { error: 'method not allowed' });
+  }
+  const logger = (parent ?? silentLogger()).child({ module: 'server' });
+  if (!(await authorized(req, admin.tokenFile, logger))) {
+    res.setHeader('www-authenticate', 'Bearer');
+    return sendJson(res, 401, { error: 'a valid admin token is required (Authorization: Bearer ...)' });
+  }
+  if (req.method === 'DELETE') {
+    const lifted = admin.pause.clear();
+    logger.warn({ by: 'endpoint' }, lifted ? 'pause lifted' : 'no endpoint pause to lift');
+    admin.onChange();
+    return sendJson(res, 200, { paused: false });
+  }
+  const pause = admin.pause.set(await pauseReasonOf(req));
+  logger.warn({ reason: pause.reason, by: 'endpoint' }, 'paused: no writes until DELETE /pause or a restart');
+  admin.onChange();
+  return sendJson(res, 200, { paused: true, ...shownPause(pause) });
+}
+
+/** The bearer token against the file's content, re-read each time (a rotated Secret takes effect at once). */
+async function authorized(req: IncomingMessage, tokenFile: string, logger: Logger): Promise<boolean> {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (given === undefined) return false;
+  let expected: string;
+  try {
+    expected = (await readFile(tokenFile, 'utf8')).trim();
+  } catch (error) {
+    logger.error({ file: tokenFile, code: (error as NodeJS.ErrnoException).code }, 'cannot read the admin token file; every pause request is refused');
+    return false;
+  }
+  if (expected === '') return false;
+  // Equal-length digests: the comparison takes the same time whatever was sent.
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** `{"reason": "..."}` or plain text; empty: no reason given. */
+async function pauseReasonOf(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) {
+    body += String(chunk);
+    if (body.length > MAX_PAUSE_BODY) break;
+  }
+  body = body.slice(0, MAX_PAUSE_BODY);
+  if (/^\s*\{/.test(body)) {
+    try {
+      const reason = (JSON.parse(body) as { reason?: unknown }).reason;
+      return typeof reason === 'string' ? reason : '';
+    } catch {
+      return body;
+    }
+  }
+  return body;
 }
 
 /** A bind failure is a configuration problem: say which address and what to do, keep the cause. */

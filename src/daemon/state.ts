@@ -1,5 +1,6 @@
 /** What the daemon's HTTP server shows of the loop. */
 import type { CycleOutcome } from '../reconcile/outcome.js';
+import type { CycleRecord } from './cycle-record.js';
 
 /** What the HTTP server shows; `ReconcileLoop` provides it. */
 export interface DaemonState {
@@ -13,4 +14,10 @@ export interface DaemonState {
   /** Milliseconds since the epoch. */
   readonly lastSuccessAt: number | undefined;
   readonly lastPlan: unknown;
+  /** The last finished cycle. */
+  readonly lastCycle?: CycleRecord;
+  /** The cycle that computed `lastPlan`. */
+  readonly lastPlanCycle?: CycleRecord;
+  /** Cycles that failed in a row. */
+  readonly consecutiveFailures?: number;
 }

@@ -18,6 +18,8 @@ import { watch, type FSWatcher } from 'chokidar';
 import path from 'node:path';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
+import { IGNORE_FILE } from '../policy/files.js';
+import { PAUSE_FILE } from '../policy/pause.js';
 import { anchorsKey, resolvePathLinks, type Anchor, type PathResolution } from './path-links.js';
 
 export interface WatchOptions {
@@ -40,6 +42,8 @@ const MAX_REASONS_IN_MESSAGE = 3;
 export function isIgnoredContentPath(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   if (rel === '' || rel.startsWith('..' + path.sep) || rel === '..') return false;
+  // The break-glass and ignore files at the top: a change of either must be seen at once.
+  if (rel === PAUSE_FILE || rel === IGNORE_FILE) return false;
   return rel.split(path.sep).some((part) => part.startsWith('.') && part !== CONFIGMAP_DATA_LINK);
 }
 
@@ -47,7 +51,7 @@ export function isIgnoredContentPath(root: string, candidate: string): boolean {
 function isRelevantContentEvent(event: string, file: string): boolean {
   if (event === 'addDir' || event === 'unlinkDir') return true;
   const base = path.basename(file);
-  return base === CONFIGMAP_DATA_LINK || POLICY_FILE.test(base);
+  return base === CONFIGMAP_DATA_LINK || base === PAUSE_FILE || base === IGNORE_FILE || POLICY_FILE.test(base);
 }
 
 function readyOf(watcher: FSWatcher): Promise<void> {

@@ -12,6 +12,7 @@ import { ruleContentKey } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
 import { loadPolicyTexts } from '../policy/validate.js';
 import type { Diagnostic } from '../policy/types.js';
+import { buildRecord } from './record.js';
 import { cleanText, renderFiles, type RenderOptions } from './render.js';
 import { selectObjects, sortSkipped } from './select.js';
 import type { ExportOptions, ExportResult, PlacedIpEntry, PlacedRule, Skipped } from './types.js';
@@ -77,7 +78,7 @@ export function buildExport(live: LiveState, options: ExportOptions): ExportResu
     const final = loadPolicyTexts(texts(files), { now });
     if (!final.desired) throw new ExportCheckError(final.diagnostics.filter((d) => d.severity === 'error'));
   }
-  return { files, skipped: sortSkipped(skipped) };
+  return { files, skipped: sortSkipped(skipped), record: buildRecord(options.client, rules, ipEntries, files) };
 }
 
 function texts(files: readonly { name: string; text: string }[]): { file: string; text: string }[] {

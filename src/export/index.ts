@@ -5,3 +5,4 @@ export { renderReport, type ReportFormat } from './report.js';
 export { assignNames, contentHash, nameStem, slugify } from './names.js';
 export { selectObjects } from './select.js';
 export * from './types.js';
+export { EXPORT_RECORD_FILE, parseRecord, type ExportedObject, type ExportRecord } from './record.js';

@@ -58,9 +58,8 @@ export function renderReport(input: ReportInput, format: ReportFormat): string {
   if (owned > 0) {
     lines.push(
       '',
-      `Note: ${plural(owned, 'object')} carrying the mark of owner "${input.owner}" ${owned === 1 ? 'was' : 'were'} left out: they belong to your`,
-      `existing policies. Plan ${input.out} together with them; planned alone, Rampart would delete those objects.`,
-      'Use --include-owned to export them as well.',
+      `Note: ${plural(owned, 'object')} carrying the mark of owner "${input.owner}" ${owned === 1 ? 'was' : 'were'} left out (--exclude-owned):`,
+      `they belong to your existing policies. Plan ${input.out} together with them; planned alone, Rampart would delete those objects.`,
     );
   }
   lines.push('', 'Next: rampart validate --policies ' + input.out + ' && rampart plan --policies ' + input.out + ' --detailed-exitcode');

@@ -1,8 +1,8 @@
 /**
  * Which live objects an export writes, and into which file's scope. Pure.
  *
- * Left out, each with a reason: objects carrying an owner mark (ours unless
- * `includeOwned`; another owner's always), IP entries already expired, rules
+ * Left out, each with a reason: objects carrying another owner's mark (and ours
+ * with `excludeOwned`), IP entries already expired, rules
  * whose instance conditions or IP objects whose pools no policy file can
  * express, and the extra copies of duplicates and conflicts the policy format
  * rejects (the same rule twice, two modes for the same traffic, one value in
@@ -18,23 +18,23 @@ import type { ExportOptions, PlacedIpEntry, PlacedRule, Scope, Selection, Skippe
 
 const APP_ID = /^[1-9]\d{0,15}$/;
 
-export function selectObjects(live: LiveState, options: Pick<ExportOptions, 'client' | 'owner' | 'includeOwned' | 'now'>): Selection {
+export function selectObjects(live: LiveState, options: Pick<ExportOptions, 'client' | 'owner' | 'excludeOwned' | 'now'>): Selection {
   const skipped: Skipped[] = [];
   const rules = selectRules(live.rules.filter((r) => r.client === options.client), options, skipped);
   const ipEntries = selectIpEntries(live.ipEntries.filter((e) => e.client === options.client), options, skipped);
   return { rules, ipEntries, skipped: sortSkipped(skipped) };
 }
 
-type OwnershipOptions = Pick<ExportOptions, 'owner' | 'includeOwned'>;
+type OwnershipOptions = Pick<ExportOptions, 'owner' | 'excludeOwned'>;
 
 function ownershipSkip(owner: string | undefined, options: OwnershipOptions): Pick<Skipped, 'reason' | 'detail'> | undefined {
   if (owner === undefined) return undefined;
   if (owner === options.owner) {
-    return options.includeOwned
-      ? undefined
-      : { reason: 'owned', detail: `managed by "${owner}" (already in your policies; --include-owned exports it too)` };
+    return options.excludeOwned
+      ? { reason: 'owned', detail: `managed by "${owner}" (left out by --exclude-owned: already in your policies)` }
+      : undefined;
   }
-  return { reason: 'other-owner', detail: `managed by another owner, "${owner}" (export with --owner ${owner} --include-owned to take it over)` };
+  return { reason: 'other-owner', detail: `managed by another owner, "${owner}" (export with --owner ${owner} to take it over)` };
 }
 
 /** Owned objects first (their comment and reason must match exactly), then the oldest. */
@@ -100,7 +100,7 @@ function selectRules(rules: readonly LiveRule[], options: OwnershipOptions, skip
 
 const LIST_LABEL: Record<string, string> = { black: 'deny', white: 'allow', gray: 'gray' };
 
-function selectIpEntries(entries: readonly LiveIpEntry[], options: Pick<ExportOptions, 'owner' | 'includeOwned' | 'now'>, skipped: Skipped[]): PlacedIpEntry[] {
+function selectIpEntries(entries: readonly LiveIpEntry[], options: Pick<ExportOptions, 'owner' | 'excludeOwned' | 'now'>, skipped: Skipped[]): PlacedIpEntry[] {
   const candidates: PlacedIpEntry[] = [];
   for (const entry of entries) {
     const base = { kind: 'ip' as const, id: entry.id, value: entry.value };

@@ -4,6 +4,7 @@
  */
 import type { LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
+import type { ExportRecord } from './record.js';
 
 /** Which applications a file covers: `all` (account-wide) or sorted ids. */
 export type Scope = { readonly kind: 'all' } | { readonly kind: 'apps'; readonly apps: readonly number[] };
@@ -60,8 +61,13 @@ export interface ExportOptions {
   readonly client: number;
   /** The owner name whose marked objects count as "owned". */
   readonly owner: string;
-  /** Also export objects carrying `owner`'s mark. */
-  readonly includeOwned: boolean;
+  /**
+   * Leave out objects carrying `owner`'s mark (`--exclude-owned`), for an
+   * export written next to the policies that already declare them. By default
+   * they are exported: the output is the whole account, and a plan of it
+   * alone deletes nothing.
+   */
+  readonly excludeOwned: boolean;
   /** Unix seconds: entries expiring at or before this are left out. */
   readonly now: number;
   /** What the `yaml-language-server` modeline points at. */
@@ -73,6 +79,8 @@ export interface ExportResult {
   readonly files: readonly ExportFile[];
   /** Sorted by kind, id, value. */
   readonly skipped: readonly Skipped[];
+  /** The unmanaged objects written, saved next to the files (record.ts). */
+  readonly record: ExportRecord;
 }
 
 export function fileNameOf(scope: Scope): string {

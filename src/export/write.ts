@@ -7,6 +7,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { EXPORT_RECORD_FILE, type ExportRecord } from './record.js';
 import { EXPORT_HEADER, type ExportFile } from './types.js';
 
 export interface WriteResult {
@@ -14,7 +15,7 @@ export interface WriteResult {
   readonly removed: string[];
 }
 
-export async function writeExport(dir: string, files: readonly ExportFile[], options: { force?: boolean } = {}): Promise<WriteResult> {
+export async function writeExport(dir: string, files: readonly ExportFile[], options: { force?: boolean; record?: ExportRecord } = {}): Promise<WriteResult> {
   await mkdir(dir, { recursive: true });
   const existing = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && /\.ya?ml$/.test(e.name)).map((e) => e.name);
   const ours = new Set<string>();
@@ -33,6 +34,11 @@ export async function writeExport(dir: string, files: readonly ExportFile[], opt
     await writeFile(temporary, file.text, { mode: 0o644 });
     await rename(temporary, target);
     written.push(file.name);
+  }
+  if (options.record) {
+    const temporary = join(dir, `.${EXPORT_RECORD_FILE}.${process.pid}.tmp`);
+    await writeFile(temporary, `${JSON.stringify(options.record, null, 2)}\n`, { mode: 0o644 });
+    await rename(temporary, join(dir, EXPORT_RECORD_FILE));
   }
   const removed: string[] = [];
   for (const name of [...ours].sort()) {

@@ -6,15 +6,17 @@ import type { DesiredRule, LiveRule } from './rule.js';
  * model objects out). `src/plan/plan.ts` sorts these once and turns them into
  * the plan's JSON changes. `summary` counts objects (values), not calls.
  */
-export type Change = CreateRule | UpdateRule | DeleteRule | CreateIp | DeleteIp;
+export type Change = CreateRule | UpdateRule | DeleteRule | CreateIp | DeleteIp | AdoptRule | AdoptIp;
 
 /**
  * Why an owned live object goes:
  * - `not-declared`: no policy declares it any more (the safety guard counts these);
  * - `duplicate`: another live object already provides it;
- * - `replaced`: a create earlier in the plan replaces it (a rule's comment changed).
+ * - `replaced`: a create earlier in the plan replaces it (a rule's comment changed);
+ * - `moved`: an unmanaged IP object adopted with `--adopt` whose value the
+ *   policies declare in another list: it goes once the value is in that list.
  */
-export type DeleteReason = 'not-declared' | 'duplicate' | 'replaced';
+export type DeleteReason = 'not-declared' | 'duplicate' | 'replaced' | 'moved';
 
 export interface CreateRule {
   readonly action: 'create';
@@ -38,6 +40,44 @@ export interface UpdateRule {
   readonly live: LiveRule;
   /** YAML names of the fields that change, `comment` included when it does. */
   readonly fields: readonly string[];
+}
+
+/**
+ * Adoption (`--adopt`): an unmanaged rule equal to a declaration becomes ours
+ * by one `PUT /v3/hint/{id}` writing the owner mark into its comment, with the
+ * fields the declaration changes (a one-per-scope rule held with other values).
+ */
+export interface AdoptRule {
+  readonly action: 'adopt';
+  readonly kind: 'rule';
+  readonly rule: DesiredRule;
+  readonly live: LiveRule;
+  /** YAML names of the fields that change besides the mark, `comment` included when it does. */
+  readonly fields: readonly string[];
+}
+
+/**
+ * Adoption of unmanaged IP values: one forced create in their own list with
+ * the owner mark (the service moves the values out of the objects holding
+ * them). Values of one `ipGroupKey` go together, like creates.
+ */
+export interface AdoptIp {
+  readonly action: 'adopt';
+  readonly kind: 'ip';
+  readonly client: number;
+  readonly list: IpListName;
+  readonly ruleType: IpRuleType;
+  readonly pools: readonly number[];
+  readonly expiresAt: number;
+  readonly reason?: string;
+  /** Sorted by value. */
+  readonly entries: readonly DesiredIpEntry[];
+  /** The unmanaged objects holding the values (sorted). */
+  readonly from: readonly number[];
+  /** Attributes the declaration changes (`expires`, `reason`); empty when only the mark is added. */
+  readonly fields: readonly string[];
+  /** When `fields` is not empty: what the objects in `from` held (same order), for the plan's old → new. */
+  readonly before?: readonly IpAttributesBefore[];
 }
 
 export interface DeleteRule {
@@ -71,12 +111,20 @@ export interface CreateIp {
   readonly force: boolean;
   /** Ids of owned live objects the forced values move out of (sorted). */
   readonly replaces?: readonly number[];
+  /** The attributes those objects held, in the order of `replaces` (a reviewer's old → new). */
+  readonly before?: readonly IpAttributesBefore[];
+}
+
+export interface IpAttributesBefore {
+  readonly id: number;
+  readonly expiresAt: number;
+  readonly reason?: string;
 }
 
 /** One owned IP object a batched delete removes. */
 export interface DeletedIpObject {
   readonly id: number;
-  /** `not-declared` if any of its values is undeclared, else `duplicate`. */
+  /** `not-declared` if any of its values is undeclared, `moved` for an adopted object whose values move lists, else `duplicate`. */
   readonly reason: Exclude<DeleteReason, 'replaced'>;
   /** The values the object still holds when the delete runs (sorted by value). */
   readonly entries: readonly LiveIpEntry[];

@@ -19,8 +19,8 @@ type Fate =
 interface PendingCreate {
   readonly entry: DesiredIpEntry;
   readonly force: boolean;
-  /** Owned object ids the value moves out of. */
-  readonly from: readonly number[];
+  /** Owned objects the value moves out of. */
+  readonly from: readonly LiveIpEntry[];
 }
 
 interface Slot {
@@ -126,7 +126,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
       remove(s.owned, 'duplicate');
     } else if (s.owned.length > 0) {
       for (const e of s.owned) fate.set(e, { kind: 'moved' });
-      creates.push({ entry: want, force: true, from: s.owned.map((e) => e.id) });
+      creates.push({ entry: want, force: true, from: s.owned });
     } else {
       creates.push({ entry: want, force: false, from: [] });
     }
@@ -164,7 +164,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     }
     unchanged--;
     fate.set(chosen, { kind: 'moved' });
-    creates.push({ entry: want, force: true, from: [chosen.id] });
+    creates.push({ entry: want, force: true, from: [chosen] });
   }
 
   const changes: Change[] = [...groupCreates(creates), ...batchDeletes(objects, doomed, fate)];
@@ -196,14 +196,22 @@ function groupCreates(pending: readonly PendingCreate[]): CreateIp[] {
   for (const group of groups.values()) {
     group.sort((a, b) => compareStrings(a.entry.value, b.entry.value));
     const first = (group[0] as PendingCreate).entry;
-    const replaces = [...new Set(group.flatMap((p) => p.from))].sort((a, b) => a - b);
+    // What each object the values move out of said before, for the plan's old → new.
+    const previous = new Map(group.flatMap((p) => p.from).map((e) => [e.id, e]));
+    const replaces = [...previous.keys()].sort((a, b) => a - b);
     out.push({
       action: 'create', kind: 'ip', client: first.client, list: first.list, ruleType: first.ruleType,
       pools: first.pools, expiresAt: first.expiresAt,
       ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
       entries: group.map((p) => p.entry),
       force: group[0]?.force ?? false,
-      ...(replaces.length > 0 ? { replaces } : {}),
+      ...(replaces.length > 0 ? {
+        replaces,
+        before: replaces.map((id) => {
+          const e = previous.get(id) as LiveIpEntry;
+          return { id, expiresAt: e.expiresAt, ...(e.reason !== undefined && e.reason !== '' ? { reason: e.reason } : {}) };
+        }),
+      } : {}),
     });
   }
   return out;

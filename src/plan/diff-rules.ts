@@ -21,7 +21,7 @@ interface Bucket {
 export type RuleUpdates = 'update' | 'replace';
 
 /** Updatable fields and the comment that differ; empty when `live` is the declaration. */
-function differences(want: Rule, live: Rule): string[] {
+export function differences(want: Rule, live: Rule): string[] {
   const fields = changedFields(live, want);
   return (want.comment ?? '') === (live.comment ?? '') ? fields : [...fields, 'comment'];
 }
@@ -138,7 +138,7 @@ function pairReplacements(changes: readonly Change[]): Change[] {
   }
   if (paired.size === 0) return [...changes];
   return changes.map((change): Change => {
-    if (change.kind !== 'rule' || change.action === 'update') return change;
+    if (change.kind !== 'rule' || change.action === 'update' || change.action === 'adopt') return change;
     if (change.action === 'delete') return paired.has(change) ? { ...change, reason: 'replaced' } : change;
     const ids = extra.get(change);
     return ids ? { ...change, replaces: [...(change.replaces ?? []), ...ids].sort((a, b) => a - b) } : change;

@@ -1,7 +1,10 @@
 import type { Change } from '../model/change.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import type { DesiredState, LiveState } from '../model/state.js';
+import { adoptUnmanaged, linkMoves, type Conflict, type UnmanagedMatch } from './adopt.js';
 import { diffIp } from './diff-ip.js';
+import type { ExportedObject } from '../export/record.js';
+import { leftBehind, type LeftBehind } from './left-behind.js';
 import { diffRules, type RuleUpdates } from './diff-rules.js';
 import type { Note } from './notes.js';
 import { recognizeIpEntries, recognizeRules } from './recognize.js';
@@ -12,6 +15,10 @@ export interface DiffOptions {
   readonly owner?: string;
   /** `replace`: changes to updatable fields re-create the rule instead of updating it (default `update`). */
   readonly ruleUpdates?: RuleUpdates;
+  /** `--adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's (src/plan/adopt.ts). */
+  readonly adopt?: boolean;
+  /** Unmanaged objects earlier exports wrote into the policies (src/export/record.ts). */
+  readonly exported?: readonly ExportedObject[];
 }
 
 export interface DiffResult {
@@ -22,6 +29,12 @@ export interface DiffResult {
   readonly notes: readonly Note[];
   /** Live objects (rules and IP values) carrying our owner mark. */
   readonly owned: number;
+  /** Declarations satisfied by unmanaged objects, left unmanaged (counted in `unchanged`). */
+  readonly unmanaged: readonly UnmanagedMatch[];
+  /** Unmanaged objects blocking declarations; a plan with any is not applied. */
+  readonly conflicts: readonly Conflict[];
+  /** Exported unmanaged objects no declaration matches any more: they stay in the account. */
+  readonly leftBehind: readonly LeftBehind[];
 }
 
 /**
@@ -41,12 +54,18 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
     liveRules = recognizeRules(desiredRules, listedRules, owner);
   }
   const liveIp = recognizeIpEntries(desired.ipEntries, live.ipEntries.filter((e) => clients.has(e.client)), owner);
-  const rules = diffRules(desiredRules, liveRules.live, owner, options.ruleUpdates);
-  const ip = diffIp(desired.ipEntries, liveIp.live, owner);
+  const adoption = adoptUnmanaged({
+    desiredRules, liveRules: liveRules.live, desiredIp: desired.ipEntries, liveIp: liveIp.live, owner, adopt: options.adopt ?? false,
+  });
+  const rules = diffRules(adoption.desiredRules, adoption.liveRules, owner, options.ruleUpdates);
+  const ip = diffIp(adoption.desiredIp, adoption.liveIp, owner);
   return {
-    changes: [...rules.changes, ...ip.changes],
-    unchanged: rules.unchanged + ip.unchanged,
+    changes: [...adoption.changes, ...rules.changes, ...linkMoves(ip.changes, adoption.moves)],
+    unchanged: rules.unchanged + ip.unchanged + adoption.unmanaged.length,
     notes: [...liveRules.notes, ...rules.notes, ...liveIp.notes, ...ip.notes],
     owned: rules.owned + ip.owned,
+    unmanaged: adoption.unmanaged,
+    conflicts: adoption.conflicts,
+    leftBehind: leftBehind(options.exported ?? [], liveRules.live, liveIp.live, adoption.claimed),
   };
 }

@@ -1,8 +1,11 @@
-import type { Change, CreateIp, CreateRule, DeleteIp } from '../model/change.js';
+import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp, IpAttributesBefore } from '../model/change.js';
+import type { Conflict, UnmanagedMatch } from './adopt.js';
+import type { ExportedObject } from '../export/record.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { compareStrings } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
+import { addCounts } from './counts.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
@@ -12,7 +15,7 @@ import {
 } from './objects.js';
 import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
 import {
-  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanNote, type PlanSource, type PlanSummary,
+  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanConflict, type PlanIpBefore, type PlanNote, type PlanSource, type PlanSummary, type PlanUnmanaged,
 } from './types.js';
 
 export interface PlanOptions extends Partial<SafetyLimits> {
@@ -20,6 +23,10 @@ export interface PlanOptions extends Partial<SafetyLimits> {
   readonly owner?: string;
   /** `replace` turns updates in place off (`--rule-updates replace`). */
   readonly ruleUpdates?: RuleUpdates;
+  /** `--adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's. */
+  readonly adopt?: boolean;
+  /** Unmanaged objects earlier exports wrote into the policies (src/export/record.ts). */
+  readonly exported?: readonly ExportedObject[];
 }
 
 /**
@@ -30,7 +37,9 @@ export interface PlanOptions extends Partial<SafetyLimits> {
  */
 export function buildPlan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   const owner = options.owner ?? DEFAULT_OWNER;
-  const result = diff(desired, live, { owner, ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}) });
+  const result = diff(desired, live, {
+    owner, adopt: options.adopt ?? false, exported: options.exported ?? [], ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
+  });
   const changes = sortChanges(result.changes).map(toPlanChange);
   const summary = summarize(changes, result.unchanged);
   const limits: SafetyLimits = {
@@ -41,6 +50,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     format_version: PLAN_FORMAT_VERSION,
     owner,
     ...(options.ruleUpdates === 'replace' ? { rule_updates: 'replace' } : {}),
+    ...(options.adopt ? { adopt: true } : {}),
     summary,
     api_calls: apiCalls(changes),
     safety: safetyOf(changes, result.owned, limits),
@@ -49,6 +59,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     live_digest: digestLive(live),
     changes,
     notes: sortNotes(result.notes).map(toPlanNote),
+    unmanaged: sortBySource(result.unmanaged).map(toPlanUnmanaged),
+    left_unmanaged: result.leftBehind.map((o) => ({ ...o })),
+    ...(result.conflicts.length > 0 ? { conflicts: sortBySource(result.conflicts).map(toPlanConflict) } : {}),
   };
 }
 
@@ -95,7 +108,7 @@ export function apiCalls(changes: readonly PlanChange[]): number {
 }
 
 const KIND_ORDER = { rule: 0, ip: 1 } as const;
-const ACTION_ORDER = { create: 0, update: 1, delete: 2 } as const;
+const ACTION_ORDER = { create: 0, update: 1, adopt: 1, delete: 2 } as const;
 
 function clientOf(change: Change): number {
   return change.kind === 'rule' ? change.rule.client : change.client;
@@ -106,10 +119,11 @@ function sortKey(change: Change): string {
   const head = `${ACTION_ORDER[change.action]}|${client}|${KIND_ORDER[change.kind]}`;
   if (change.action === 'delete') return `${head}|${String(change.kind === 'rule' ? change.rule.id : 0).padStart(16, '0')}`;
   if (change.action === 'update') return `${head}|${String(change.live.id).padStart(16, '0')}`;
+  if (change.action === 'adopt') return `${head}|${String(change.kind === 'rule' ? change.live.id : (change.from[0] ?? 0)).padStart(16, '0')}`;
   return `${head}|${change.kind === 'ip' ? change.list : ''}`;
 }
 
-function firstSource(change: CreateRule | CreateIp) {
+function firstSource(change: CreateRule | CreateIp | AdoptIp) {
   if (change.kind === 'rule') return change.rule.source;
   let first = change.entries[0]?.source;
   for (const entry of change.entries) if (first && compareSources(entry.source, first) < 0) first = entry.source;
@@ -137,8 +151,18 @@ function sortChanges(changes: readonly Change[]): Change[] {
 }
 
 function toPlanChange(change: Change): PlanChange {
-  if (change.kind === 'ip') return change.action === 'create' ? createIpChange(change) : deleteIpChange(change);
+  if (change.kind === 'ip') {
+    if (change.action === 'adopt') return adoptIpChange(change);
+    return change.action === 'create' ? createIpChange(change) : deleteIpChange(change);
+  }
   const base = { kind: 'rule', client: change.rule.client, application: ruleApplication(change.rule) } as const;
+  if (change.action === 'adopt') {
+    const { rule, live } = change;
+    return {
+      action: 'adopt', ...base, id: live.id, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
+      fields: [...change.fields], rule: toPlanRule(rule), before: toPlanRule(live),
+    };
+  }
   if (change.action === 'update') {
     const { rule, live } = change;
     return {
@@ -161,9 +185,35 @@ function toPlanChange(change: Change): PlanChange {
   };
 }
 
+function adoptIpChange(c: AdoptIp): PlanChange {
+  const sources = planSources(c.entries);
+  const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
+  return {
+    action: 'adopt', kind: 'ip', client: c.client, application: poolsApplication(c.pools), ids: [...c.from],
+    file: first.file, line: first.line, col: first.col, name: first.name, fields: [...c.fields],
+    ...(c.before && c.before.length > 0 ? { before: c.before.map(toPlanIpBefore) } : {}),
+    object: toPlanIpObject(c, c.entries.map((e) => e.value)),
+    sources,
+  };
+}
+
 function createIpChange(c: CreateIp): PlanChange {
+  const sources = planSources(c.entries);
+  const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
+  return {
+    action: 'create', kind: 'ip', client: c.client, application: poolsApplication(c.pools),
+    file: first.file, line: first.line, col: first.col, name: first.name, force: c.force,
+    ...(c.replaces && c.replaces.length > 0 ? { replaces: [...c.replaces] } : {}),
+    ...(c.before && c.before.length > 0 ? { before: c.before.map(toPlanIpBefore) } : {}),
+    object: toPlanIpObject(c, c.entries.map((e) => e.value)),
+    sources,
+  };
+}
+
+/** The policy lines that declared the values of one IP change, each with its values. */
+function planSources(entries: CreateIp['entries']): PlanSource[] {
   const bySource = new Map<string, { source: CreateIp['entries'][number]['source']; values: string[] }>();
-  for (const e of c.entries) {
+  for (const e of entries) {
     const key = JSON.stringify([e.source.file, e.source.line, e.source.col, e.source.name]);
     const s = bySource.get(key);
     if (s) s.values.push(e.value);
@@ -172,14 +222,7 @@ function createIpChange(c: CreateIp): PlanChange {
   const sources: PlanSource[] = [...bySource.values()]
     .sort((a, b) => compareSources(a.source, b.source))
     .map(({ source, values }) => ({ file: source.file, line: source.line, col: source.col, name: source.name, values }));
-  const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
-  return {
-    action: 'create', kind: 'ip', client: c.client, application: poolsApplication(c.pools),
-    file: first.file, line: first.line, col: first.col, name: first.name, force: c.force,
-    ...(c.replaces && c.replaces.length > 0 ? { replaces: [...c.replaces] } : {}),
-    object: toPlanIpObject(c, c.entries.map((e) => e.value)),
-    sources,
-  };
+  return sources;
 }
 
 function deleteIpChange(c: DeleteIp): PlanChange {
@@ -199,26 +242,29 @@ function deleteIpChange(c: DeleteIp): PlanChange {
   };
 }
 
-/** Values each change adds or removes; see PlanSummary for what counts where. */
+/** Objects each change touches (see PlanSummary and counts.ts); key order is the JSON's. */
 function summarize(changes: readonly PlanChange[], unchanged: number): PlanSummary {
-  let create = 0;
-  let update = 0;
-  let replace = 0;
-  let del = 0;
-  for (const c of changes) {
-    if (c.action === 'update') update++;
-    else if (c.action === 'create') {
-      const n = c.kind === 'rule' ? 1 : c.object.values.length;
-      const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
-      if (replacing) replace += n;
-      else create += n;
-    } else if (c.kind === 'rule') {
-      if (c.reason !== 'replaced') del++;
-    } else {
-      for (const o of c.objects) del += o.size - (o.moved?.length ?? 0);
-    }
-  }
-  return { create, update, delete: del, unchanged, replace };
+  const counts = addCounts({ create: 0, update: 0, delete: 0, replace: 0, adopt: 0 }, changes);
+  return { create: counts.create, update: counts.update, delete: counts.delete, unchanged, replace: counts.replace, adopt: counts.adopt };
+}
+
+function toPlanIpBefore(b: IpAttributesBefore): PlanIpBefore {
+  return { id: b.id, expires_at: b.expiresAt, ...(b.reason !== undefined ? { reason: b.reason } : {}) };
+}
+
+function sortBySource<T extends { readonly client: number; readonly source: Note['source']; readonly id: number }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => a.client - b.client || compareSources(a.source, b.source) || a.id - b.id);
+}
+
+function toPlanUnmanaged(u: UnmanagedMatch): PlanUnmanaged {
+  return {
+    kind: u.kind, client: u.client, id: u.id, file: u.source.file, line: u.source.line, col: u.source.col, name: u.source.name,
+    ...(u.value !== undefined ? { value: u.value } : {}),
+  };
+}
+
+function toPlanConflict(c: Conflict): PlanConflict {
+  return { kind: c.kind, client: c.client, id: c.id, file: c.source.file, line: c.source.line, col: c.source.col, name: c.source.name, message: c.message };
 }
 
 function sortNotes(notes: readonly Note[]): Note[] {

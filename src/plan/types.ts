@@ -52,6 +52,14 @@ export interface PlanIpObject {
   readonly values: readonly string[];
 }
 
+/** The attributes an IP object had before a forced create moved its values out. */
+export interface PlanIpBefore {
+  readonly id: number;
+  /** Unix seconds; 33223139044 means never. */
+  readonly expires_at: number;
+  readonly reason?: string;
+}
+
 /** A policy line that declared some of a create's values. */
 export interface PlanSource {
   readonly file: string;
@@ -119,6 +127,8 @@ export interface PlanCreateIp extends PlanChangeBase {
   readonly force: boolean;
   /** Owned object ids the forced values move out of. */
   readonly replaces?: readonly number[];
+  /** What each of those objects held before (same order as `replaces`): the old side of old → new. */
+  readonly before?: readonly PlanIpBefore[];
   readonly object: PlanIpObject;
   readonly sources: readonly PlanSource[];
 }
@@ -142,8 +152,93 @@ export interface PlanDeleteIp extends PlanChangeBase {
   readonly objects: readonly PlanDeletedIpObject[];
 }
 
-/** In the order they run: creates, updates, deletes. */
-export type PlanChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | PlanCreateIp | PlanDeleteIp;
+/**
+ * Adoption (`--adopt`) of an unmanaged rule: one `PUT /v3/hint/{id}` adds the
+ * owner mark to its comment (and changes `fields`, when the declaration
+ * differs). Never a create or a delete.
+ */
+export interface PlanAdoptRule extends PlanChangeBase {
+  readonly action: 'adopt';
+  readonly kind: 'rule';
+  readonly id: number;
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly name: string;
+  /** Fields that change besides the mark (policy-file names), `comment` included when it does; often none. */
+  readonly fields: readonly string[];
+  /** The rule as it will be. */
+  readonly rule: PlanRule;
+  /** The rule as it is. */
+  readonly before: PlanRule;
+}
+
+/** Adoption of unmanaged IP values: one forced create in their own list, with the owner mark. */
+export interface PlanAdoptIp extends PlanChangeBase {
+  readonly action: 'adopt';
+  readonly kind: 'ip';
+  /** The unmanaged objects the values are taken from. */
+  readonly ids: readonly number[];
+  /** The first declaring line (all of them are in `sources`). */
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly name: string;
+  /** Attributes that change besides the mark (`expires`, `reason`); often none. */
+  readonly fields: readonly string[];
+  /** When `fields` is not empty: what each object in `ids` held (same order), the old side of old → new. */
+  readonly before?: readonly PlanIpBefore[];
+  readonly object: PlanIpObject;
+  readonly sources: readonly PlanSource[];
+}
+
+/** In the order they run: creates, updates and adoptions, deletes. */
+export type PlanChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | PlanCreateIp | PlanDeleteIp | PlanAdoptRule | PlanAdoptIp;
+
+/**
+ * A declared object an unmanaged live object (no owner mark) already provides:
+ * nothing is created, and the object is not Rampart's, so removing the
+ * declaration will not delete it. `--adopt` makes it Rampart's.
+ */
+export interface PlanUnmanaged {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  /** The live object's id. */
+  readonly id: number;
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly name: string;
+  /** For IP entries: the value. */
+  readonly value?: string;
+}
+
+/** An exported unmanaged object no longer declared (see `Plan.left_unmanaged`). */
+export interface PlanLeftUnmanaged {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly id: number;
+  /** For IP entries: the value. */
+  readonly value?: string;
+  /** The exported policy file that declared it. */
+  readonly file: string;
+}
+
+/**
+ * A declaration an unmanaged object stands in the way of: a one-per-scope rule
+ * held unmanaged with other values, or a value held unmanaged in another list
+ * for overlapping applications. Planning stops on it unless `--adopt`.
+ */
+export interface PlanConflict {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly id: number;
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly name: string;
+  readonly message: string;
+}
 
 export interface PlanNote {
   readonly level: 'info' | 'warning';
@@ -168,6 +263,8 @@ export interface PlanSummary {
   readonly delete: number;
   readonly unchanged: number;
   readonly replace: number;
+  /** Unmanaged objects (values) made Rampart's (`--adopt`). */
+  readonly adopt: number;
 }
 
 /** The guard's verdict with the default or configured limits, without `--force`. */
@@ -187,6 +284,8 @@ export interface Plan {
   readonly owner: string;
   /** Present when updates in place were turned off (`--rule-updates replace`); `apply --plan` plans the same way. */
   readonly rule_updates?: 'replace';
+  /** Present when unmanaged objects equal to declarations are adopted (`--adopt`); `apply --plan` plans the same way. */
+  readonly adopt?: true;
   readonly summary: PlanSummary;
   /** API calls the changes take (rule deletes of one client share calls of up to 1000 ids). */
   readonly api_calls: number;
@@ -197,4 +296,14 @@ export interface Plan {
   readonly live_digest: string;
   readonly changes: readonly PlanChange[];
   readonly notes: readonly PlanNote[];
+  /** Declarations satisfied by unmanaged objects and left so (without `--adopt`). */
+  readonly unmanaged: readonly PlanUnmanaged[];
+  /**
+   * Objects an export wrote into the policies while nobody managed them, that
+   * no declaration matches any more: still in the account, not deleted (not
+   * Rampart's). Adopt them before removing their declaration to have them deleted.
+   */
+  readonly left_unmanaged: readonly PlanLeftUnmanaged[];
+  /** Present only when an unmanaged object blocks a declaration (never in a plan that is applied). */
+  readonly conflicts?: readonly PlanConflict[];
 }

@@ -3,10 +3,16 @@
  * skipping names that start with a dot. The root is resolved once with
  * realpath, so a git-sync or ConfigMap volume (`..data` → `..2024_…/`) is read
  * as one snapshot; symlinked directories inside are followed, each real
- * directory once, so a symlink loop ends.
+ * directory once, so a symlink loop ends. A `.rampartignore` at the top
+ * (gitignore syntax, paths relative to the policy directory) leaves out YAML
+ * files that are not policies: CI configuration, Helm values, fixtures.
  */
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** Patterns of files under the policy directory that are not policies. */
+export const IGNORE_FILE = '.rampartignore';
 
 export interface PolicyFile {
   /** Absolute path under the resolved root. */
@@ -41,6 +47,7 @@ export async function findPolicyFiles(dir: string): Promise<FoundFiles> {
   }
   const files: PolicyFile[] = [];
   const problems: { path: string; message: string }[] = [];
+  const ignored = await readIgnoreFile(root, problems);
   const seenDirs = new Set<string>([root]);
   const seenFiles = new Set<string>();
 
@@ -56,6 +63,7 @@ export async function findPolicyFiles(dir: string): Promise<FoundFiles> {
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const full = join(dirPath, entry.name);
+      const rel = relative(root, full).split(sep).join('/');
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       let real = full;
@@ -70,6 +78,7 @@ export async function findPolicyFiles(dir: string): Promise<FoundFiles> {
           continue;
         }
       }
+      if (ignored?.ignores(isDir ? `${rel}/` : rel)) continue;
       if (isDir) {
         if (seenDirs.has(real)) continue; // a loop, or a second link to a directory already read
         seenDirs.add(real);
@@ -77,13 +86,24 @@ export async function findPolicyFiles(dir: string): Promise<FoundFiles> {
       } else if (isFile && POLICY_FILE.test(entry.name)) {
         if (seenFiles.has(real)) continue;
         seenFiles.add(real);
-        files.push({ path: full, relative: relative(root, full).split(sep).join('/') });
+        files.push({ path: full, relative: rel });
       }
     }
   };
   await walk(root);
   files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
   return { root, exists: true, single: false, files, problems };
+}
+
+/** The root's `.rampartignore`, or undefined when there is none; unreadable is a problem reported like any file. */
+async function readIgnoreFile(root: string, problems: { path: string; message: string }[]): Promise<Ignore | undefined> {
+  const file = join(root, IGNORE_FILE);
+  try {
+    return ignore().add(await readFile(file, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push({ path: file, message: reason(error) });
+    return undefined;
+  }
 }
 
 function reason(error: unknown): string {

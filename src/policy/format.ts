@@ -17,9 +17,14 @@ export interface DiagnosticReport {
 /** GitHub shows at most 10 error and 10 warning annotations per step. */
 export const GITHUB_ANNOTATION_LIMIT = 10;
 
-export function formatDiagnostics(report: DiagnosticReport, format: DiagnosticFormat): string {
+export interface FormatOptions {
+  /** GitHub annotations: a file's path from the repository root (see repositoryPath). */
+  readonly path?: (file: string) => string;
+}
+
+export function formatDiagnostics(report: DiagnosticReport, format: DiagnosticFormat, options: FormatOptions = {}): string {
   if (format === 'json') return formatJson(report);
-  if (format === 'github') return formatGithub(report);
+  if (format === 'github') return formatGithub(report, options);
   return formatText(report);
 }
 
@@ -51,13 +56,14 @@ export function formatJson(report: DiagnosticReport): string {
   return JSON.stringify({ valid: errors === 0, files: report.files, errors, warnings, diagnostics: report.diagnostics }, null, 2) + '\n';
 }
 
-export function formatGithub(report: DiagnosticReport): string {
+export function formatGithub(report: DiagnosticReport, options: FormatOptions = {}): string {
+  const path = options.path ?? ((file: string) => file);
   const lines: string[] = [];
   for (const severity of ['error', 'warning'] as const) {
     const all = report.diagnostics.filter((d) => d.severity === severity);
     for (const d of all.slice(0, GITHUB_ANNOTATION_LIMIT)) {
       const where: Record<string, number> = d.line > 0 ? { line: d.line, col: d.col } : {};
-      lines.push(annotation(severity, { file: d.file, ...where, title: `rampart ${d.code}` }, d.message));
+      lines.push(annotation(severity, { file: path(d.file), ...where, title: `rampart ${d.code}` }, d.message));
     }
     if (all.length > GITHUB_ANNOTATION_LIMIT) {
       lines.push(`${all.length - GITHUB_ANNOTATION_LIMIT} more ${severity}s not annotated; see the step summary or run rampart validate`);

@@ -110,6 +110,8 @@ export class ChurnBreaker {
 
   private keep(change: PlanChange, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): PlanChange | undefined {
     if (change.action === 'create') return this.held.has(createWriteKey(change)) ? undefined : change;
+    // An adoption writes the mark on an object that exists: nothing to re-create, nothing to hold.
+    if (change.action === 'adopt') return change;
     if (change.kind === 'rule') return heldIds.has(change.id) ? undefined : change;
     const objects = change.objects.filter((o) =>
       !heldIds.has(o.id) && !o.object.values.some((value) => heldValues.has(`${change.client}|${o.object.list}|${value}`)));

@@ -4,10 +4,12 @@
  * which records exactly one outcome per cycle.
  */
 import type { Logger } from '../log.js';
-import type { PlanChange } from '../plan/types.js';
+import type { Pause } from '../policy/pause.js';
+import type { PolicyRevision } from '../policy/revision.js';
+import type { ObjectAction, ObjectCounts } from '../plan/counts.js';
 import type { HeldObject } from './churn-breaker.js';
 
-export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn'] as const;
+export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn', 'paused'] as const;
 
 /**
  * - `success`: changes were applied; `no-op`: nothing to change.
@@ -17,28 +19,38 @@ export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed'
  * - `invalid`: a policy file is invalid; nothing applied.
  * - `unsafe`: the plan was refused by the safety guard.
  * - `failed`: anything else went wrong (API, I/O, a thrown error).
+ * - `paused`: a pause (policy/pause.ts) is in effect; planned and reported, nothing written.
  */
 export type CycleResult = (typeof CYCLE_RESULTS)[number];
 
 export interface CycleOutcome {
   result: CycleResult;
-  /** Changes applied (`success`) or planned but not applied (`skipped`, `unsafe`). */
-  changes?: { create: number; delete: number };
+  /** Objects applied (`success`) or planned but not applied (`skipped`, `unsafe`), by the plan's vocabulary (plan/counts.ts). */
+  changes?: ObjectCounts;
   /** Planned and not applied, where the result alone does not say (an `invalid` dry run). */
-  pending?: { create: number; delete: number };
+  pending?: ObjectCounts;
   error?: unknown;
   /** The plan the cycle computed, served by `GET /plan`. */
   plan?: unknown;
   /** Objects the churn breaker keeps from being written. */
   held?: readonly HeldObject[];
+  /** The revision of the policies the cycle planned from (the last good ones when the files are invalid). */
+  revision?: PolicyRevision;
+  /** The revision the cycle read, when it differs (invalid files keep the last good revision in effect). */
+  readRevision?: PolicyRevision;
+  /** The pause in effect, when the cycle found one. */
+  paused?: Pause;
 }
 
 /** What a cycle records as it goes; the daemon's metrics registry (daemon/metrics.ts) is one. */
 export interface CycleMetrics {
   setPolicyValid(valid: boolean): void;
   setChurnHeld(count: number): void;
-  recordApplied(action: PlanChange['action'], kind: string): void;
+  /** `n` objects the change touched (plan/counts.ts). */
+  recordApplied(action: ObjectAction, kind: string, n: number): void;
   recordServerRewrite(kind: string): void;
+  /** A write made, by why it was needed (audit/cause.ts). */
+  recordWriteCause?(cause: string, kind: string): void;
 }
 
 export interface CycleContext {
@@ -61,10 +73,10 @@ export type Cycle = (ctx: CycleContext) => Promise<CycleOutcome>;
  * the cycle did its job, whether or not there was something to apply.
  */
 export function isSuccessfulResult(result: CycleResult): boolean {
-  return result === 'success' || result === 'no-op' || result === 'skipped' || result === 'churn';
+  return result === 'success' || result === 'no-op' || result === 'skipped' || result === 'churn' || result === 'paused';
 }
 
-const NONE = { create: 0, delete: 0 } as const;
+const NONE: ObjectCounts = {};
 
 /**
  * `rampart_plan_pending_changes` after a cycle: what it planned and did not
@@ -72,7 +84,7 @@ const NONE = { create: 0, delete: 0 } as const;
  * a failure before any plan applied nothing, so the last value still holds
  * (undefined: leave the gauge).
  */
-export function pendingAfter(outcome: CycleOutcome): { create: number; delete: number } | undefined {
+export function pendingAfter(outcome: CycleOutcome): ObjectCounts | undefined {
   if (outcome.pending) return outcome.pending;
   switch (outcome.result) {
     case 'success':
@@ -81,6 +93,7 @@ export function pendingAfter(outcome: CycleOutcome): { create: number; delete: n
       return NONE;
     case 'skipped':
     case 'unsafe':
+    case 'paused':
       return outcome.changes ?? NONE;
     case 'failed':
       return outcome.changes;

@@ -6,10 +6,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceApi } from '../api/service.js';
 import type { Logger } from '../log.js';
-import { PolicyInvalidError, UsageError } from '../errors.js';
+import { NoPoliciesError, PolicyInvalidError, UnmanagedConflictError } from '../errors.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import { desiredListingSizes, type ListingSizeMemory } from '../live/listing-sizes.js';
 import { readLiveState } from '../live/read.js';
+import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';
 import { buildPlan } from '../plan/plan.js';
@@ -24,8 +25,12 @@ export interface PrepareOptions {
   readonly owner: string;
   readonly maxDeleteShare?: number;
   readonly ruleUpdates?: RuleUpdates;
+  /** `--adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's. */
+  readonly adopt?: boolean;
   readonly journal?: WriteJournal;
   readonly signal?: AbortSignal;
+  /** `--allow-empty`: a missing or empty policy directory plans nothing instead of failing. */
+  readonly allowEmpty?: boolean;
   /** Loads the policies; the daemon passes a snapshot-consistent loader. */
   readonly load?: (dir: string) => Promise<PolicyLoadResult>;
   /** The daemon's memory of last cycle's listing sizes, to predict this read's pages. */
@@ -53,13 +58,26 @@ export class InvalidPoliciesError extends PolicyInvalidError {
 /** Valid policies: the load result with its desired state. */
 export type LoadedPolicies = PolicyLoadResult & { desired: DesiredState };
 
-export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load'>): Promise<LoadedPolicies> {
+export const NOTHING_DECLARED: DesiredState = { clients: [], rules: [], ipEntries: [] };
+
+export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load' | 'allowEmpty'>): Promise<LoadedPolicies> {
   const policy = await (options.load ?? loadPolicies)(options.policies);
-  if (!policy.exists) {
-    throw new UsageError(`policy directory ${options.policies} does not exist; nothing is planned (an absent directory never means "delete everything")`);
-  }
-  if (!policy.desired) throw new InvalidPoliciesError(policy);
-  return { ...policy, desired: policy.desired };
+  if (policy.exists && !policy.desired) throw new InvalidPoliciesError(policy);
+  const desired = policy.desired ?? NOTHING_DECLARED;
+  const empty = emptyPolicies(options.policies, policy.exists, desired);
+  if (empty && !options.allowEmpty) throw new NoPoliciesError(empty);
+  return { ...policy, desired };
+}
+
+/**
+ * Why a policy directory counts as empty (missing, no files, or files that
+ * name no client), or undefined. Nothing would be read or planned from it; a
+ * wrong path must fail, not pass as "no changes".
+ */
+export function emptyPolicies(dir: string, exists: boolean, desired: DesiredState): string | undefined {
+  const what = !exists ? 'does not exist' : desired.clients.length === 0 ? 'declares nothing (no policy file names a client)' : undefined;
+  if (!what) return undefined;
+  return `policy directory ${dir} ${what}; nothing is planned and nothing is deleted (pass --allow-empty if that is intended)`;
 }
 
 /** How often a rerun reads the listing again while creates of a killed run are unconfirmed. */
@@ -83,12 +101,31 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     listed = await read();
     live = options.journal.overlay(listed);
   }
+  const exported = await readExportRecords(options.policies, policy.files);
   const plan = buildPlan(policy.desired, live, {
+    exported,
     owner: options.owner,
     ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),
     ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
+    ...(options.adopt ? { adopt: true } : {}),
   });
+  throwOnConflicts(plan);
   return { policy, desired: policy.desired, listed, live, plan };
+}
+
+/** How many conflicts the error message lists; the rest are counted. */
+const MAX_CONFLICTS_SHOWN = 20;
+
+/** A plan an unmanaged object blocks is never shown as applicable: both objects are named, nothing is written. */
+export function throwOnConflicts(plan: Plan): void {
+  const conflicts = plan.conflicts ?? [];
+  if (conflicts.length === 0) return;
+  const lines = conflicts.slice(0, MAX_CONFLICTS_SHOWN).map((c) => `  ${c.file}:${c.line}:${c.col}: ${c.kind} ${c.name} (client ${c.client}): ${c.message}`);
+  if (conflicts.length > MAX_CONFLICTS_SHOWN) lines.push(`  and ${conflicts.length - MAX_CONFLICTS_SHOWN} more`);
+  throw new UnmanagedConflictError(
+    `${conflicts.length} declaration(s) conflict with objects Rampart does not manage; nothing is written:\n${lines.join('\n')}\n` +
+    'Run with --adopt (or `rampart adopt`) to take them over, or change them in the console.',
+  );
 }
 
 function firstError(errors: readonly Diagnostic[]): string {

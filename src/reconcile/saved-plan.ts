@@ -51,7 +51,9 @@ export interface ConfirmOptions {
  */
 export function confirmSavedPlan(saved: Plan, desired: DesiredState, listed: LiveState, options: ConfirmOptions): Plan {
   checkPlanIsCurrent(saved, desired, listed, options.owner);
-  const recomputed = buildPlan(desired, listed, { owner: saved.owner, ...options.limits, ...(saved.rule_updates ? { ruleUpdates: saved.rule_updates } : {}) });
+  const recomputed = buildPlan(desired, listed, {
+    owner: saved.owner, ...options.limits, ...(saved.rule_updates ? { ruleUpdates: saved.rule_updates } : {}), ...(saved.adopt ? { adopt: true } : {}),
+  });
   if (canonicalJson(recomputed.changes) !== canonicalJson(saved.changes)) {
     throw new PlanMismatchError(
       `${options.file} holds changes that its policies and live state do not produce (the file was edited); nothing is applied, make a new plan`,

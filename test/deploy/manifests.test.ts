@@ -183,6 +183,7 @@ describe('deploy/prometheus/rampart-alerts.yaml', () => {
   const CONTRACT_METRICS = new Set([
     'rampart_reconcile_total', 'rampart_reconcile_duration_seconds', 'rampart_changes_applied_total',
     'rampart_policy_valid', 'rampart_last_success_timestamp_seconds', 'rampart_churn_held_objects',
+    'rampart_paused', 'rampart_paused_since_timestamp_seconds', 'rampart_writes_by_cause_total',
   ]);
 
   it('is a PrometheusRule with named, annotated alerts', () => {

@@ -13,7 +13,7 @@ import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
 import { ServiceApi } from '../../src/api/service.js';
 import { WriteJournal } from '../../src/apply/write-journal.js';
 import { DaemonMetrics } from '../../src/daemon/metrics.js';
-import { startDaemon, type BackoffOptions, type RunningDaemon } from '../../src/daemon/index.js';
+import { PauseSwitch, startDaemon, type BackoffOptions, type RunningDaemon } from '../../src/daemon/index.js';
 import { createLogger } from '../../src/log.js';
 import { createCycle } from '../../src/reconcile/cycle.js';
 import { onCleanup, parseMetrics, type HttpAnswer, type LogLine, type Metrics } from './daemon.js';
@@ -27,8 +27,14 @@ export interface InProcessDaemonOptions {
   readonly settleTimeoutMs?: number;
   readonly concurrency?: number;
   readonly dryRun?: boolean;
+  /** `run --allow-empty`. */
+  readonly allowEmpty?: boolean;
+  /** `run --adopt`. */
+  readonly adopt?: boolean;
   /** The wait before a cycle after a failed one; default 20 ms, doubling up to 100 ms. */
   readonly backoff?: BackoffOptions;
+  /** Enables `POST /pause` and `DELETE /pause` (`--admin-token-file`). */
+  readonly adminTokenFile?: string;
 }
 
 export interface InProcessDaemon {
@@ -70,7 +76,9 @@ export async function startInProcessDaemon(options: InProcessDaemonOptions): Pro
     onCall: ({ route, status }) => metrics.recordApiCall(route, status),
     onRetry: ({ route }) => metrics.recordRetry(route),
   });
+  const pause = new PauseSwitch();
   const cycle = createCycle({
+    pause: () => pause.current,
     policies: options.policies,
     api: new ServiceApi(http),
     owner: 'rampart',
@@ -81,6 +89,8 @@ export async function startInProcessDaemon(options: InProcessDaemonOptions): Pro
     minOwned: 10,
     concurrency: options.concurrency ?? 4,
     settleTimeoutMs: options.settleTimeoutMs ?? 30_000,
+    ...(options.allowEmpty ? { allowEmpty: true } : {}),
+    ...(options.adopt ? { adopt: true } : {}),
   });
   const stop = new AbortController();
   const daemon = await startDaemon({
@@ -93,6 +103,7 @@ export async function startInProcessDaemon(options: InProcessDaemonOptions): Pro
     logger,
     metrics,
     signal: stop.signal,
+    ...(options.adminTokenFile !== undefined ? { admin: { tokenFile: options.adminTokenFile, pause } } : {}),
   });
   let stopped: Promise<void> | undefined;
   const stopAll = (): Promise<void> => {

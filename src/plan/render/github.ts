@@ -1,52 +1,63 @@
 import { annotation, escapeData } from '../../github-commands.js';
+import type { ObjectAction } from '../counts.js';
+import type { Plan } from '../types.js';
+import { changeBlocks, type ChangeBlock } from './blocks.js';
+import { renderMarkdown } from './markdown.js';
 
 export { escapeData, escapeProperty } from '../../github-commands.js';
-import type { Plan } from '../types.js';
-import { renderMarkdown } from './markdown.js';
 
 export interface GithubOptions {
   /** Most annotations to emit; GitHub shows only a few per step anyway (default 50). */
   readonly maxAnnotations?: number;
+  /**
+   * The path GitHub knows a policy file by (relative to the repository root),
+   * when the run's working directory is a subdirectory (a monorepo).
+   */
+  readonly path?: (file: string) => string;
 }
 
 export interface GithubOutput {
-  /** Workflow commands for standard output: one `::notice` per declaring line of a create. */
+  /** Workflow commands for standard output: one per change, on its declaring line when it has one. */
   readonly annotations: string;
   /** Markdown for `$GITHUB_STEP_SUMMARY`. */
   readonly summary: string;
 }
 
+const TITLES: Readonly<Record<ObjectAction, string>> = {
+  create: 'Rampart: create', update: 'Rampart: update', replace: 'Rampart: replace', delete: 'Rampart: delete', adopt: 'Rampart: adopt',
+};
+
+function message(b: ChangeBlock): string {
+  const changed = b.attributes.filter((a) => a.old !== undefined).map((a) => `${a.name}: ${a.old} → ${a.value}`);
+  const values = b.values ? [`values: ${b.values.list.slice(0, 20).join(', ')}${b.values.list.length + b.values.hidden > 20 ? ', …' : ''}`] : [];
+  const what = [...b.detail, ...values, ...changed].join('; ');
+  return `${b.sign} ${b.title} (client ${b.client})${what ? `: ${what}` : ''}`;
+}
 
 /**
- * GitHub Actions: notices on the policy lines that cause creates and updates, warnings on
- * the lines of notes that are warnings, and the markdown summary.
+ * GitHub Actions: a notice on the declaring line of each create, update,
+ * replacement and adoption, a warning per deletion (a deleted object has no line left:
+ * the annotation sits on the run), warnings for the notes that are, and the
+ * markdown summary.
  */
 export function renderGithub(plan: Plan, options: GithubOptions = {}): GithubOutput {
   const max = options.maxAnnotations ?? 50;
+  const path = options.path ?? ((file: string) => file);
   const commands: string[] = [];
-  for (const c of plan.changes) {
-    if (c.action === 'update') {
-      commands.push(annotation('notice', { file: c.file, line: c.line, col: c.col, title: 'Rampart: update' },
-        `rule ${c.name} (${c.rule.kind}) will be updated in place for client ${c.client}: ${c.fields.join(', ')}`));
-      continue;
-    }
-    if (c.action !== 'create') continue;
-    const replacing = c.kind === 'rule' ? (c.replaces?.length ?? 0) > 0 : c.force;
-    const title = replacing ? 'Rampart: replace' : 'Rampart: create';
-    const verb = replacing ? 'will be replaced' : 'will be created';
-    if (c.kind === 'rule') {
-      commands.push(annotation('notice', { file: c.file, line: c.line, title },
-        `rule ${c.name} (${c.rule.kind}) ${verb} for client ${c.client}`));
-    } else {
-      for (const s of c.sources) {
-        commands.push(annotation('notice', { file: s.file, line: s.line, col: s.col, title },
-          `${s.name}: ${s.values.join(', ')} ${verb} for client ${c.client}`));
-      }
+  const blocks = changeBlocks(plan);
+  for (const b of blocks.filter((x) => x.action === 'delete' && x.count > 0)) {
+    commands.push(annotation('warning', { title: TITLES.delete }, message(b)));
+  }
+  for (const b of blocks.filter((x) => x.action !== 'delete')) {
+    const sources = b.sources.length > 0 ? b.sources : [undefined];
+    for (const s of sources.slice(0, 5)) {
+      const where = s ? { file: path(s.file), line: s.line, ...(s.col !== undefined ? { col: s.col } : {}) } : {};
+      commands.push(annotation('notice', { ...where, title: TITLES[b.action] }, message(b)));
     }
   }
   for (const n of plan.notes) {
     if (n.level === 'warning') {
-      commands.push(annotation('warning', { file: n.file, line: n.line, title: 'Rampart' }, `${n.name}: ${n.message}`));
+      commands.push(annotation('warning', { file: path(n.file), line: n.line, title: 'Rampart' }, `${n.name}: ${n.message}`));
     }
   }
   const shown = commands.slice(0, max);

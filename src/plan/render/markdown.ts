@@ -1,80 +1,157 @@
-import { applicationLabel } from '../objects.js';
+import { planPhrase } from '../counts.js';
+import { applicationLabel, applicationSortKey } from '../objects.js';
 import type { Plan } from '../types.js';
-import { groupBy, NO_CHANGES, planLines, SIGN_ACTIONS, summaryPhrase } from './lines.js';
+import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
+import { groupBy } from './group.js';
+import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
+import { attributeLines, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
+
+export { escapeMarkdown, type CommentContext } from './header.js';
 
 export interface MarkdownOptions {
   /** Start with the hidden `<!-- rampart-plan -->` marker (default true). */
   readonly marker?: boolean;
   /** Heading text (default `Rampart plan`). */
   readonly title?: string;
+  /** The commit, CI run, API and time the plan belongs to (a pull-request comment's header). */
+  readonly context?: CommentContext;
+  /**
+   * Longest output: past it, changes are left out from the end and a note
+   * says how many, while the header, the summary and the deletions stay.
+   */
+  readonly maxChars?: number;
 }
 
 /** CI finds the pull-request comment to update by this marker. */
 export const MARKDOWN_MARKER = '<!-- rampart-plan -->';
 
-/** User text in markdown and HTML contexts: no markup, no table breaks. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]|#~]/g, (c) => `\\${c}`)
-    .replace(/\r?\n|\r/g, ' ');
+/** Deleted IP values named in the warning block before `and N more`. */
+const WARNING_VALUES = 20;
+
+function deletionLine(b: ChangeBlock): string {
+  const where = `client ${b.client}, ${applicationLabel(b.application)}`;
+  let what = b.title;
+  if (b.values) {
+    const named = b.values.list.slice(0, WARNING_VALUES);
+    const more = b.values.list.length + b.values.hidden - named.length;
+    what += `: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  }
+  return `> - **${escapeMarkdown(what)}** · ${escapeMarkdown(where)} · ${escapeMarkdown(b.detail.join('; '))}`;
 }
 
+/** One change as a `diff` code block: GitHub and GitLab colour `+` green, `-` red, `!` orange. */
+function blockMarkdown(b: ChangeBlock): string {
+  const head = b.sign === '+' || b.sign === '-' ? b.sign : '!';
+  const detail = b.detail.length > 0 ? `  ${b.detail.join('; ')}` : '';
+  const where = b.sources.length > 0 ? `  (${sourcesLabel(b.sources)})` : '';
+  const lines = [`${head === b.sign ? '' : `${head} `}${b.sign} ${b.title}${detail}${where}`];
+  for (const line of attributeLines(b)) lines.push(line.changed ? `!   ~ ${line.text}` : `${head === '!' ? ' ' : head}     ${line.text}`);
+  return ['```diff', ...lines, '```'].join('\n');
+}
+
+/** Each block under a heading per client and application, in the text renderer's order. */
+function bodyChunks(plan: Plan): string[] {
+  const chunks: string[] = [];
+  const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));
+  for (const [client, blocks] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
+    const byApp = groupBy(blocks, (b) => applicationSortKey(b.application));
+    for (const key of [...byApp.keys()].sort()) {
+      const appBlocks = byApp.get(key) as ChangeBlock[];
+      const heading = `#### Client ${client} · ${applicationLabel((appBlocks[0] as ChangeBlock).application)}\n\n`;
+      appBlocks.forEach((b, i) => chunks.push(`${i === 0 ? heading : ''}${blockMarkdown(b)}\n`));
+    }
+  }
+  return chunks;
+}
+
+function notesSection(plan: Plan): string {
+  if (plan.notes.length === 0) return '';
+  const warnings = plan.notes.filter((n) => n.level === 'warning').length;
+  const out = ['<details>', `<summary>Notes: ${plan.notes.length} (${warnings} warning${warnings === 1 ? '' : 's'})</summary>`, ''];
+  for (const n of plan.notes) {
+    out.push(`- **${n.level}** ${escapeMarkdown(`${n.file}:${n.line}`)} ${n.kind} ` +
+      `${escapeMarkdown(n.name)}: ${escapeMarkdown(n.message)}`);
+  }
+  out.push('', '</details>', '', '');
+  return out.join('\n');
+}
+
+function deletionWarning(plan: Plan, deletions: readonly ChangeBlock[]): { head: string; lines: string[]; tail: string } {
+  if (deletions.length === 0) return { head: '', lines: [], tail: '' };
+  const n = plan.summary.delete;
+  const head = `> [!CAUTION]\n> **This plan deletes ${n} object${n === 1 ? '' : 's'}** from the account:\n`;
+  const tail = plan.safety.ok ? '\n' : `>\n> The safety guard refuses it: ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
+    `owned objects (more than ${Math.round(plan.safety.threshold * 100)}%). Apply with \`--force\` only if intended.\n\n`;
+  return { head, lines: deletions.map(deletionLine), tail };
+}
 
 /**
- * A pull-request comment: the summary table first, deletions called out, the
- * changes per client in `<details>` sections, notes, then the plan's checksum.
+ * A pull-request comment (and GitHub's step summary): header, the summary line,
+ * every deletion named in a warning block outside any fold, then every change
+ * with all its attributes (old → new where they change), notes folded, and the
+ * plan's checksum. Pure: the CI context comes in `options.context`.
  */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
-  const out: string[] = [];
-  if (options.marker ?? true) out.push(MARKDOWN_MARKER);
-  out.push(`### ${escapeMarkdown(options.title ?? 'Rampart plan')}`, '');
+  const head: string[] = [];
+  if (options.marker ?? true) head.push(MARKDOWN_MARKER);
+  const counts = plan.changes.length === 0 ? 'no changes' : planPhrase(plan.summary);
+  head.push(`### ${escapeMarkdown(options.title ?? 'Rampart plan')}: ${counts}`, '');
+  if (options.context) head.push(commentHeader(options.context), '');
   if (plan.changes.length === 0) {
     const n = plan.summary.unchanged;
-    out.push(`${NO_CHANGES} ${n} object${n === 1 ? '' : 's'} unchanged.`, '');
+    head.push(`${planSummaryLine(plan)} ${n} object${n === 1 ? '' : 's'} unchanged.`, '');
   } else {
-    out.push(`**Plan: ${summaryPhrase(plan.summary)}** (${plan.api_calls} API calls, owner \`${plan.owner}\`)`, '');
-    out.push('| Change | Objects |', '|---|---:|');
-    out.push(`| Create | ${plan.summary.create} |`);
-    if (plan.summary.update > 0) out.push(`| Update | ${plan.summary.update} |`);
-    if (plan.summary.replace > 0) out.push(`| Replace | ${plan.summary.replace} |`);
-    out.push(`| Delete | ${plan.summary.delete} |`, `| Unchanged | ${plan.summary.unchanged} |`, '');
+    head.push(`**${planSummaryLine(plan)}** Owner \`${plan.owner}\`.`, '');
   }
-  if (plan.summary.delete > 0) {
-    out.push('> [!WARNING]');
-    out.push(`> This plan **deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}** ` +
-      'from the account. Review the deletions below.');
-    if (!plan.safety.ok) {
-      out.push('>', `> The safety guard refuses it: ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
-        `owned objects (more than ${Math.round(plan.safety.threshold * 100)}%). Apply with \`--force\` only if intended.`);
-    }
-    out.push('');
+  const unmanaged = unmanagedPhrase(plan);
+  if (unmanaged) head.push(`> [!NOTE]\n> ${escapeMarkdown(unmanaged).replace(/\\`/g, '`')}`, '');
+  const left = leftUnmanagedPhrase(plan);
+  if (left) head.push(`> [!WARNING]\n> ${escapeMarkdown(left).replace(/\\`/g, '`')}`, '');
+  const blocks = changeBlocks(plan);
+  const warning = deletionWarning(plan, blocks.filter((b) => b.action === 'delete' && b.count > 0));
+  const chunks = bodyChunks(plan);
+  const notes = notesSection(plan);
+  const footer = `<sub>checksum \`${plan.checksum.slice(0, 12)}\` · policies \`${plan.desired_digest.slice(0, 12)}\` · ` +
+    `live \`${plan.live_digest.slice(0, 12)}\`</sub>\n`;
+  const top = `${head.join('\n')}\n`;
+  const full = `${top}${warning.head}${warning.lines.join('\n')}${warning.lines.length ? '\n' : ''}${warning.tail}${chunks.join('\n')}${chunks.length ? '\n' : ''}${notes}${footer}`;
+  if (options.maxChars === undefined || full.length <= options.maxChars) return full;
+  return fitted({ top, warning, chunks, notes, footer }, options.maxChars);
+}
+
+/** The comment cut to `max` characters: deletions first, then changes in order, then notes. */
+function fitted(
+  parts: { top: string; warning: ReturnType<typeof deletionWarning>; chunks: readonly string[]; notes: string; footer: string },
+  max: number,
+): string {
+  const cutNote = (left: number, total: number) =>
+    `> [!NOTE]\n> **${left} of ${total} changes are not shown**: the whole plan would pass the comment limit ` +
+    `of ${max} characters. The job summary and the saved plan artifact hold all of it.\n\n`;
+  let budget = max - parts.top.length - parts.footer.length - cutNote(99999, 99999).length - parts.warning.head.length - parts.warning.tail.length;
+  const deletions: string[] = [];
+  for (const line of parts.warning.lines) {
+    const reserve = 120; // the "and N more deletions" line
+    if (line.length + 1 + reserve > budget) break;
+    deletions.push(line);
+    budget -= line.length + 1;
   }
-  const lines = planLines(plan);
-  const byClient = groupBy(lines, (l) => String(l.client));
-  for (const [client, clientLines] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
-    const n = clientLines.length;
-    out.push('<details>', `<summary>Client ${client}: ${n} change${n === 1 ? '' : 's'}</summary>`, '');
-    out.push('| | Change | Application | Object | Details | Source |', '|---|---|---|---|---|---|');
-    for (const l of clientLines) {
-      const source = l.source ? escapeMarkdown(l.source) : '';
-      out.push(`| \`${l.sign}\` | ${SIGN_ACTIONS[l.sign]} ${l.kind} | ${applicationLabel(l.application)} | ` +
-        `${escapeMarkdown(l.subject)} | ${escapeMarkdown(l.detail)} | ${source} |`);
-    }
-    out.push('', '</details>', '');
+  const hiddenDeletions = parts.warning.lines.length - deletions.length;
+  if (hiddenDeletions > 0) {
+    const line = `> - … and ${hiddenDeletions} more deletion${hiddenDeletions === 1 ? '' : 's'}, listed in the job summary`;
+    deletions.push(line);
+    budget -= line.length + 1;
   }
-  if (plan.notes.length > 0) {
-    const warnings = plan.notes.filter((n) => n.level === 'warning').length;
-    out.push('<details>', `<summary>Notes: ${plan.notes.length} (${warnings} warning${warnings === 1 ? '' : 's'})</summary>`, '');
-    for (const n of plan.notes) {
-      out.push(`- **${n.level}** ${escapeMarkdown(`${n.file}:${n.line}`)} ${n.kind} ` +
-        `${escapeMarkdown(n.name)}: ${escapeMarkdown(n.message)}`);
-    }
-    out.push('', '</details>', '');
+  const shown: string[] = [];
+  for (const chunk of parts.chunks) {
+    if (chunk.length + 1 > budget) break;
+    shown.push(chunk);
+    budget -= chunk.length + 1;
   }
-  out.push(`<sub>checksum \`${plan.checksum.slice(0, 12)}\` · policies \`${plan.desired_digest.slice(0, 12)}\` · ` +
-    `live \`${plan.live_digest.slice(0, 12)}\`</sub>`);
-  return `${out.join('\n')}\n`;
+  const notes = parts.notes.length <= budget && shown.length === parts.chunks.length ? parts.notes : '';
+  const left = parts.chunks.length - shown.length;
+  const warning = parts.warning.lines.length > 0 ? `${parts.warning.head}${deletions.join('\n')}\n${parts.warning.tail}` : '';
+  const note = left > 0 || hiddenDeletions > 0 ? cutNote(left, parts.chunks.length) : '';
+  const body = `${parts.top}${warning}${note}${shown.join('\n')}${shown.length ? '\n' : ''}${notes}${parts.footer}`;
+  // Only a header or a footer that alone passes the limit gets here: cut it hard, never past the limit.
+  return body.length <= max ? body : `${body.slice(0, Math.max(0, max - 2))}…\n`;
 }

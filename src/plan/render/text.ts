@@ -1,33 +1,39 @@
 import { applicationLabel, applicationSortKey } from '../objects.js';
 import type { Plan } from '../types.js';
-import { groupBy, NO_CHANGES, planLines, summaryPhrase, type PlanLine } from './lines.js';
+import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
+import { groupBy } from './group.js';
+import { attributeLines, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
 
 export interface TextOptions {
   /** ANSI colours; callers pass `isTTY && !NO_COLOR`. */
   readonly color?: boolean;
 }
 
-const ANSI = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m', bold: '\x1b[1m', dim: '\x1b[2m', reset: '\x1b[0m' };
-const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': ANSI.yellow } as const;
+const ANSI = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m', cyan: '\x1b[36m', bold: '\x1b[1m', dim: '\x1b[2m', reset: '\x1b[0m' };
+const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': ANSI.yellow, '@': ANSI.cyan } as const;
 
 /**
- * For a person at a terminal: changes grouped by client, then application,
- * notes, and one closing line (`Plan: ...` or `No changes. ...`).
+ * For a person at a terminal, in Terraform's shape: changes grouped by client,
+ * then application; each with its declaring line and every attribute, a
+ * changed one as `~ name: old → new`; then notes and the `Plan: ...` line.
  */
 export function renderText(plan: Plan, options: TextOptions = {}): string {
   const paint = (code: string, text: string): string => (options.color ? `${code}${text}${ANSI.reset}` : text);
   const out: string[] = [];
-  const byClient = groupBy(planLines(plan), (l) => String(l.client));
-  for (const [client, clientLines] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
+  const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));
+  for (const [client, blocks] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
     out.push(paint(ANSI.bold, `Client ${client}`));
-    const byApp = groupBy(clientLines, (l) => applicationSortKey(l.application));
+    const byApp = groupBy(blocks, (b) => applicationSortKey(b.application));
     for (const key of [...byApp.keys()].sort()) {
-      const appLines = byApp.get(key) as PlanLine[];
-      out.push(`  ${applicationLabel((appLines[0] as PlanLine).application)}`);
-      for (const l of appLines) {
-        const detail = l.detail ? `  ${l.detail}` : '';
-        const where = l.source ? paint(ANSI.dim, `  (${l.source})`) : '';
-        out.push(`    ${paint(SIGN_COLOR[l.sign], `${l.sign} ${l.subject}`)}${detail}${where}`);
+      const appBlocks = byApp.get(key) as ChangeBlock[];
+      out.push(`  ${applicationLabel((appBlocks[0] as ChangeBlock).application)}`);
+      for (const b of appBlocks) {
+        const detail = b.detail.length > 0 ? `  ${b.detail.join('; ')}` : '';
+        const where = b.sources.length > 0 ? paint(ANSI.dim, `  (${sourcesLabel(b.sources)})`) : '';
+        out.push(`    ${paint(SIGN_COLOR[b.sign], `${b.sign} ${b.title}`)}${detail}${where}`);
+        for (const line of attributeLines(b)) {
+          out.push(line.changed ? `        ${paint(ANSI.yellow, `~ ${line.text}`)}` : `          ${line.text}`);
+        }
       }
     }
     out.push('');
@@ -40,11 +46,15 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     }
     out.push('');
   }
+  const unmanaged = unmanagedPhrase(plan);
+  if (unmanaged) out.push(unmanaged, '');
+  const left = leftUnmanagedPhrase(plan);
+  if (left) out.push(paint(ANSI.yellow, left), '');
   if (!plan.safety.ok) {
     out.push(paint(ANSI.red, `Warning: this plan deletes ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
       'owned objects, more than the safety limit; apply refuses it without --force.'));
     out.push('');
   }
-  out.push(plan.changes.length === 0 ? NO_CHANGES : `Plan: ${summaryPhrase(plan.summary)}.`);
+  out.push(planSummaryLine(plan));
   return `${out.join('\n')}\n`;
 }

@@ -38,8 +38,9 @@ describe('apply from an empty account', () => {
   it('creates everything, after which plan shows no changes and a rerun writes nothing', async () => {
     const first = await apply();
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/Plan: 22 to create, 0 to delete/);
-    expect(first.stdout).toMatch(/Apply complete: 20 of 20 call\(s\) done/);
+    expect(first.stdout).toMatch(/Plan: 22 to create, 0 to update, 0 to delete, 0 unchanged \(20 API calls\)\./);
+    // Objects counted as the plan counts them; calls apart (20 writes plus the reads and the settle wait).
+    expect(first.stdout).toMatch(/Apply complete: 22 created, 0 updated, 0 deleted \(\d+ API calls, \d+\.\d s\)\./);
     // 11 rule creates, 9 IP creates (one per IP; one per group of countries/proxies/datacenters).
     expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
     expect(harness.emulator.control.count(CREATE_IP)).toBe(9);
@@ -93,13 +94,27 @@ describe('the safety guard', () => {
     expect(expectNoDuplicates(harness)).toEqual({ rules: 4, ipValues: 4 });
   });
 
-  it('an empty policy directory deletes nothing', async () => {
+  it('an empty or missing policy directory is an error, never "No changes", and deletes nothing', async () => {
     await applyInProcess(harness, policies.dir);
     for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml', 'false-positives.yaml']) await policies.remove(file);
+    harness.emulator.control.resetCalls();
 
+    const planned = await plan();
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).not.toContain('No changes');
+    expect(planned.stderr).toContain(`policy directory ${policies.dir} declares nothing`);
+    expect(planned.stderr).toContain('[no_policies]');
     const empty = await apply(['--force']);
-    expect(empty.code, empty.stderr).toBe(0);
-    expect(empty.logs.some((l) => l.msg === 'no policy files: nothing is managed, nothing is deleted')).toBe(true);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('pass --allow-empty if that is intended');
+    const missing = await harness.cli('plan', `${policies.dir}-typo`, []);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`policy directory ${policies.dir}-typo does not exist`);
+    expect(harness.emulator.control.calls()).toEqual([]);
+
+    const allowed = await apply(['--force', '--allow-empty']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.logs.some((l) => l.msg === 'no policy files: nothing is managed, nothing is deleted')).toBe(true);
     expect(harness.emulator.control.calls()).toEqual([]);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
   });
@@ -115,8 +130,10 @@ describe('apply --plan FILE', () => {
 
     const applied = await apply(['--plan', file, '--format', 'json']);
     expect(applied.code, applied.stderr).toBe(0);
-    const report = parseJson<{ checksum: string; results: { index: number; status: string }[] }>(applied);
+    const report = parseJson<{ checksum: string; objects: Record<string, number>; results: { index: number; status: string }[] }>(applied);
     expect(report.checksum).toBe(planned.checksum);
+    // Objects counted as the plan counted them.
+    expect(report.objects).toEqual({ create: planned.summary.create, update: planned.summary.update, replace: planned.summary.replace, delete: planned.summary.delete });
     expect(report.results.map((r) => r.status)).toEqual(planned.changes.map(() => 'applied'));
     // One write call per planned change, nothing more (answered in any order: 8 at once).
     expect(harness.writes().map((w) => w.route).sort()).toEqual(planned.changes.map((c) => (c.kind === 'rule' ? CREATE_HINT : CREATE_IP)).sort());

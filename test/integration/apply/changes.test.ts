@@ -65,7 +65,7 @@ describe('replacing a rule (comment edit, --rule-updates replace)', () => {
       const failed = await apply(['--rule-updates', 'replace']);
       expect(failed.code).toBe(1);
       expect(failed.stdout).toMatch(/✗ create rule block-legacy-admin \(.*shop\.yaml:11:5\): /);
-      expect(failed.stdout).toContain(`… delete rule ${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
+      expect(failed.stdout).toContain(`… delete rule block-legacy-admin #${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
       expect(failed.stderr).toMatch(/1 change\(s\) failed and 1 were not attempted; run apply again to converge \[apply_failed\]/);
       expect(h.emulator.control.count(DELETE_HINT)).toBe(0);
       expect(h.hints().find((r) => r.id === oldRule!.id)).toBeDefined();
@@ -99,7 +99,7 @@ describe('changing what a rule matches (its identity)', () => {
     h.emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 400, body: { attack_type: { error: 'is invalid' } } });
     const refused = await apply();
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toContain(`… delete rule ${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
+    expect(refused.stdout).toContain(`… delete rule curltool-scanner #${oldRule!.id} of client 10042: not applied (its replacement was not created; rule ${oldRule!.id} stays)`);
     expect(h.emulator.control.count(DELETE_HINT)).toBe(0);
     expect(h.hints().find((r) => r.id === oldRule!.id)).toBeDefined();
 

@@ -35,14 +35,18 @@ describe('startDaemon', () => {
       cycle: async (ctx) => {
         cycles.push(ctx);
         if (hold) await new Promise<void>((resolve) => { hold = resolve; });
-        return { result: 'success', changes: { create: 1, delete: 0 }, plan: { cycle: ctx.cycleId } };
+        return { result: 'success', changes: { create: 1, delete: 0 }, plan: { reasons: ctx.reasons } };
       },
     });
     const url = daemon.url!;
     await waitFor(() => daemon.loop.everSucceeded, 'initial cycle');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    expect(await (await fetch(`${url}/plan`)).json()).toEqual({ cycle: cycles[0]!.cycleId });
+    // The plan, and the cycle that made it.
+    expect(await (await fetch(`${url}/plan`)).json()).toEqual({
+      reasons: ['initial'],
+      cycle: expect.objectContaining({ id: cycles[0]!.cycleId, result: 'success', status: 'applied' }),
+    });
 
     // A git-sync commit requests a cycle.
     await daemon.watching;

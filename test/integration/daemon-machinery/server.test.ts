@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReconcileLoop } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
 import type { DaemonState } from '../../../src/daemon/state.js';
+import { cycleRecord } from '../../../src/daemon/cycle-record.js';
+import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
 import { waitFor } from '../../unit/daemon/wait.js';
 
@@ -86,7 +88,10 @@ describe('daemon server', () => {
     releaseRetry();
     await waitFor(() => loop.everSucceeded, 'successful retry');
     expect((await get(`${server.url}/readyz`)).status).toBe(200);
-    expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({ summary: { create: 0 } });
+    expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({
+      summary: { create: 0 },
+      cycle: expect.objectContaining({ id: loop.lastCycleId, result: 'no-op', status: 'nothing-to-do' }),
+    });
     const text = (await get(`${server.url}/metrics`)).body;
     expect(text).toMatch(/rampart_reconcile_total\{result="failed"\} 1/);
     expect(text).toMatch(/rampart_reconcile_total\{result="no-op"\} 1/);
@@ -103,7 +108,7 @@ describe('daemon server', () => {
     metrics.setLastSuccess(Date.UTC(2025, 0, 1));
     metrics.recordApiCall('/v1/objects/hint', 200);
     metrics.recordRetry('/v1/objects/hint');
-    metrics.setPendingChanges({ create: 1, delete: 2 });
+    metrics.setPendingChanges({ create: 1, update: 3, delete: 2 });
     const server = await serve(state(), metrics);
     const res = await get(`${server.url}/metrics`);
     expect(res.status).toBe(200);
@@ -118,6 +123,8 @@ describe('daemon server', () => {
       'rampart_api_calls_total{route="/v1/objects/hint",status="200"} 1',
       'rampart_api_retries_total{route="/v1/objects/hint"} 1',
       'rampart_plan_pending_changes{action="delete"} 2',
+      'rampart_plan_pending_changes{action="update"} 3',
+      'rampart_plan_pending_changes{action="replace"} 0',
       'rampart_cycle_in_progress 0',
       'rampart_build_info{version="1.2.3"} 1',
       'process_cpu_user_seconds_total',
@@ -135,6 +142,22 @@ describe('daemon server', () => {
     expect(res.status).toBe(200);
     expect(res.type).toMatch(/^application\/json/);
     expect(JSON.parse(res.body)).toEqual(plan);
+  });
+
+  it('stays ready once a cycle succeeded, and says how the last cycle really went: degraded, paused', async () => {
+    const revision = { revision: 'f'.repeat(40), source: 'git-sync' } as const;
+    const record = (outcome: CycleOutcome) => cycleRecord('3-abcd', { ...outcome, revision }, 0, 1000);
+    let current = state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'failed' }, lastCycle: record({ result: 'failed', error: new Error('api down') }), consecutiveFailures: 2 });
+    const server = await serve(() => current);
+    const degraded = await get(`${server.url}/readyz`);
+    expect(degraded.status).toBe(200);
+    expect(JSON.parse(degraded.body)).toMatchObject({ status: 'degraded', lastResult: 'failed', consecutiveFailures: 2, revision: 'f'.repeat(40), lastCycle: { error: 'api down' } });
+    current = state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'paused' }, lastCycle: record({ result: 'paused', paused: { reason: 'INC-1', since: 0, by: 'endpoint' } }) });
+    expect(JSON.parse((await get(`${server.url}/readyz`)).body)).toMatchObject({ status: 'paused', paused: { reason: 'INC-1' } });
+    current = state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'success' }, lastCycle: record({ result: 'success' }) });
+    expect(JSON.parse((await get(`${server.url}/readyz`)).body)).toMatchObject({ status: 'ready' });
+    // Without --admin-token-file there is no pause endpoint at all.
+    expect((await get(`${server.url}/pause`, 'POST')).status).toBe(404);
   });
 
   it('answers 404 on unknown paths and 405 on other methods', async () => {

@@ -37,13 +37,13 @@ describe('rampart run: atomic policy swaps', () => {
     expect(second).toMatchObject({ result: 'success', changes: { create: 1, delete: 0 } });
     expect((second.reasons as string[]).join(' ')).not.toMatch(/resync/);
 
-    // Commit 3 changes a rule's regex: the old rule is replaced, the address stays.
+    // Commit 3 changes a rule's regex: an update in place, the address stays.
     const hintsBefore = liveHints(emulator).length;
     await git.commit({ ...withNewIp(), 'shop.yaml': edit(withNewIp()['shop.yaml']!, '".*curltool.*"', '".*curltool2.*"') });
     await waitUntil(() => liveHints(emulator).some((h) => h.regex === '.*curltool2.*'), 'the edited rule', 5000);
     const third = await daemon.waitForCycle((c) => c.result === 'success', 'the cycle after commit 3', { after: 2 });
-    // A replacement: the new rule counts once, its old copy is not counted as a delete.
-    expect(third.changes).toEqual({ create: 1, delete: 0 });
+    // Counted in the plan's vocabulary: one object updated, nothing created or deleted.
+    expect(third.changes).toEqual({ create: 0, update: 1, replace: 0, delete: 0, adopt: 0 });
     await waitUntil(() => !liveHints(emulator).some((h) => h.regex === '.*curltool.*'), 'the old rule gone', 3000);
     expect(liveHints(emulator)).toHaveLength(hintsBefore);
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES + 1 });
@@ -123,7 +123,7 @@ describe('rampart run: atomic policy swaps', () => {
     await git.commit(withNewIp());
     await waitUntil(() => hasIp(NEW_IP)(liveIpObjects(emulator)), 'the fixed commit applied', 5000);
     const fixed = await daemon.waitForCycle((c) => c.result === 'success', 'the cycle after the fix', { after: 2 });
-    expect(fixed.changes).toEqual({ create: 1, delete: 0 });
+    expect(fixed.changes).toEqual({ create: 1, update: 0, replace: 0, delete: 0, adopt: 0 });
     expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(1);
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES + 1 });
     expect((await daemon.stop()).code).toBe(0);

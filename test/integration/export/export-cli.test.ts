@@ -96,12 +96,14 @@ for (const granularity of ['per-value', 'per-request'] as const) {
     it('writes one file per application, one for several, one account-wide', async () => {
       expect(first.stderr).not.toContain('"level":50');
       expect(first.code).toBe(0);
-      expect((await readdir(join(dir, 'out'))).sort()).toEqual(['account-wide.yaml', 'app-7.yaml', 'app-8.yaml', 'apps-7-8.yaml']);
+      expect((await readdir(join(dir, 'out'))).sort()).toEqual(['.rampart-export.json', 'account-wide.yaml', 'app-7.yaml', 'app-8.yaml', 'apps-7-8.yaml']);
       const app7 = parse(await readFile(join(dir, 'out', 'app-7.yaml'), 'utf8'));
       expect(app7).toMatchObject({ version: 1, client: CLIENT, application: 7, mode: 'monitoring' });
-      expect(app7.rules.map((r: { type: string }) => r.type)).toEqual(['vpatch', 'regex', 'mode']);
+      // The owned vpatch is part of the mirror.
+      expect(app7.rules.map((r: { type: string }) => r.type)).toEqual(['vpatch', 'vpatch', 'regex', 'mode']);
       expect(app7.ip_lists.deny).toEqual([
         { ips: ['198.51.100.7', '203.0.113.0/24'], reason: 'scanner farm', expires: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:00:00Z$/) },
+        { ips: ['198.51.100.99'], reason: 'bot' },
       ]);
       const multi = parse(await readFile(join(dir, 'out', 'apps-7-8.yaml'), 'utf8'));
       expect(multi).toMatchObject({ application: [7, 8], ip_lists: { deny: [{ countries: ['IR', 'KP'] }] } });
@@ -129,36 +131,45 @@ for (const granularity of ['per-value', 'per-request'] as const) {
     });
 
     it('reports what it left out and why', () => {
-      expect(first.stdout).toMatch(/rule id \d+: managed by this owner/);
+      expect(first.stdout).not.toContain('managed by this owner');
       expect(first.stdout).toMatch(/rule id \d+: managed by another owner: managed by another owner, "team-b"/);
       expect(first.stdout).toMatch(/rule id \d+: no policy file can express it: it has 2 instance conditions/);
       expect(first.stdout).toMatch(/rule id \d+: duplicate: the same rule as id \d+/);
-      expect(first.stdout).toMatch(/IP object id \d+ \(198\.51\.100\.99\/32\): managed by this owner/);
-      expect(first.stdout).toContain('planned alone, Rampart would delete those objects');
+      expect(first.stdout).not.toContain('planned alone, Rampart would delete those objects');
     });
 
-    it('validates clean, and plan on the output alongside the owned objects shows no changes', async () => {
+    it('is a faithful mirror: validates clean, and plan on the output alone shows no changes and deletes nothing', async () => {
       const validate = await rampart(['validate', '--policies', join(dir, 'out')]);
       expect(validate.stdout + validate.stderr).not.toMatch(/error/i);
       expect(validate.code).toBe(0);
+      expect(await readFile(join(dir, 'out', 'app-7.yaml'), 'utf8')).toContain('comment: created by rampart\n');
+      const plan = await rampart(['plan', '--policies', join(dir, 'out'), '--detailed-exitcode', '--format', 'json'], env);
+      expect(plan.stderr).not.toContain('"level":50');
+      expect(JSON.parse(plan.stdout).summary).toMatchObject({ create: 0, update: 0, delete: 0, replace: 0 });
+      expect(plan.code).toBe(0);
+    }, 30_000);
+
+    it('--exclude-owned leaves our objects out, for planning next to the policies that declare them', async () => {
+      const out = join(dir, 'excluded');
+      const run = await rampart(['export', '--client', String(CLIENT), '--out', out, '--exclude-owned'], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/rule id \d+: managed by this owner/);
+      expect(run.stdout).toMatch(/IP object id \d+ \(198\.51\.100\.99\/32\): managed by this owner/);
+      expect(run.stdout).toContain('planned alone, Rampart would delete those objects');
+      const alone = await rampart(['plan', '--policies', out, '--detailed-exitcode', '--format', 'json'], env);
+      expect(alone.code).toBe(2);
+      expect(JSON.parse(alone.stdout).summary).toMatchObject({ create: 0, delete: 2 });
 
       // The objects Rampart owns are declared by the user's existing policies.
-      await writeFile(join(dir, 'out', 'existing.yaml'), [
+      await writeFile(join(out, 'existing.yaml'), [
         'version: 1', `client: ${CLIENT}`, 'application: 7',
         'rules:', '  - { name: owned, type: vpatch, attack: xss, point: [[get, owned]], comment: created by rampart }',
         'ip_lists:', '  deny:', '    - { ips: [198.51.100.99], reason: bot }', '',
       ].join('\n'));
-      const plan = await rampart(['plan', '--policies', join(dir, 'out'), '--detailed-exitcode', '--format', 'json'], env);
-      expect(plan.stderr).not.toContain('"level":50');
-      expect(JSON.parse(plan.stdout).summary).toMatchObject({ create: 0, delete: 0 });
-      expect(plan.code).toBe(0);
-      await rm(join(dir, 'out', 'existing.yaml'));
-    }, 30_000);
-
-    it('planned alone, the default output would delete the owned objects (documented)', async () => {
-      const plan = await rampart(['plan', '--policies', join(dir, 'out'), '--detailed-exitcode', '--format', 'json'], env);
-      expect(plan.code).toBe(2);
-      expect(JSON.parse(plan.stdout).summary).toMatchObject({ create: 0, delete: 2 });
+      const together = await rampart(['plan', '--policies', out, '--detailed-exitcode', '--format', 'json'], env);
+      expect(together.stderr).not.toContain('"level":50');
+      expect(JSON.parse(together.stdout).summary).toMatchObject({ create: 0, delete: 0 });
+      expect(together.code).toBe(0);
     }, 30_000);
 
     it('is deterministic: a second export writes the same bytes', async () => {
@@ -172,18 +183,16 @@ for (const granularity of ['per-value', 'per-request'] as const) {
       }
     }, 30_000);
 
-    it('--include-owned exports our objects too, and plan on that output alone shows no changes', async () => {
+    it('--include-owned is still accepted (deprecated) and writes the default mirror', async () => {
       const out = join(dir, 'owned');
       const run = await rampart(['export', '--client', String(CLIENT), '--out', out, '--include-owned', '--format', 'json'], env);
       expect(run.code).toBe(0);
+      expect(run.stderr).toContain('--include-owned is deprecated');
       const report = JSON.parse(run.stdout);
       expect(report.skipped.map((s: { reason: string }) => s.reason)).not.toContain('owned');
-      expect(await readFile(join(out, 'app-7.yaml'), 'utf8')).toContain('comment: created by rampart\n');
-      const validate = await rampart(['validate', '--policies', out]);
-      expect(validate.code).toBe(0);
-      const plan = await rampart(['plan', '--policies', out, '--detailed-exitcode'], env);
-      expect(plan.stdout).toMatch(/no changes/i);
-      expect(plan.code).toBe(0);
+      for (const file of await readdir(join(dir, 'out'))) {
+        expect(await readFile(join(out, file), 'utf8')).toBe(await readFile(join(dir, 'out', file), 'utf8'));
+      }
     }, 30_000);
 
     it('never writes to the account', () => {

@@ -81,7 +81,7 @@ describe('plan with the service quirks on', () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     const parsed = parseJson<Plan>(plan);
     expect(parsed.changes).toEqual([]);
-    expect(parsed.notes.map((n) => n.message)).toContain(`satisfied by unmanaged id ${consoleRule.id}`);
+    expect(parsed.unmanaged.map((u) => u.id)).toContain(consoleRule.id);
     expect(harness.writes()).toEqual([]);
 
     // The console rule was not duplicated; the foreign objects are all still there.
@@ -159,13 +159,13 @@ describe('plan output formats', () => {
     expect(markdown.code).toBe(2);
     expect(markdown.stdout).toContain('### Rampart plan');
     expect(markdown.stdout).toContain(`**Plan: ${SAMPLE_RULES + SAMPLE_IP_VALUES} to create`);
-    expect(markdown.stdout).toMatch(/\| `\+` \| create rule \| application 7 \| rule block-legacy-admin \(vpatch/);
+    expect(markdown.stdout).toMatch(/```diff\n\+ rule block-legacy-admin \(vpatch\) {2}\(policies\/shop\.yaml:11\)\n\+ {5}when: /);
 
     // Annotations on stdout; the step summary into $GITHUB_STEP_SUMMARY.
     const summaryFile = policies.scratch('step-summary.md');
     const github = await run(['--format', 'github'], { GITHUB_STEP_SUMMARY: summaryFile });
     expect(github.code).toBe(2);
-    expect(github.stdout).toMatch(/^::notice file=policies\/shop\.yaml,line=11,title=Rampart%3A create::rule block-legacy-admin \(vpatch\) will be created for client 10042$/m);
+    expect(github.stdout).toMatch(/^::notice file=policies\/shop\.yaml,line=11,col=\d+,title=Rampart%3A create::\+ rule block-legacy-admin \(vpatch\) \(client 10042\)$/m);
     expect(github.stdout).not.toContain('### Rampart plan');
     expect(await readFile(summaryFile, 'utf8')).toContain('### Rampart plan');
 

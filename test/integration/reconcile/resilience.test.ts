@@ -47,7 +47,7 @@ describe('the daemon: drift, lag, faults, safety', () => {
     await waitUntil(() => liveIpObjects(emulator).some((o) => o.rule_type === 'country' && o.source_values?.includes('KP')), 'KP re-created', 5000);
     const correcting = await daemon.waitForCycle((c) => c.result === 'success', 'the correcting cycle', { after: cyclesBefore });
     expect(correcting.reasons).toContain('resync');
-    expect(correcting.changes).toEqual({ create: 2, delete: 0 });
+    expect(correcting.changes).toEqual({ create: 2, update: 0, replace: 0, delete: 0, adopt: 0 });
 
     // A few more resyncs: nothing else happens, the console's objects stay.
     const cyclesAfter = daemon.cycles().length;
@@ -158,7 +158,7 @@ describe('the daemon: drift, lag, faults, safety', () => {
     await git.commit({ 'account-wide.yaml': samplePolicy('account-wide.yaml') });
     const unsafe = await daemon.waitForCycle(() => true, 'the cycle after the commit', { after: 1 });
     expect(unsafe.result).toBe('unsafe');
-    expect(unsafe.changes).toEqual({ create: 0, delete: owned - 4 });
+    expect(unsafe.changes).toEqual({ create: 0, update: 0, replace: 0, delete: owned - 4, adopt: 0 });
     expect(JSON.stringify(unsafe.err)).toMatch(/force/i);
     const metrics = await daemon.metrics();
     expect(metrics.value('rampart_reconcile_total', { result: 'unsafe' })).toBe(1);

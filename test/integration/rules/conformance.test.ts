@@ -92,7 +92,7 @@ describe.each(cases)('$kind.yaml example $i', ({ kind, example }) => {
     expect(ruleContentKey(listed)).toBe(ruleContentKey(desired));
     expect(buildPlan(state(account, [desired]), await live(account)).changes).toEqual([]);
 
-    const exported = buildExport(await live(account), { client: account, owner: 'rampart', includeOwned: true, now: Math.floor(Date.now() / 1000), schemaRef: 'x' });
+    const exported = buildExport(await live(account), { client: account, owner: 'rampart', excludeOwned: false, now: Math.floor(Date.now() / 1000), schemaRef: 'x' });
     expect(exported.skipped.filter((s) => s.kind === 'rule' && s.id === created.id)).toEqual([]);
     const reread = loadPolicyTexts(exported.files.map((f) => ({ file: f.name, text: f.text }))).desired?.rules ?? [];
     expect(reread.map(ruleContentKey)).toContain(ruleContentKey(listed));

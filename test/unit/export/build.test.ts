@@ -11,7 +11,7 @@ import type { LiveState } from '../../../src/model/state.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 
 const NOW = 1_800_000_000;
-const OPTIONS: ExportOptions = { client: 1, owner: 'rampart', includeOwned: false, now: NOW, schemaRef: '../schemas/policy.schema.json' };
+const OPTIONS: ExportOptions = { client: 1, owner: 'rampart', excludeOwned: true, now: NOW, schemaRef: '../schemas/policy.schema.json' };
 
 let nextId = 1;
 type RuleOverrides = Partial<Omit<LiveRule, 'kind' | 'fields'>> & { kind?: KindName; fields?: Readonly<Record<string, FieldValue>> };
@@ -66,10 +66,10 @@ describe('buildExport', () => {
     expect(loadPolicyTexts(texts, { now: new Date(NOW * 1000) }).desired).toBeDefined();
   });
 
-  it('with includeOwned exports our objects, without the mark, and still leaves out other owners', () => {
+  it('by default (excludeOwned false) exports our objects, without the mark, and still leaves out other owners', () => {
     const owned = rule({ owner: 'rampart', comment: 'ours' });
     const other = rule({ owner: 'team-b', fields: { attack: 'sqli' } });
-    const result = buildExport(state([owned, other]), { ...OPTIONS, includeOwned: true });
+    const result = buildExport(state([owned, other]), { ...OPTIONS, excludeOwned: false });
     expect(result.skipped.map((s) => s.reason)).toEqual(['other-owner']);
     const doc = parse(result.files[0]?.text ?? '');
     expect(doc.rules[0].comment).toBe('ours');

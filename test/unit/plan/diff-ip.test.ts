@@ -8,7 +8,7 @@ const LATER = 1_800_000_000;
 /** Creates as `[force, values, replaces]`, deletes as `[ids, reason per id]`. */
 function calls(changes: readonly PlanChange[]): unknown[] {
   return changes.map((c) => {
-    if (c.kind !== 'ip') return c.action;
+    if (c.kind !== 'ip' || c.action === 'adopt') return c.action;
     if (c.action === 'create') return ['create', c.force, c.object.values, c.replaces ?? []];
     return ['delete', c.ids, c.objects.map((o) => o.reason)];
   });
@@ -32,7 +32,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
       kind: 'ip', client: 10042, application: 7, file: 'policies/shop.yaml', line: 30, name: 'ip_lists.deny[0]',
       object: { list: 'black', rule_type: kind.ruleType, pools: [7], reason: 'scanner farm' },
     });
-    expect(plan.summary).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, replace: 0 });
+    expect(plan.summary).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 });
   });
 
   it('leaves an equal owned or unmanaged value unchanged', () => {
@@ -40,15 +40,16 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
       const plan = buildPlan(desiredState([], [desiredIp(value, f)]), liveState([], liveObject(5, [value], f, owner)));
       expect(plan.changes).toEqual([]);
       expect(plan.summary.unchanged).toBe(1);
-      expect(plan.notes.map((n) => n.level)).toEqual(owner === 'rampart' ? [] : ['info']);
+      // An unmarked object is listed once in `unmanaged` (adoptable); another owner's gets a note.
+      expect(plan.notes.map((n) => n.level)).toEqual(owner === 'team-a' ? ['info'] : []);
+      expect(plan.unmanaged.map((u) => u.id)).toEqual(owner === null ? [5] : []);
     }
   });
 
-  it('notes the unmanaged object that satisfies a value', () => {
+  it('lists the unmanaged object that satisfies a value in `unmanaged`, not as a note', () => {
     const plan = buildPlan(desiredState([], [desiredIp(value, f, 31)]), liveState([], liveObject(900, [value], f, null)));
-    expect(plan.notes).toEqual([expect.objectContaining({
-      level: 'info', kind: 'ip', line: 31, id: 900, message: `${value}: satisfied by unmanaged id 900`,
-    })]);
+    expect(plan.notes).toEqual([]);
+    expect(plan.unmanaged).toEqual([expect.objectContaining({ kind: 'ip', line: 31, id: 900, value })]);
   });
 
   it('deletes an owned value no policy declares, never an unmanaged or foreign one', () => {
@@ -65,7 +66,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
       liveState([], liveObject(8, [value], f)),
     );
     expect(calls(plan.changes)).toEqual([['create', true, [value], [8]]]);
-    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 0, replace: 1 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 0, replace: 1, adopt: 0 });
     expect(plan.changes[0]).toMatchObject({ object: { expires_at: LATER } });
   });
 
@@ -88,7 +89,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
       liveState([], [...liveObject(12, [value], f), ...liveObject(11, [value], f)]),
     );
     expect(calls(plan.changes)).toEqual([['delete', [12], ['duplicate']]]);
-    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 1, replace: 0 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 1, replace: 0, adopt: 0 });
     expect(plan.safety.delete_count).toBe(0);
   });
 
@@ -120,7 +121,7 @@ describe('grouped IP objects', () => {
     expect(del?.kind === 'ip' && del.action === 'delete' && del.objects[0]).toMatchObject({
       id: 991, size: 3, object: { values: [gone] }, moved: kept,
     });
-    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 0, replace: 2 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 0, replace: 2, adopt: 0 });
     expect(plan.safety.delete_count).toBe(1);
   });
 
@@ -128,7 +129,7 @@ describe('grouped IP objects', () => {
     const live = [...liveObject(1, ['KP'], countries), ...liveObject(2, ['RU'], countries), ...liveObject(3, ['CN'], countries)];
     const plan = buildPlan(desiredState([], desiredIps(['KP', 'RU'], countries)), liveState([], live));
     expect(calls(plan.changes)).toEqual([['delete', [3], ['not-declared']]]);
-    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 2, replace: 0 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 2, replace: 0, adopt: 0 });
   });
 
   it('deletes a whole grouped object nothing declares, counting every value', () => {
@@ -159,7 +160,7 @@ describe('grouped IP objects', () => {
     const plan = buildPlan(desiredState([], desiredIps(['KP'], countries)), liveState([], live));
     expect(calls(plan.changes)).toEqual([['delete', [1], ['not-declared']]]);
     expect(plan.notes.map((n) => n.message)).toEqual(['KP: satisfied by unmanaged id 50']);
-    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 2, unchanged: 1, replace: 0 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 2, unchanged: 1, replace: 0, adopt: 0 });
   });
 
   it('groups creates sharing list, type, pools, expiry and reason into one call', () => {

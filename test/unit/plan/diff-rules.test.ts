@@ -26,7 +26,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
       file: 'policies/shop.yaml', line: 12, name: 'block-admin', rule: { kind: type },
     });
     expect(plan.changes[0]).not.toHaveProperty('replaces');
-    expect(plan.summary).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, replace: 0 });
+    expect(plan.summary).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 });
     expect(plan.api_calls).toBe(1);
   });
 
@@ -52,25 +52,35 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
     expect(plan.safety.owned_count).toBe(0);
   });
 
-  it.each([
-    ['unmarked', null, 'satisfied by unmanaged id 900'],
-    ['of another owner', 'team-a', 'satisfied by unmanaged id 900 (owner team-a)'],
-  ])('is satisfied by an equal %s rule, whatever its comment', (_label, owner, message) => {
+  it('is satisfied by an equal rule of another owner, whatever its comment, and notes it', () => {
     const plan = buildPlan(
       desiredState([desiredRule(commented, 'block-admin', 3)]),
-      liveState([liveRule({ ...fields, comment: 'by hand' }, 900, owner)]),
+      liveState([liveRule({ ...fields, comment: 'by hand' }, 900, 'team-a')]),
     );
     expect(plan.changes).toEqual([]);
     expect(plan.summary.unchanged).toBe(1);
     expect(plan.notes).toEqual([{
-      level: 'info', kind: 'rule', client: 10042, file: 'policies/shop.yaml', line: 3, name: 'block-admin', id: 900, message,
+      level: 'info', kind: 'rule', client: 10042, file: 'policies/shop.yaml', line: 3, name: 'block-admin', id: 900,
+      message: 'satisfied by unmanaged id 900 (owner team-a)',
     }]);
+    expect(plan.unmanaged).toEqual([]);
+  });
+
+  it('is satisfied by an equal unmarked rule, whatever its comment, listed once in `unmanaged`', () => {
+    const plan = buildPlan(
+      desiredState([desiredRule(commented, 'block-admin', 3)]),
+      liveState([liveRule({ ...fields, comment: 'by hand' }, 900, null)]),
+    );
+    expect(plan.changes).toEqual([]);
+    expect(plan.summary.unchanged).toBe(1);
+    expect(plan.notes).toEqual([]);
+    expect(plan.unmanaged).toEqual([{ kind: 'rule', client: 10042, id: 900, file: 'policies/shop.yaml', line: 3, col: expect.any(Number), name: 'block-admin' }]);
   });
 
   it('updates a rule whose comment changed in place: one call, nothing created or deleted', () => {
     const plan = buildPlan(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]));
     expect(plan.changes.map(brief)).toEqual([{ action: 'update', id: 41, fields: ['comment'] }]);
-    expect(plan.summary).toEqual({ create: 0, update: 1, delete: 0, unchanged: 0, replace: 0 });
+    expect(plan.summary).toEqual({ create: 0, update: 1, delete: 0, unchanged: 0, replace: 0, adopt: 0 });
     expect(plan.api_calls).toBe(1);
   });
 
@@ -80,7 +90,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
       { action: 'create', name: 'block-admin', replaces: [41] },
       { action: 'delete', id: 41, reason: 'replaced' },
     ]);
-    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 0, replace: 1 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 0, replace: 1, adopt: 0 });
     expect(plan.safety.delete_count).toBe(0);
     expect(plan.rule_updates).toBe('replace');
     // The service keeps one mode rule per scope: the old one must go first, or the new one is dropped.
@@ -99,7 +109,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
     ]);
     const same = buildPlan(desiredState([desiredRule(fields)]), liveState([liveRule(fields, 12), liveRule(fields, 11)]));
     expect(same.changes.map(brief)).toEqual([{ action: 'delete', id: 12, reason: 'duplicate' }]);
-    expect(same.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 1, replace: 0 });
+    expect(same.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 1, replace: 0, adopt: 0 });
   });
 
   it('updates the lowest id and removes the other owned copies when none has the comment', () => {

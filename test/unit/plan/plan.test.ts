@@ -43,11 +43,12 @@ describe('plan ordering', () => {
   });
 
   it('counts objects, calls, notes and owned objects', () => {
-    expect(plan.summary).toEqual({ create: 4, update: 1, delete: 5, unchanged: 4, replace: 4 });
+    expect(plan.summary).toEqual({ create: 4, update: 1, delete: 5, unchanged: 4, replace: 4, adopt: 0 });
     // The client's three rule deletes share one call.
     expect(plan.changes).toHaveLength(12);
     expect(plan.api_calls).toBe(10);
-    expect(plan.notes.map((n) => [n.level, n.id])).toEqual([['info', 600], ['warning', 993]]);
+    expect(plan.notes.map((n) => [n.level, n.id])).toEqual([['warning', 993]]);
+    expect(plan.unmanaged.map((u) => u.id)).toEqual([600]);
     expect(plan.safety).toEqual({
       ok: true, delete_count: 3, owned_count: 12, share: 3 / 12, threshold: 0.3, min_owned: 10,
     });
@@ -56,7 +57,7 @@ describe('plan ordering', () => {
   it('has the fields of the contract and nothing time-dependent', () => {
     expect(Object.keys(plan)).toEqual([
       'format_version', 'owner', 'summary', 'api_calls', 'safety', 'checksum', 'desired_digest', 'live_digest',
-      'changes', 'notes',
+      'changes', 'notes', 'unmanaged', 'left_unmanaged',
     ]);
     expect(plan.format_version).toBe(1);
     expect(plan.owner).toBe('rampart');
@@ -138,6 +139,6 @@ describe('a saved plan carries full objects', () => {
     const plan = buildPlan(desiredState([desiredRule(rule)]), liveState([liveRule(rule, 1)]));
     expect(plan.changes).toEqual([]);
     expect(plan.api_calls).toBe(0);
-    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 1, replace: 0 });
+    expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 1, replace: 0, adopt: 0 });
   });
 });

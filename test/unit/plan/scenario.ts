@@ -50,7 +50,7 @@ export function everyChange(): { desired: DesiredState; live: LiveState } {
       // Made from block-legacy-admin when it looked at another header: its mark's name pairs it with the new one.
       { ...liveRule(ruleFields('vpatch', 7, '-old'), 550), name: 'block-legacy-admin' },
       liveRule({ ...regex, comment: undefined }, 551),
-      liveRule(otherRegex, 552),
+      { ...liveRule(otherRegex, 552), name: 'old-scanner' },
       liveRule(mode, 553),
       liveRule(mode, 554),
       liveRule({ ...console, comment: 'added in the console' }, 600, null),

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 const valid = () => ({
-  format_version: 1, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0 }, api_calls: 0,
+  format_version: 1, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, api_calls: 0,
   safety: { ok: true, delete_count: 0, owned_count: 0, share: 0, threshold: 0.3, min_owned: 10 },
   checksum: planChecksum([]), desired_digest: 'd', live_digest: 'l', changes: [], notes: [],
 });
@@ -51,7 +51,7 @@ describe('confirmSavedPlan', () => {
 
   it('returns the plan computed again, with figures from the inputs and the command, not the file', () => {
     const saved = buildPlan(desired, live);
-    const edited: Plan = { ...saved, summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0 }, safety: { ...saved.safety, owned_count: 1000 } };
+    const edited: Plan = { ...saved, summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, safety: { ...saved.safety, owned_count: 1000 } };
     const confirmed = confirmSavedPlan(edited, desired, live, { file: 'plan.json', owner: 'rampart', limits: { maxDeleteShare: 0.1, minOwned: 1 } });
     expect(confirmed.changes).toEqual(saved.changes);
     expect(confirmed.summary).toEqual(saved.summary);

@@ -1,0 +1,73 @@
+/**
+ * The audit record of one write: what was written (action, kind, client,
+ * application, name, the declaring file:line, the fields it changes, the API
+ * id), from which policy revision, why (drift or intent) and with what result.
+ * The same record is the `write` log line and an entry of `apply --format json`.
+ * Pure.
+ */
+import type { ChangeResult } from '../apply/results.js';
+import type { Application } from '../plan/types.js';
+import type { ChangeWhy, WriteCause } from './cause.js';
+
+export interface AuditContext {
+  /** The policy revision planned from (policy/revision.ts), when one is known. */
+  readonly revision?: string;
+  /** Per change of the plan, in its order (audit/cause.ts); applyPlan copies it onto each result. */
+  readonly why?: readonly ChangeWhy[];
+}
+
+/** Values and ids beyond this many are counted, not listed: a log line stays a line. */
+const MAX_LISTED = 20;
+
+export interface AuditEntry {
+  readonly action: ChangeResult['change']['action'];
+  readonly kind: ChangeResult['change']['kind'];
+  readonly client: number;
+  readonly application: Application;
+  readonly name?: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly col?: number;
+  /** Fields the write changes (an update's, or a replacement's against the object it replaces). */
+  readonly fields?: readonly string[];
+  /** An IP create's values, the first MAX_LISTED of `count`. */
+  readonly values?: readonly string[];
+  /** The rule's id; the IP objects' ids (created, where the answer lists them, or deleted). */
+  readonly id?: number;
+  readonly ids?: readonly number[];
+  /** How many values or ids the write concerns, when more than are listed. */
+  readonly count?: number;
+  readonly revision?: string;
+  readonly cause: WriteCause;
+  readonly status: ChangeResult['status'];
+}
+
+export function auditEntry(result: ChangeResult, context: Pick<AuditContext, 'revision'>): AuditEntry {
+  const { change } = result;
+  const where = change.action === 'delete' ? {} : { file: change.file, line: change.line, col: change.col };
+  const name = 'name' in change && change.name !== undefined ? { name: change.name } : {};
+  const fields = change.action === 'update' ? change.fields : result.changed;
+  let listed: Pick<AuditEntry, 'values' | 'id' | 'ids' | 'count'> = {};
+  if (change.kind === 'ip' && change.action === 'create') {
+    listed = { values: change.object.values.slice(0, MAX_LISTED), ...(result.ids?.length ? { ids: result.ids.slice(0, MAX_LISTED) } : {}) };
+    if (change.object.values.length > MAX_LISTED) listed = { ...listed, count: change.object.values.length };
+  } else if (change.kind === 'ip') {
+    listed = { ids: change.ids.slice(0, MAX_LISTED), ...(change.ids.length > MAX_LISTED ? { count: change.ids.length } : {}) };
+  } else {
+    const id = change.action === 'create' ? result.id : change.id;
+    if (id !== undefined) listed = { id };
+  }
+  return {
+    action: change.action,
+    kind: change.kind,
+    client: change.client,
+    application: change.application,
+    ...name,
+    ...where,
+    ...(fields?.length ? { fields } : {}),
+    ...listed,
+    ...(context.revision !== undefined ? { revision: context.revision } : {}),
+    cause: result.cause ?? 'unknown',
+    status: result.status,
+  };
+}

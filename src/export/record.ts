@@ -1,0 +1,55 @@
+/**
+ * What an export wrote from objects nobody manages: `.rampart-export.json`,
+ * next to the exported files (the policy loader skips dot files). A plan reads
+ * it to say what will not happen: an exported object that no declaration
+ * matches any more, still in the account and still unmanaged, stays there
+ * (Rampart deletes only what carries its mark), and the plan says so instead
+ * of showing "No changes" for a removal that never happens. Objects adopted
+ * since carry the mark and are deleted as usual; the record no longer matters
+ * for them.
+ */
+import type { ExportFile, PlacedIpEntry, PlacedRule } from './types.js';
+import { fileNameOf } from './types.js';
+
+export const EXPORT_RECORD_FILE = '.rampart-export.json';
+
+/** One unmanaged object an export wrote into a policy file. */
+export interface ExportedObject {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  /** The live id when exported. */
+  readonly id: number;
+  /** For IP entries: the value (an object may hold several). */
+  readonly value?: string;
+  /** The exported file it was written into, relative to the record. */
+  readonly file: string;
+}
+
+export interface ExportRecord {
+  readonly format_version: 1;
+  readonly client: number;
+  readonly objects: readonly ExportedObject[];
+}
+
+export function buildRecord(client: number, rules: readonly PlacedRule[], ipEntries: readonly PlacedIpEntry[], files: readonly ExportFile[]): ExportRecord {
+  const written = new Set(files.map((f) => f.name));
+  const objects: ExportedObject[] = [
+    ...rules.filter((p) => p.live.owner === undefined).map((p) => ({ kind: 'rule' as const, client, id: p.live.id, file: fileNameOf(p.scope) })),
+    ...ipEntries.filter((p) => p.live.owner === undefined).map((p) => ({ kind: 'ip' as const, client, id: p.live.id, value: p.live.value, file: fileNameOf(p.scope) })),
+  ].filter((o) => written.has(o.file));
+  return { format_version: 1, client, objects };
+}
+
+/** The record's objects, or undefined when the text is not a record this version reads. */
+export function parseRecord(text: string): ExportedObject[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const record = value as Partial<ExportRecord> | null;
+  if (!record || record.format_version !== 1 || !Array.isArray(record.objects)) return undefined;
+  return record.objects.filter((o): o is ExportedObject =>
+    typeof o === 'object' && o !== null && (o.kind === 'rule' || o.kind === 'ip') && Number.isSafeInteger(o.client) && Number.isSafeInteger(o.id) && typeof o.file === 'string');
+}

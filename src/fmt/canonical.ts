@@ -1,0 +1,146 @@
+/**
+ * A policy file in its canonical form, for `rampart fmt`. Pure: text in, text
+ * out. Edits the parsed document (the `yaml` library's Document API), so
+ * comments, blank lines, anchors and the order of rules stay as written:
+ *
+ * - IP-list values are canonical and sorted: addresses as the service stores
+ *   them (IPv6 compressed, host bits cleared, no `/32` or `/128` on a single
+ *   address), countries and proxy types upper-case, datacenters lower-case;
+ *   `application` id lists sorted;
+ * - a plain scalar another YAML reader would take for a boolean, a null or a
+ *   number (`NO`, `on`, `~`, `0755`, `1:30`) is quoted;
+ * - the layout is the library's, with `{ a: b }` flow maps and `[a, b]` flow
+ *   sequences, lines never folded.
+ * A value that does not check (an unknown country) is left as written:
+ * `validate` says what is wrong with it.
+ */
+import { CST, isMap, isScalar, isSeq, parseDocument, Parser, Scalar, type Document } from 'yaml';
+import { canonicalCidr, cidrBounds, parseCidr } from '../model/cidr.js';
+import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from '../policy/sources.js';
+
+export type FormatResult =
+  | { readonly ok: true; readonly text: string; readonly changed: boolean }
+  | { readonly ok: false; readonly line: number; readonly col: number; readonly message: string };
+
+const LISTS = ['deny', 'allow', 'gray'] as const;
+const VALUE_KINDS = {
+  ips: canonicalAddress,
+  countries: (value: string) => checked(checkCountry(value), value),
+  proxies: (value: string) => checked(checkProxy(value), value),
+  datacenters: (value: string) => checked(checkDatacenter(value), value),
+} as const;
+
+/** Plain scalars YAML 1.1 readers (and people) take for something other than a string. */
+const AMBIGUOUS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|[-+]?0[0-7_]+|[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.\d*)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+export function formatPolicyText(text: string): FormatResult {
+  const doc = parseDocument(text, { keepSourceTokens: false });
+  const error = doc.errors[0];
+  if (error) {
+    const [line, col] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
+    return { ok: false, line, col, message: error.message.split('\n')[0] ?? error.message };
+  }
+  canonicalizeIpLists(doc);
+  sortApplications(doc);
+  quoteAmbiguous(doc.contents);
+  const out = padFlowMaps(doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
+  return { ok: true, text: out, changed: out !== text };
+}
+
+function canonicalizeIpLists(doc: Document): void {
+  const lists = doc.get('ip_lists', true);
+  if (!isMap(lists)) return;
+  for (const list of LISTS) {
+    const entries = lists.get(list, true);
+    if (!isSeq(entries)) continue;
+    for (const entry of entries.items) {
+      if (!isMap(entry)) continue;
+      for (const [kind, canonical] of Object.entries(VALUE_KINDS)) {
+        const values = entry.get(kind, true);
+        if (!isSeq(values)) continue;
+        for (const item of values.items) {
+          if (isScalar(item) && typeof item.value === 'string') item.value = canonical(item.value);
+        }
+        values.items.sort(kind === 'ips' ? compareAddressNodes : compareTextNodes);
+      }
+    }
+  }
+}
+
+function sortApplications(doc: Document): void {
+  const applications = doc.get('application', true);
+  if (!isSeq(applications) || !applications.items.every((item) => isScalar(item) && typeof item.value === 'number')) return;
+  applications.items.sort((a, b) => Number((a as Scalar).value) - Number((b as Scalar).value));
+}
+
+function quoteAmbiguous(node: unknown): void {
+  if (isScalar(node)) {
+    if (typeof node.value === 'string' && (node.type === Scalar.PLAIN || node.type === undefined) && AMBIGUOUS.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    return;
+  }
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      quoteAmbiguous(pair.key);
+      quoteAmbiguous(pair.value);
+    }
+  } else if (isSeq(node)) {
+    for (const item of node.items) quoteAmbiguous(item);
+  }
+}
+
+/** As the service stores it, without the mask of a single address. */
+function canonicalAddress(value: string): string {
+  const parsed = parseCidr(value);
+  if (!parsed) return value;
+  const single = (parsed.family === 'ipv4' && parsed.prefix === 32) || (parsed.family === 'ipv6' && parsed.prefix === 128);
+  return single ? parsed.cidr.slice(0, parsed.cidr.lastIndexOf('/')) : parsed.cidr;
+}
+
+function checked(check: ValueCheck, value: string): string {
+  return check.ok ? check.value : value;
+}
+
+function textOf(node: unknown): string {
+  return isScalar(node) ? String(node.value) : '';
+}
+
+function compareTextNodes(a: unknown, b: unknown): number {
+  const [x, y] = [textOf(a), textOf(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** IPv4 before IPv6, then by first address, then the wider network first; what does not parse goes last. */
+function compareAddressNodes(a: unknown, b: unknown): number {
+  const key = (node: unknown) => {
+    const cidr = parseCidr(textOf(node)) ? canonicalCidr(textOf(node)) : undefined;
+    if (!cidr) return undefined;
+    const bounds = cidrBounds(cidr);
+    return { family: bounds.family === 'ipv4' ? 0 : 1, first: bounds.first, size: bounds.last - bounds.first };
+  };
+  const [x, y] = [key(a), key(b)];
+  if (!x || !y) return x ? -1 : y ? 1 : compareTextNodes(a, b);
+  if (x.family !== y.family) return x.family - y.family;
+  if (x.first !== y.first) return x.first < y.first ? -1 : 1;
+  return x.size === y.size ? 0 : x.size > y.size ? -1 : 1;
+}
+
+/** `{a: b}` → `{ a: b }`, token by token (the library pads flow sequences and maps alike or not at all). */
+function padFlowMaps(text: string): string {
+  let out = '';
+  for (const token of new Parser().parse(text)) {
+    if (token.type !== 'document') {
+      out += CST.stringify(token);
+      continue;
+    }
+    CST.visit(token, (item) => {
+      for (const node of [item.key, item.value] as (CST.Token | null | undefined)[]) {
+        if (node?.type !== 'flow-collection' || node.start.source !== '{' || node.items.length === 0) continue;
+        node.start.source = '{ ';
+        const end = node.end[0];
+        if (end?.source === '}') end.source = ' }';
+      }
+    });
+    out += CST.stringify(token);
+  }
+  return out;
+}

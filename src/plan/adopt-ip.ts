@@ -1,0 +1,175 @@
+/**
+ * The IP half of the adoption pass (adopt.ts): unmanaged IP values that
+ * satisfy a declaration, and unmanaged values held in another list for
+ * overlapping applications. Adopting a value is a forced create in its own
+ * list with the owner mark (the service moves the value out of the object
+ * holding it); moving one deletes the unmanaged holder once the value exists
+ * in the declared list, and only when every value the holder has is adopted
+ * or moved too (deleting an object deletes all its values).
+ */
+import type { AdoptIp, Change, CreateIp, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
+import { ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { compareStrings } from '../model/rule.js';
+import { poolsOverlap } from '../policy/conflicts.js';
+import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
+import { sameIpAttributes } from './diff-ip.js';
+
+const LIST_LABEL = { black: 'deny', white: 'allow', gray: 'gray' } as const;
+
+interface IpPass {
+  desired: DesiredIpEntry[];
+  live: LiveIpEntry[];
+  changes: Change[];
+  unmanaged: UnmanagedMatch[];
+  conflicts: Conflict[];
+  moves: Map<string, number[]>;
+  claimed: ReadonlySet<LiveIpEntry>;
+}
+
+interface PendingAdopt {
+  readonly want: DesiredIpEntry;
+  readonly from: LiveIpEntry;
+}
+
+const slotKey = (e: IpEntry): string => `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}`;
+/** The same value for any list and applications: what a move is keyed by. */
+export const valueKey = (e: IpEntry): string => `${e.client}\u0000${e.ruleType}\u0000${e.value}`;
+
+function attributeChanges(want: IpEntry, live: IpEntry): string[] {
+  return [...(want.expiresAt !== live.expiresAt ? ['expires'] : []), ...((want.reason ?? '') !== (live.reason ?? '') ? ['reason'] : [])];
+}
+
+export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInput): IpPass {
+  const ownedSlots = new Set<string>();
+  const bySlot = new Map<string, LiveIpEntry[]>();
+  const byValue = new Map<string, LiveIpEntry[]>();
+  const holders = new Map<number, LiveIpEntry[]>();
+  const push = <K>(map: Map<K, LiveIpEntry[]>, key: K, e: LiveIpEntry): void => {
+    const list = map.get(key);
+    if (list) list.push(e);
+    else map.set(key, [e]);
+  };
+  for (const e of liveIp) {
+    if (e.owner === owner) ownedSlots.add(slotKey(e));
+    if (e.owner !== undefined) continue;
+    push(bySlot, slotKey(e), e);
+    push(byValue, valueKey(e), e);
+    push(holders, e.id, e);
+  }
+  const paired = new Set<LiveIpEntry>();
+  const moved = new Map<LiveIpEntry, DesiredIpEntry>();
+  const pass: IpPass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: paired };
+  const pending: PendingAdopt[] = [];
+  const byId = (a: LiveIpEntry, b: LiveIpEntry) => a.id - b.id;
+
+  // Valid policies declare a value once per list and applications, so no two declarations compete for one object.
+  for (const want of desiredIp) {
+    const slot = slotKey(want);
+    const listed = bySlot.get(slot);
+    if (!listed && !byValue.has(valueKey(want))) {
+      pass.desired.push(want);
+      continue;
+    }
+    const same = ownedSlots.has(slot) || !listed ? [] : listed.filter((e) => !paired.has(e)).sort(byId);
+    const exact = same.find((e) => sameIpAttributes(e, want));
+    // With --adopt, a value held with another expiry or reason is taken over and changed by the same forced create.
+    const found = exact ?? (adopt ? same[0] : undefined);
+    if (found) {
+      paired.add(found);
+      if (adopt) pending.push({ want, from: found });
+      else pass.unmanaged.push({ kind: 'ip', client: want.client, source: want.source, id: found.id, value: want.value });
+      continue;
+    }
+    pass.desired.push(want);
+    const elsewhere = (byValue.get(valueKey(want)) ?? [])
+      .filter((e) => e.list !== want.list && poolsOverlap(e.pools, want.pools) && !paired.has(e) && !moved.has(e)).sort(byId);
+    if (elsewhere.length === 0) continue;
+    if (adopt) {
+      for (const e of elsewhere) moved.set(e, want);
+      continue;
+    }
+    const [other] = elsewhere as [LiveIpEntry];
+    pass.conflicts.push({
+      kind: 'ip', client: want.client, source: want.source, id: other.id,
+      message: `${want.value} is held unmanaged in the ${LIST_LABEL[other.list]} list (id ${other.id}) for overlapping applications; ` +
+        `creating it in the ${LIST_LABEL[want.list]} list would put it in both. Adopt it (--adopt: it moves to ${LIST_LABEL[want.list]}) or remove it in the console`,
+    });
+  }
+
+  const adopted = new Set(pending.map((p) => p.from));
+  const deletes = new Map<number, DeletedIpObject[]>();
+  for (const [id, held] of [...holders].filter(([, held]) => held.some((e) => moved.has(e))).sort(([a], [b]) => a - b)) {
+    const stranded = held.filter((e) => !moved.has(e) && !adopted.has(e));
+    const first = held.find((e) => moved.has(e)) as LiveIpEntry;
+    const want = moved.get(first) as DesiredIpEntry;
+    if (stranded.length > 0) {
+      for (const e of held) moved.delete(e);
+      pass.conflicts.push({
+        kind: 'ip', client: want.client, source: want.source, id,
+        message: `${want.value} is held unmanaged in the ${LIST_LABEL[first.list]} list by id ${id}, which also holds ` +
+          `${stranded.map((e) => e.value).sort(compareStrings).join(', ')}, declared nowhere in that list; moving ${want.value} would delete them too. ` +
+          'Declare them, or split the object in the console',
+      });
+      continue;
+    }
+    const sorted = [...held].sort((a, b) => compareStrings(a.value, b.value));
+    const object: DeletedIpObject = {
+      id, reason: 'moved', entries: sorted.filter((e) => moved.has(e)), moved: sorted.filter((e) => adopted.has(e)),
+      size: Math.max(first.objectSize, held.length),
+    };
+    deletes.set(first.client, [...(deletes.get(first.client) ?? []), object]);
+    for (const e of held) if (moved.has(e)) pass.moves.set(valueKey(e), [...(pass.moves.get(valueKey(e)) ?? []), id]);
+  }
+  for (const [client, objects] of deletes) pass.changes.push({ action: 'delete', kind: 'ip', client, objects } satisfies DeleteIp);
+  pass.changes.unshift(...groupAdoptions(pending));
+  pass.live = liveIp.filter((e) => !paired.has(e) && !moved.has(e));
+  for (const e of moved.keys()) paired.add(e);
+  return pass;
+}
+
+/** One forced create per `ip_range` value, one per `ipGroupKey` otherwise (as creates are grouped). */
+function groupAdoptions(pending: readonly PendingAdopt[]): AdoptIp[] {
+  const groups = new Map<string, PendingAdopt[]>();
+  for (const p of pending) {
+    const key = p.want.ruleType === 'ip_range' ? slotKey(p.want) : ipGroupKey(p.want);
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  return [...groups.values()].map((group) => {
+    group.sort((a, b) => compareStrings(a.want.value, b.want.value));
+    const first = (group[0] as PendingAdopt).want;
+    const fields = [...new Set(group.flatMap((p) => attributeChanges(p.want, p.from)))].sort(compareStrings);
+    return {
+      action: 'adopt', kind: 'ip', client: first.client, list: first.list, ruleType: first.ruleType,
+      pools: first.pools, expiresAt: first.expiresAt,
+      ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
+      entries: group.map((p) => p.want),
+      from: [...new Set(group.map((p) => p.from.id))].sort((a, b) => a - b),
+      fields,
+      ...(fields.length > 0 ? { before: beforeOf(group.map((p) => p.from)) } : {}),
+    };
+  });
+}
+
+/** What each unmanaged object held, by id (sorted), for the plan's old → new. */
+function beforeOf(objects: readonly LiveIpEntry[]): IpAttributesBefore[] {
+  const byId = new Map(objects.map((e) => [e.id, e]));
+  return [...byId.keys()].sort((a, b) => a - b).map((id) => {
+    const e = byId.get(id) as LiveIpEntry;
+    return { id, expiresAt: e.expiresAt, ...(e.reason !== undefined && e.reason !== '' ? { reason: e.reason } : {}) };
+  });
+}
+
+/**
+ * The diff's create of a moved value names the adopted object it replaces, so
+ * apply keeps that object when the create fails (no gap in protection).
+ */
+export function linkMoves(changes: readonly Change[], moves: ReadonlyMap<string, readonly number[]>): Change[] {
+  if (moves.size === 0) return [...changes];
+  return changes.map((change): Change => {
+    if (change.kind !== 'ip' || change.action !== 'create') return change;
+    const ids = change.entries.flatMap((e) => moves.get(valueKey(e)) ?? []);
+    if (ids.length === 0) return change;
+    const replaces = [...new Set([...(change.replaces ?? []), ...ids])].sort((a, b) => a - b);
+    return { ...change, replaces } satisfies CreateIp;
+  });
+}

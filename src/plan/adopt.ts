@@ -1,0 +1,144 @@
+/**
+ * Taking over what already exists: a pure pass before the diff that pairs
+ * declarations with the unmanaged live objects (no owner mark at all) that
+ * already provide them, like recognize.ts and references.ts.
+ *
+ * - A declaration equal to an unmanaged object (its identity and values; the
+ *   comment or reason may differ) is satisfied by it. Without `--adopt` it is
+ *   reported once in the plan's `unmanaged` list (the renderers print one
+ *   line, not one per object); with `--adopt` it becomes an `adopt` change:
+ *   the owner mark written onto the object in place, never a create or delete.
+ * - An unmanaged object that stands in the way of a declaration is a conflict:
+ *   a one-per-scope rule kind (the registry says which) held with other
+ *   values, or a value held in another list for overlapping applications.
+ *   Without `--adopt` planning stops on it; with `--adopt` the object is
+ *   adopted and changed (one PUT), or its value moved to the declared list.
+ *
+ * Both paired sides leave the diff's input, so the diff (diff-rules.ts,
+ * diff-ip.ts) sees only what Rampart owns and what is still to be made.
+ * Objects carrying another owner's mark are never paired, and never adopted.
+ * Only where no owned object serves the declaration: an owned copy wins.
+ */
+import type { AdoptRule, Change } from '../model/change.js';
+import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
+import { changedFields, fieldValues, kindOf, ruleKey, type DesiredRule, type LiveRule, type Source } from '../model/rule.js';
+import { adoptIpEntries, linkMoves } from './adopt-ip.js';
+import { differences } from './diff-rules.js';
+
+/** A declaration an unmanaged object satisfies, left unmanaged. */
+export interface UnmanagedMatch {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly source: Source;
+  readonly id: number;
+  readonly value?: string;
+}
+
+/** An unmanaged object blocking a declaration (see the module comment). */
+export interface Conflict {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly source: Source;
+  readonly id: number;
+  readonly message: string;
+}
+
+export interface AdoptionInput {
+  readonly desiredRules: readonly DesiredRule[];
+  readonly liveRules: readonly LiveRule[];
+  readonly desiredIp: readonly DesiredIpEntry[];
+  readonly liveIp: readonly LiveIpEntry[];
+  readonly owner: string;
+  /** `--adopt`: turn pairs and conflicts into `adopt` changes. */
+  readonly adopt: boolean;
+}
+
+export interface Adoption {
+  /** What the diff still has to decide. */
+  readonly desiredRules: readonly DesiredRule[];
+  readonly liveRules: readonly LiveRule[];
+  readonly desiredIp: readonly DesiredIpEntry[];
+  readonly liveIp: readonly LiveIpEntry[];
+  /** `adopt` changes, and the deletes of adopted objects whose values move lists. */
+  readonly changes: readonly Change[];
+  /** Without `--adopt`. */
+  readonly unmanaged: readonly UnmanagedMatch[];
+  /** Without `--adopt` (and, for IP objects holding undeclared values, with it too). */
+  readonly conflicts: readonly Conflict[];
+  /** Values a create of the diff moves out of adopted objects: `linkMoves` ties them to the delete. */
+  readonly moves: ReadonlyMap<string, readonly number[]>;
+  /** Unmanaged live objects a declaration claimed (satisfied by, adopted, blocking or moved). */
+  readonly claimed: ReadonlySet<LiveRule | LiveIpEntry>;
+}
+
+export function adoptUnmanaged(input: AdoptionInput): Adoption {
+  const rules = adoptRules(input);
+  const ip = adoptIpEntries(input);
+  return {
+    desiredRules: rules.desired,
+    liveRules: rules.live,
+    desiredIp: ip.desired,
+    liveIp: ip.live,
+    changes: [...rules.changes, ...ip.changes],
+    unmanaged: [...rules.unmanaged, ...ip.unmanaged],
+    conflicts: [...rules.conflicts, ...ip.conflicts],
+    moves: ip.moves,
+    claimed: new Set<LiveRule | LiveIpEntry>([...rules.claimed, ...ip.claimed]),
+  };
+}
+
+export { linkMoves };
+
+interface RulePass {
+  desired: DesiredRule[];
+  live: LiveRule[];
+  changes: AdoptRule[];
+  unmanaged: UnmanagedMatch[];
+  conflicts: Conflict[];
+  claimed: ReadonlySet<LiveRule>;
+}
+
+function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): RulePass {
+  const ownedKeys = new Set<string>();
+  const unmanagedByKey = new Map<string, LiveRule[]>();
+  for (const rule of liveRules) {
+    if (rule.owner === owner) ownedKeys.add(ruleKey(rule));
+    else if (rule.owner === undefined) {
+      const key = ruleKey(rule);
+      const list = unmanagedByKey.get(key);
+      if (list) list.push(rule);
+      else unmanagedByKey.set(key, [rule]);
+    }
+  }
+  const paired = new Set<LiveRule>();
+  const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], claimed: paired };
+  // Valid policies declare a rule once, so no two declarations compete for one rule.
+  for (const want of desiredRules) {
+    const key = ruleKey(want);
+    const listed = unmanagedByKey.get(key);
+    const candidates = ownedKeys.has(key) || !listed ? [] : listed.filter((r) => !paired.has(r)).sort((a, b) => a.id - b.id);
+    const equal = candidates.find((r) => changedFields(r, want).length === 0);
+    // One rule per scope: a second one would be a duplicate the service resolves on its own.
+    const blocking = !equal && kindOf(want).onePerScope ? candidates[0] : undefined;
+    const found = equal ?? blocking;
+    if (!found) {
+      pass.desired.push(want);
+      continue;
+    }
+    paired.add(found);
+    if (adopt) {
+      pass.changes.push({ action: 'adopt', kind: 'rule', rule: want, live: found, fields: differences(want, found) });
+    } else if (equal) {
+      pass.unmanaged.push({ kind: 'rule', client: want.client, source: want.source, id: found.id });
+    } else {
+      pass.conflicts.push({
+        kind: 'rule', client: want.client, source: want.source, id: found.id,
+        message: `the service keeps one ${want.kind} rule per scope, and unmanaged rule id ${found.id} holds this scope with ` +
+          `other values (${changedFields(found, want).map((f) => `${f}: ${String(fieldValues(found)[f])}`).join(', ')}); ` +
+          'creating another would leave two. Adopt it (--adopt: it is taken over and updated in place) or delete it in the console',
+      });
+    }
+  }
+  pass.live = liveRules.filter((r) => !paired.has(r));
+  return pass;
+}

@@ -1,0 +1,42 @@
+/**
+ * Saying what will not happen: an object `rampart export` wrote into the
+ * policies while nobody managed it (its record, src/export/record.ts), that
+ * no declaration matches any more, still in the account and still without a
+ * mark. Removing its declaration deleted nothing, since Rampart deletes only
+ * what it owns; the plan names it instead of reading as "the account matches
+ * the policies". Adopted objects carry the mark (or, for IP values, a new id)
+ * and are planned like any other owned object.
+ */
+import type { ExportedObject } from '../export/record.js';
+import type { LiveIpEntry } from '../model/ip.js';
+import type { LiveRule } from '../model/rule.js';
+
+export interface LeftBehind {
+  readonly kind: 'rule' | 'ip';
+  readonly client: number;
+  readonly id: number;
+  readonly value?: string;
+  /** The exported file that declared it. */
+  readonly file: string;
+}
+
+export function leftBehind(
+  exported: readonly ExportedObject[],
+  rules: readonly LiveRule[],
+  ipEntries: readonly LiveIpEntry[],
+  claimed: ReadonlySet<LiveRule | LiveIpEntry>,
+): LeftBehind[] {
+  if (exported.length === 0) return [];
+  const rulesById = new Map(rules.map((r) => [`${r.client}|${r.id}`, r]));
+  const ipByValue = new Map(ipEntries.map((e) => [`${e.client}|${e.id}|${e.value}`, e]));
+  const seen = new Set<string>();
+  const out: LeftBehind[] = [];
+  for (const o of exported) {
+    const key = o.kind === 'rule' ? `${o.client}|${o.id}` : `${o.client}|${o.id}|${o.value ?? ''}`;
+    const live = o.kind === 'rule' ? rulesById.get(key) : ipByValue.get(key);
+    if (!live || live.owner !== undefined || claimed.has(live) || seen.has(`${o.kind}|${key}`)) continue;
+    seen.add(`${o.kind}|${key}`);
+    out.push({ kind: o.kind, client: o.client, id: o.id, ...(o.value !== undefined ? { value: o.value } : {}), file: o.file });
+  }
+  return out.sort((a, b) => a.client - b.client || (a.kind === b.kind ? 0 : a.kind === 'rule' ? -1 : 1) || a.id - b.id || (a.value ?? '').localeCompare(b.value ?? ''));
+}

@@ -1,0 +1,49 @@
+/**
+ * What a pull-request comment says about where its plan comes from, so a
+ * reviewer can tell whether it belongs to the commit under review: the
+ * commit, a link to the CI run, the API planned against, and when.
+ */
+
+export interface CommentContext {
+  /** The commit the plan was made from (a full SHA is shortened to 12). */
+  readonly commit?: string;
+  /** The CI run (GitHub Actions run, GitLab pipeline or job). */
+  readonly runUrl?: string;
+  /** The service API the plan read. */
+  readonly apiUrl?: string;
+  /** When the plan was made or the run failed, ISO 8601. */
+  readonly time?: string;
+}
+
+/** User text in markdown and HTML contexts: no markup, no table breaks. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]|#~]/g, (c) => `\\${c}`)
+    .replace(/\r?\n|\r/g, ' ');
+}
+
+/** Inline code that holds any text: a fence longer than any backtick run inside. */
+function code(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${text.includes('`') ? ` ${text} ` : text}${fence}`;
+}
+
+/** Only http(s) links, and nothing that ends the link early. */
+function safeUrl(url: string): string | undefined {
+  return /^https?:\/\/[^\s<>]+$/.test(url) ? url.replace(/[()]/g, (c) => encodeURIComponent(c)) : undefined;
+}
+
+/** `Commit `0123456789ab` · [CI run](…) · API `https://…` · 2026-11-23 18:40:12 UTC` */
+export function commentHeader(context: CommentContext): string {
+  const parts: string[] = [];
+  if (context.commit) parts.push(`Commit ${code(/^[0-9a-f]{40,64}$/i.test(context.commit) ? context.commit.slice(0, 12) : context.commit)}`);
+  const run = context.runUrl ? safeUrl(context.runUrl) : undefined;
+  if (run) parts.push(`[CI run](${run})`);
+  if (context.apiUrl) parts.push(`API ${code(context.apiUrl)}`);
+  if (context.time) parts.push(context.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
+  return parts.join(' · ');
+}

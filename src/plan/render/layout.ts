@@ -1,0 +1,86 @@
+/**
+ * The attribute lines of one change block, shared by the text renderer and
+ * the markdown comment's diff blocks: names aligned, a changed value as
+ * `~ name: old → new` (Terraform's shape), IP values wrapped into lines.
+ */
+import { callsPhrase, planPhrase } from '../counts.js';
+import type { Plan } from '../types.js';
+import type { ChangeBlock } from './blocks.js';
+
+export const NO_CHANGES = 'No changes. The account matches the policies.';
+/** The closing line when nothing is to be done yet the account holds what the policies no longer declare. */
+export const NO_CHANGES_LEFT_BEHIND = 'No changes Rampart can make; the account still holds objects the policies no longer declare (above).';
+
+/** `Plan: 2 to create, 1 to update, 1 to delete, 4 unchanged (4 API calls).` or the no-changes line. */
+export function planSummaryLine(plan: Plan): string {
+  if (plan.changes.length > 0) return `Plan: ${planPhrase(plan.summary)} (${callsPhrase(plan.api_calls)}).`;
+  return plan.left_unmanaged.length > 0 ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES;
+}
+
+/**
+ * One line for every declaration an unmanaged object satisfies (the plan's
+ * `unmanaged` list names each), or undefined when there is none.
+ */
+export function unmanagedPhrase(plan: Plan): string | undefined {
+  const n = plan.unmanaged.length;
+  if (n === 0) return undefined;
+  const are = n === 1 ? 'object is' : 'objects are';
+  return `${n} declared ${are} held by unmanaged objects (no owner mark): not created again, and not deleted if removed from the policies. ` +
+    '`rampart adopt` makes them Rampart\'s.';
+}
+
+/**
+ * One line for the exported objects no declaration matches any more (the
+ * plan's `left_unmanaged` names each), or undefined when there is none.
+ */
+export function leftUnmanagedPhrase(plan: Plan): string | undefined {
+  const n = plan.left_unmanaged.length;
+  if (n === 0) return undefined;
+  const shown = plan.left_unmanaged.slice(0, 10).map((o) => (o.kind === 'rule' ? `rule #${o.id}` : `${o.value ?? '?'} #${o.id}`));
+  const more = n > shown.length ? `, and ${n - shown.length} more` : '';
+  return `${n} exported object${n === 1 ? ' is' : 's are'} no longer declared but stay${n === 1 ? 's' : ''} in the account: ` +
+    `Rampart does not manage ${n === 1 ? 'it' : 'them'}, so nothing deletes ${n === 1 ? 'it' : 'them'} (${shown.join(', ')}${more}). ` +
+    'To have Rampart delete an object, declare it again, run `rampart adopt`, then remove it; or delete it in the console.';
+}
+
+const WIDTH = 100;
+
+export interface AttributeLine {
+  /** The attribute changes (old → new). */
+  readonly changed: boolean;
+  readonly text: string;
+}
+
+/** Values joined with `, ` and wrapped at about WIDTH characters; continuation lines start with `indent`. */
+function wrap(values: readonly string[], indent: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const value of values) {
+    const next = current === '' ? value : `${current}, ${value}`;
+    if (current !== '' && next.length + indent > WIDTH) {
+      lines.push(`${current},`);
+      current = value;
+    } else current = next;
+  }
+  if (current !== '') lines.push(current);
+  return lines;
+}
+
+export function attributeLines(block: ChangeBlock): AttributeLine[] {
+  const names = [...block.attributes.map((a) => a.name), ...(block.values ? ['values'] : [])];
+  const width = Math.max(...names.map((n) => n.length)) + 1;
+  const label = (name: string) => `${name}:`.padEnd(width);
+  const out: AttributeLine[] = [];
+  if (block.values) {
+    const hidden = block.values.hidden > 0 ? [`and ${block.values.hidden} more the listing did not name`] : [];
+    const [first = '', ...rest] = wrap([...block.values.list, ...hidden], width + 1);
+    out.push({ changed: false, text: `${label('values')} ${first}` });
+    for (const line of rest) out.push({ changed: false, text: `${' '.repeat(width)} ${line}` });
+  }
+  for (const a of block.attributes) {
+    out.push(a.old !== undefined
+      ? { changed: true, text: `${label(a.name)} ${a.old} → ${a.value}` }
+      : { changed: false, text: `${label(a.name)} ${a.value}` });
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+/** `rampart fmt` and `fmt --check` over a policy directory, in process. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
+import { policyDir, type PolicyDir } from '../../helpers/policies.js';
+
+let dir: PolicyDir | undefined;
+afterEach(async () => dir?.cleanup());
+
+const UNSORTED = 'version: 1\nclient: 10042\napplication: 7\nip_lists:\n  deny:\n    # farm\n    - ips: [203.0.113.0/24, 198.51.100.7/32]\n';
+
+describe('rampart fmt', () => {
+  it('--check lists the files that would change and exits 1; fmt rewrites them; then --check passes', async () => {
+    dir = await policyDir({ 'shop.yaml': UNSORTED, 'ok.yaml': 'version: 1\nclient: 10042\napplication: 8\nmode: block\n', 'ci/pipeline.yaml': 'b: [2, 1]\n' });
+    await dir.write('.rampartignore', 'ci/\n');
+    const check = await runCliInProcess(['fmt', '--check', '--policies', 'policies'], { cwd: dir.root });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe('policies/shop.yaml\n');
+    expect(check.stderr).toMatch(/1 file\(s\) not in canonical form/);
+    expect(await dir.read('shop.yaml')).toBe(UNSORTED);
+
+    const write = await runCliInProcess(['fmt', '--policies', 'policies'], { cwd: dir.root });
+    expect(write.code).toBe(0);
+    expect(write.stdout).toBe('policies/shop.yaml\n');
+    expect(await dir.read('shop.yaml')).toContain('    # farm\n    - ips: [198.51.100.7, 203.0.113.0/24]\n');
+    // Ignored files are not policies: never rewritten.
+    expect(await dir.read('ci/pipeline.yaml')).toBe('b: [2, 1]\n');
+    expect((await runCliInProcess(['fmt', '--check', '--policies', 'policies'], { cwd: dir.root })).code).toBe(0);
+  });
+
+  it('names a file that does not parse at file:line:col, leaves it, and exits 1', async () => {
+    dir = await policyDir({ 'broken.yaml': 'version: 1\nrules: [a, b\n' });
+    const result = await runCliInProcess(['fmt', '--policies', 'policies'], { cwd: dir.root });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/policies\/broken\.yaml:\d+:\d+: .*\(left as it is\)/);
+    expect(await dir.read('broken.yaml')).toBe('version: 1\nrules: [a, b\n');
+  });
+
+  it('the sample policies are in canonical form', async () => {
+    const result = await runCliInProcess(['fmt', '--check', '--policies', 'policies']);
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  });
+});

@@ -1,0 +1,88 @@
+/** The adoption pass (src/plan/adopt.ts) through buildPlan: pure, no emulator. */
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../../src/plan/plan.js';
+import {
+  desiredIp, desiredIps, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, withFields,
+} from './builders.js';
+
+const adopt = { adopt: true };
+
+describe('adopting rules', () => {
+  const vpatch = { ...ruleFields('vpatch'), comment: 'by hand' };
+
+  it('an unmanaged rule equal to a declaration: one adopt, nothing created or deleted; without --adopt one unmanaged entry', () => {
+    const desired = desiredState([desiredRule(vpatch, 'admin', 3)]);
+    const live = liveState([liveRule(vpatch, 900, null)]);
+    const plain = buildPlan(desired, live);
+    expect(plain.changes).toEqual([]);
+    expect(plain.unmanaged).toEqual([expect.objectContaining({ kind: 'rule', id: 900, line: 3, name: 'admin' })]);
+    expect(plain.summary).toMatchObject({ unchanged: 1, adopt: 0 });
+
+    const adopted = buildPlan(desired, live, adopt);
+    expect(adopted.adopt).toBe(true);
+    expect(adopted.changes).toEqual([expect.objectContaining({ action: 'adopt', kind: 'rule', id: 900, fields: [], name: 'admin' })]);
+    expect(adopted.summary).toMatchObject({ create: 0, delete: 0, update: 0, adopt: 1, unchanged: 0 });
+    expect(adopted.unmanaged).toEqual([]);
+    expect(adopted.api_calls).toBe(1);
+  });
+
+  it('adopting writes the declared comment: a different one is named among the fields', () => {
+    const plan = buildPlan(desiredState([desiredRule({ ...vpatch, comment: 'declared' })]), liveState([liveRule(vpatch, 900, null)]), adopt);
+    expect(plan.changes).toEqual([expect.objectContaining({ action: 'adopt', fields: ['comment'] })]);
+  });
+
+  it('never adopts a rule of another owner, nor one when an owned copy serves the declaration', () => {
+    const desired = desiredState([desiredRule(vpatch)]);
+    expect(buildPlan(desired, liveState([liveRule(vpatch, 900, 'team-b')]), adopt).changes).toEqual([]);
+    const owned = buildPlan(desired, liveState([liveRule(vpatch, 5), liveRule(vpatch, 900, null)]), adopt);
+    expect(owned.changes).toEqual([]);
+    expect(owned.summary.unchanged).toBe(1);
+  });
+
+  it('a one-per-scope rule held unmanaged with other values is a conflict; with --adopt one adopt that changes it', () => {
+    const block = desiredRule(ruleFields('mode'), 'mode', 4);
+    const monitoring = liveRule(ruleFields('mode', 7, 'x'), 77, null);
+    const plan = buildPlan(desiredState([block]), liveState([monitoring]));
+    expect(plan.conflicts).toEqual([expect.objectContaining({ kind: 'rule', id: 77, line: 4, name: 'mode', message: expect.stringContaining('mode: monitoring') })]);
+    const adopted = buildPlan(desiredState([block]), liveState([monitoring]), adopt);
+    expect(adopted.conflicts).toBeUndefined();
+    expect(adopted.changes).toEqual([expect.objectContaining({ action: 'adopt', id: 77, fields: ['mode'] })]);
+  });
+
+  it('a rule of a kind with many per scope, held unmanaged with other values, is no conflict: ours is created', () => {
+    const plan = buildPlan(desiredState([desiredRule(withFields(ruleFields('vpatch'), { attack: 'sqli' }))]), liveState([liveRule(ruleFields('vpatch'), 9, null)]));
+    expect(plan.conflicts).toBeUndefined();
+    expect(plan.changes.map((c) => c.action)).toEqual(['create']);
+  });
+});
+
+describe('adopting IP values', () => {
+  it('values of one unmanaged object go together in one forced create, from that object', () => {
+    const desired = desiredState([], desiredIps(['IR', 'KP'], { ruleType: 'country' }));
+    const live = liveState([], liveObject(50, ['IR', 'KP'], { ruleType: 'country' }, null));
+    expect(buildPlan(desired, live).unmanaged.map((u) => u.value)).toEqual(['IR', 'KP']);
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.changes).toEqual([expect.objectContaining({ action: 'adopt', kind: 'ip', ids: [50], fields: [], object: expect.objectContaining({ values: ['IR', 'KP'] }) })]);
+    expect(plan.summary).toMatchObject({ adopt: 2, create: 0, delete: 0 });
+  });
+
+  it('a value held unmanaged with another reason is adopted and changed with --adopt (left alone without)', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8', { reason: 'new' })]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { reason: 'old' }, null));
+    expect(buildPlan(desired, live).changes).toEqual([]);
+    expect(buildPlan(desired, live, adopt).changes).toEqual([expect.objectContaining({ action: 'adopt', ids: [9], fields: ['reason'] })]);
+  });
+
+  it('a value held unmanaged in another list: a conflict; with --adopt a create in the declared list that replaces the holder, deleted after', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8', { list: 'black' })]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { list: 'white' }, null));
+    expect(buildPlan(desired, live).conflicts).toEqual([expect.objectContaining({ kind: 'ip', id: 9, message: expect.stringContaining('allow list (id 9)') })]);
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.changes).toEqual([
+      expect.objectContaining({ action: 'create', kind: 'ip', force: false, replaces: [9] }),
+      expect.objectContaining({ action: 'delete', kind: 'ip', ids: [9], objects: [expect.objectContaining({ reason: 'moved' })] }),
+    ]);
+    // Not counted against the safety guard: it was never Rampart's.
+    expect(plan.safety.delete_count).toBe(0);
+  });
+});
