@@ -1,6 +1,9 @@
 /** The adoption pass (src/plan/adopt.ts) through buildPlan: pure, no emulator. */
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/plan.js';
+import { renderGithub } from '../../../src/plan/render/github.js';
+import { renderMarkdown } from '../../../src/plan/render/markdown.js';
+import { renderText } from '../../../src/plan/render/text.js';
 import {
   desiredIp, desiredIps, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, withFields,
 } from './builders.js';
@@ -84,5 +87,44 @@ describe('adopting IP values', () => {
     ]);
     // Not counted against the safety guard: it was never Rampart's.
     expect(plan.safety.delete_count).toBe(0);
+  });
+});
+
+describe('rendering adoptions', () => {
+  it('text, markdown and GitHub show each adoption as its own action and count', () => {
+    const vpatch = { ...ruleFields('vpatch'), comment: 'by hand' };
+    const plan = buildPlan(
+      desiredState([desiredRule(vpatch, 'admin', 3)], [desiredIp('10.0.0.0/8', { reason: 'office' })]),
+      liveState([liveRule(vpatch, 900, null)], liveObject(9, ['10.0.0.0/8'], { reason: 'office' }, null)),
+      adopt,
+    );
+    const text = renderText(plan);
+    expect(text).toContain('@ rule admin #900 (vpatch)  owner mark added  (policies/shop.yaml:3)');
+    expect(text).toMatch(/@ deny list, ip_range \(1 value\) {2}owner mark added, taken from unmanaged #9 .*\n\s+values: {2}10\.0\.0\.0\/8\n\s+expires: never\n\s+reason: {2}"office"/);
+    expect(text).toContain('Plan: 0 to create, 0 to update, 0 to delete, 2 to adopt, 0 unchanged (2 API calls).');
+    const markdown = renderMarkdown(plan);
+    expect(markdown).toContain('### Rampart plan: 0 to create, 0 to update, 0 to delete, 2 to adopt, 0 unchanged');
+    expect(markdown).toContain('! @ rule admin #900 (vpatch)  owner mark added  (policies/shop.yaml:3)');
+    expect(markdown).toContain('! @ deny list, ip_range (1 value)  owner mark added, taken from unmanaged #9  (policies/shop.yaml:20)');
+    expect(renderGithub(plan).annotations).toContain('title=Rampart%3A adopt::@ rule admin #900 (vpatch) (client 10042): owner mark added');
+  });
+
+  it('without --adopt, one line for every declaration held by an unmanaged object', () => {
+    const plan = buildPlan(
+      desiredState([], desiredIps(['IR', 'KP', 'RU'], { ruleType: 'country' })),
+      liveState([], liveObject(50, ['IR', 'KP', 'RU'], { ruleType: 'country' }, null)),
+    );
+    const text = renderText(plan);
+    expect(text.match(/held by unmanaged objects/g)).toHaveLength(1);
+    expect(text).toContain('3 declared objects are held by unmanaged objects');
+    expect(text).toContain('No changes. The account matches the policies.');
+  });
+});
+
+describe('adopting a value held twice', () => {
+  it('the forced create takes it out of every unmanaged holder in the list, and the change names them all', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8')]);
+    const live = liveState([], [...liveObject(9, ['10.0.0.0/8'], {}, null), ...liveObject(4, ['10.0.0.0/8'], {}, null)]);
+    expect(buildPlan(desired, live, adopt).changes).toEqual([expect.objectContaining({ action: 'adopt', ids: [4, 9] })]);
   });
 });
