@@ -21,3 +21,27 @@ export async function runBounded(tasks: readonly (() => Promise<void>)[], limit:
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, worker));
   if (failure) throw failure.error;
 }
+
+/**
+ * A shared bound on calls in flight: `run(call)` starts the call when fewer
+ * than `limit` are running, in the order the calls were handed in.
+ */
+export function createLimiter(limit: number): <R>(call: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  // A finished call hands its slot straight to the next waiting one.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async <R>(call: () => Promise<R>): Promise<R> => {
+    if (running < limit) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await call();
+    } finally {
+      release();
+    }
+  };
+}

@@ -14,9 +14,12 @@ import { buildPlan } from '../../src/plan/plan.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { prepare } from '../../src/reconcile/prepare.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
+import { measureFloor, type FloorFigures, type FloorListing } from './floor.js';
 import { hintSeed, ipSeed, writeScalePolicies, type ScaleSpec } from './scale.js';
 
 const OWNER = 'rampart';
+/** Page calls in flight, the plan's default (readLiveState). */
+const READ_CONCURRENCY = 8;
 
 export interface NoopRun {
   readonly totalMs: number;
@@ -36,6 +39,8 @@ export interface NoopPlanFigures {
   readonly cold: NoopRun;
   /** The same plan again in that process (what a daemon cycle costs). */
   readonly warm: NoopRun;
+  /** The floor of the same work, measured right after the plan (floor.ts). */
+  readonly floor: FloorFigures;
   readonly calls: number;
   readonly minimumCalls: number;
   readonly hintPages: number;
@@ -69,17 +74,25 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
 
   let hintPages = 0;
   let ipPages = 0;
+  const listings: FloorListing[] = [];
   for (const client of desired.clients) {
-    hintPages += minimumListingCalls(desired.rules.filter((r) => r.client === client).length, HINT_PAGE_LIMIT);
+    const rules = desired.rules.filter((r) => r.client === client).length;
+    hintPages += minimumListingCalls(rules, HINT_PAGE_LIMIT);
+    listings.push({ client, list: 'rules', objects: rules });
     for (const list of IP_LISTS) {
-      ipPages += minimumListingCalls(desired.ipEntries.filter((e) => e.client === client && e.list === list).length, IP_RULE_PAGE_LIMIT);
+      const objects = desired.ipEntries.filter((e) => e.client === client && e.list === list).length;
+      ipPages += minimumListingCalls(objects, IP_RULE_PAGE_LIMIT);
+      listings.push({ client, list, objects });
     }
   }
 
   await emulator.setConfig({ latencyMs });
   await emulator.resetCalls();
-  const report = await runChild(emulator.url, policies).finally(() => emulator.setConfig({ latencyMs: 0 }));
+  const report = await runChild(emulator.url, policies);
   const { calls } = await emulator.calls();
+  const floor = await measureFloor({ url: emulator.url, policies, listings, concurrency: READ_CONCURRENCY })
+    .finally(() => emulator.setConfig({ latencyMs: 0 }));
+  if (floor.calls !== hintPages + ipPages) throw new Error(`the floor made ${floor.calls} calls, not the ${hintPages + ipPages} of a full read`);
   if (report.changes !== 0) throw new Error(`the seeded account is not a no-op: ${report.changes} change(s) planned`);
   const coldCalls = calls.slice(0, report.calls);
   return {
@@ -89,6 +102,7 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     latencyMs,
     cold: report.cold,
     warm: report.warm,
+    floor,
     calls: report.calls,
     minimumCalls: hintPages + ipPages,
     hintPages,

@@ -132,7 +132,7 @@ function storedIpObjects(answer: unknown): LiveIpEntry[] | undefined {
   const objects = answer && typeof answer === 'object' ? (answer as { objects?: unknown }).objects : undefined;
   if (!Array.isArray(objects)) return undefined;
   try {
-    return checkIpRules(objects, 'POST /v4/ip_rules').flatMap(liveEntriesFromIpRule);
+    return checkIpRules(objects, 'POST /v4/ip_rules').flatMap((object) => liveEntriesFromIpRule(object));
   } catch {
     return undefined;
   }

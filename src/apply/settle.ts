@@ -93,7 +93,7 @@ async function listingsShow(expected: Expectations, options: SettleOptions): Pro
       IP_RULE_PAGE_LIMIT,
     );
     const listedIds = new Set(objects.map((object) => object.id));
-    const listedKeys = new Set(objects.flatMap(liveEntriesFromIpRule).flatMap((entry) =>
+    const listedKeys = new Set(objects.flatMap((object) => liveEntriesFromIpRule(object)).flatMap((entry) =>
       entry.owner === options.owner ? (listedIpWriteKey(entry) ?? []) : []));
     if ([...(expected.ipKeys.get(clientList) ?? [])].some((key) => !listedKeys.has(key))) return false;
     if ([...(expected.goneIpIds.get(clientList) ?? [])].some((id) => listedIds.has(id))) return false;

@@ -4,21 +4,27 @@
  */
 import type { ApiIpRule } from '../api/records.js';
 import { canonicalCidr } from '../model/cidr.js';
-import { type IpListName, type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, NEVER_EXPIRES } from '../model/ip.js';
+import { type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, NEVER_EXPIRES } from '../model/ip.js';
 import { readOwnerMark } from '../model/ownership.js';
+import { Interner } from './interner.js';
 
-export function liveEntriesFromIpRule(object: ApiIpRule): LiveIpEntry[] {
-  if (!(IP_LISTS as readonly string[]).includes(object.list)) return [];
-  if (!(IP_RULE_TYPES as readonly string[]).includes(object.rule_type)) return [];
-  const ruleType = object.rule_type as IpRuleType;
+/** `intern` shares repeated values between the entries of one read (interner.ts). */
+export function liveEntriesFromIpRule(object: ApiIpRule, intern: Interner = new Interner()): LiveIpEntry[] {
+  // The model's own constants, not the answer's copies of them.
+  const list = IP_LISTS.find((name) => name === object.list);
+  const ruleType = IP_RULE_TYPES.find((type) => type === object.rule_type);
+  if (!list || !ruleType) return [];
   const values = valuesOf(object, ruleType);
-  const { text: reason, owner, fingerprint } = readOwnerMark(object.reason);
-  const pools = [...new Set(object.pools?.length ? object.pools : [0])].sort((a, b) => a - b);
+  const mark = readOwnerMark(object.reason);
+  const reason = intern.string(mark.text);
+  const owner = intern.string(mark.owner);
+  const { fingerprint } = mark;
+  const pools = intern.numbers([...new Set(object.pools?.length ? object.pools : [0])].sort((a, b) => a - b));
   const expiresAt = object.expired_at === null || object.expired_at === undefined ? NEVER_EXPIRES : Number(object.expired_at);
   return values.map((value) => ({
     id: object.id,
     client: object.clientid,
-    list: object.list as IpListName,
+    list,
     ruleType,
     value,
     pools,

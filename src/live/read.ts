@@ -4,19 +4,25 @@
  * keeps shifting under the read (paging.ts), fails the whole read (the other
  * listings are aborted): Rampart never plans from a partial view.
  */
-import { runBounded } from '../concurrency.js';
+import { createLimiter, runBounded } from '../concurrency.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { IP_LISTS, type LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
 import { liveRuleFromHint } from './normalize-hint.js';
 import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
+import { listingKey, type ListingKey, type ListingSizes } from './listing-sizes.js';
+import { Interner } from './interner.js';
 import { fetchAllPages } from './paging.js';
 
 export interface ReadLiveOptions {
   readonly signal?: AbortSignal;
-  /** Listings read at the same time. */
+  /** Page calls in flight at once, over all listings. */
   readonly concurrency?: number;
+  /** Objects each listing is expected to hold (listing-sizes.ts): those pages are requested at once. */
+  readonly expected?: ListingSizes;
+  /** Told the number of objects each listing held. */
+  readonly onListed?: (key: ListingKey, objects: number) => void;
 }
 
 export async function readLiveState(api: ServiceApi, clients: readonly number[], options: ReadLiveOptions = {}): Promise<LiveState> {
@@ -27,31 +33,48 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   const rules: LiveRule[][] = [];
   const ipEntries: LiveIpEntry[][] = [];
 
+  const schedule = createLimiter(options.concurrency ?? 8);
+  const paging = (key: ListingKey, what: string) => {
+    const expected = options.expected?.get(key);
+    return { signal, what, schedule, ...(expected !== undefined ? { expected } : {}) };
+  };
+  const listed = (key: ListingKey, objects: readonly unknown[]) => options.onListed?.(key, objects.length);
+
+  const intern = new Interner();
+
+  // Each page is normalized as it arrives, so its parsed answer can go at once;
+  // the filters are by client and list, but trust nothing: keep only what was asked for.
   const listings: (() => Promise<void>)[] = [];
   for (const client of clients) {
     listings.push(async () => {
-      const hints = await fetchAllPages(
-        (offset, limit) => api.listHints(client, offset, limit, { signal }),
+      const key = listingKey(client, 'rules');
+      const read = await fetchAllPages(
+        async (offset, limit) => (await api.listHints(client, offset, limit, { signal }))
+          .map((hint) => normalized(hint.id, hint.clientid === client ? liveRuleFromHint(hint) : undefined)),
         HINT_PAGE_LIMIT,
-        { signal, what: `rule listing of client ${client}` },
+        paging(key, `rule listing of client ${client}`),
       );
-      // The filter is by client, but trust nothing: keep only what was asked for.
-      rules.push(lastById(hints).filter((hint) => hint.clientid === client).flatMap((hint) => liveRuleFromHint(hint) ?? []));
+      listed(key, read);
+      rules.push(lastById(read).flatMap((record) => record.objects));
     });
     for (const list of IP_LISTS) {
       listings.push(async () => {
-        const objects = await fetchAllPages(
-          (offset, limit) => api.listIpRules(client, list, offset, limit, { signal }),
+        const key = listingKey(client, list);
+        const read = await fetchAllPages(
+          async (offset, limit) => (await api.listIpRules(client, list, offset, limit, { signal }))
+            .map((object) => normalized(object.id, object.clientid === client && object.list === list ? liveEntriesFromIpRule(object, intern) : [])),
           IP_RULE_PAGE_LIMIT,
-          { signal, what: `${list} IP list of client ${client}` },
+          paging(key, `${list} IP list of client ${client}`),
         );
-        ipEntries.push(lastById(objects).filter((object) => object.clientid === client && object.list === list).flatMap(liveEntriesFromIpRule));
+        listed(key, read);
+        ipEntries.push(lastById(read).flatMap((record) => record.objects));
       });
     }
   }
 
   try {
-    await runBounded(listings, options.concurrency ?? 8, abort);
+    // Every listing starts at once; `schedule` bounds the page calls in flight.
+    await runBounded(listings, listings.length, abort);
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
@@ -60,6 +83,16 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     rules: rules.flat().sort((a, b) => a.id - b.id),
     ipEntries: ipEntries.flat().sort((a, b) => a.id - b.id || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)),
   };
+}
+
+/** A listed record, normalized: its id (for paging) and what it holds in the model. */
+interface Normalized<T> {
+  readonly id: number;
+  readonly objects: readonly T[];
+}
+
+function normalized<T>(id: number, objects: T | readonly T[] | undefined): Normalized<T> {
+  return { id, objects: objects === undefined ? [] : Array.isArray(objects) ? objects : [objects as T] };
 }
 
 /**

@@ -125,16 +125,21 @@ function sortKey(change: Change): string {
 
 function firstSource(change: CreateRule | CreateIp | AdoptIp) {
   if (change.kind === 'rule') return change.rule.source;
-  return change.entries.map((e) => e.source).sort(compareSources)[0] ?? { file: '', line: 0, col: 0, name: '' };
+  let first = change.entries[0]?.source;
+  for (const entry of change.entries) if (first && compareSources(entry.source, first) < 0) first = entry.source;
+  return first ?? { file: '', line: 0, col: 0, name: '' };
 }
 
 function sortChanges(changes: readonly Change[]): Change[] {
-  const keyed = changes.map((change) => ({ change, key: sortKey(change), tie: '' }));
+  // Keys and first sources computed once per change, not once per comparison.
+  const keyed = changes.map((change) => ({
+    change, key: sortKey(change), tie: '', first: change.action === 'create' ? firstSource(change) : undefined,
+  }));
   keyed.sort((a, b) => {
     const byKey = compareStrings(a.key, b.key);
     if (byKey !== 0) return byKey;
-    if (a.change.action === 'create' && b.change.action === 'create') {
-      const bySource = compareSources(firstSource(a.change), firstSource(b.change));
+    if (a.first && b.first) {
+      const bySource = compareSources(a.first, b.first);
       if (bySource !== 0) return bySource;
     }
     // Last resort, computed only on ties: the change's own content.

@@ -6,9 +6,9 @@
  * moments compared with; the checks across files always run again. Only the
  * files of the last load are kept.
  */
-import { compileDocument, stillValidAt, type CompiledDocument } from './compile-document.js';
+import { stillValidAt, type CompiledDocument } from './compile-document.js';
+import { compilePolicyText } from './compile-text.js';
 import type { PolicyOptions, PolicyText } from './types.js';
-import { parsePolicyText } from './yaml.js';
 
 interface Entry {
   readonly text: string;
@@ -33,7 +33,7 @@ export class DocumentCache {
         const entry =
           hit && hit.text === input.text && hit.limits === limits && stillValidAt(hit.compiled, now)
             ? hit
-            : { text: input.text, limits, compiled: compileDocument(parsePolicyText(input, options), now) };
+            : { text: input.text, limits, compiled: compilePolicyText(input, options, now) };
         seen.set(input.file, entry);
         return entry.compiled;
       },

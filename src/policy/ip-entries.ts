@@ -67,7 +67,6 @@ function compileEntry(entry: IpEntrySpec, list: (typeof LISTS)[number], path: Pa
   if (client === undefined || applications === undefined) return [];
   const pools = applications === 'all' ? [ALL_APPLICATIONS_POOL] : [...applications].sort((a, b) => a - b);
   return values.map(({ value, at }) => {
-    const { line, col } = report.position(at);
     return {
       client,
       list: POLICY_LIST_NAMES[list],
@@ -76,7 +75,7 @@ function compileEntry(entry: IpEntrySpec, list: (typeof LISTS)[number], path: Pa
       pools,
       expiresAt: expiry.seconds,
       ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
-      source: { file: ctx.file, line, col, name: label(at) },
+      source: report.source(at, label(at)),
     };
   });
 }

@@ -1,4 +1,5 @@
 /** Collects one file's diagnostics, placing each at the node a path names. */
+import type { Source } from '../model/rule.js';
 import type { Path, SourceMap } from './source-map.js';
 import type { Diagnostic, Severity } from './types.js';
 
@@ -20,6 +21,11 @@ export class Reporter {
 
   position(path: Path, atKey = false): { line: number; col: number } {
     return atKey ? this.map.keyAt(path) : this.map.at(path);
+  }
+
+  /** Where the objects compiled from the declaration at `path` come from. */
+  source(path: Path, name: string, options: { atKey?: boolean } = {}): Source {
+    return this.map.source(this.file, path, name, options.atKey ?? false);
   }
 
   private add(severity: Severity, code: string, message: string, path: Path, atKey: boolean): void {

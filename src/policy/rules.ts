@@ -25,9 +25,8 @@ type RuleContent = Pick<Rule, 'kind' | 'fields' | 'point'> & { readonly comment?
 export function compileRules(doc: PolicyDocument, ctx: DocumentContext): DesiredRule[] {
   const out: DesiredRule[] = [];
   if (doc.mode !== undefined && ctx.clean(['mode'])) {
-    const { line, col } = ctx.report.position(['mode'], true);
     const content = { kind: 'mode', fields: { mode: doc.mode }, point: [] } as RuleContent;
-    out.push(...expand(ctx, content, [], { file: ctx.file, line, col, name: 'mode' }));
+    out.push(...expand(ctx, content, [], ctx.report.source(['mode'], 'mode', { atKey: true })));
   }
   const names = new Map<string, number>();
   const specs: readonly RuleSpec[] = Array.isArray(doc.rules) ? doc.rules : [];
@@ -93,8 +92,7 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
     kind: kind.yaml, fields, point: points,
     ...(rule.comment !== undefined ? { comment: rule.comment } : {}),
   } as RuleContent;
-  const { line, col } = report.position(path);
-  return expand(ctx, content, conditions, { file: ctx.file, line, col, name: rule.name });
+  return expand(ctx, content, conditions, report.source(path, rule.name));
 }
 
 /** One rule per application, each with its instance condition. */

@@ -6,9 +6,10 @@ import { ipKey } from '../model/ip.js';
 import { compareStrings, ruleKey } from '../model/rule.js';
 import type { DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
+import { compilePolicyText } from './compile-text.js';
 import { crossChecks } from './conflicts.js';
 import { hasErrors, sortDiagnostics, type Diagnostic, type PolicyOptions, type PolicyText } from './types.js';
-import { parsePolicyText, type ParsedPolicy } from './yaml.js';
+import type { ParsedPolicy } from './yaml.js';
 
 export interface ValidationResult {
   readonly diagnostics: Diagnostic[];
@@ -39,7 +40,8 @@ export function combineDocuments(documents: readonly CompiledDocument[]): Valida
 
 /** Parse + validate in-memory texts (the pure entry point for tests and tools). */
 export function loadPolicyTexts(texts: readonly PolicyText[], options: PolicyOptions = {}): ValidationResult {
-  return validateDocuments(texts.map((text) => parsePolicyText(text, options)), options);
+  const now = nowSeconds(options);
+  return combineDocuments(texts.map((text) => compilePolicyText(text, options, now)));
 }
 
 /** Deterministic order: rules by client then identity; entries by identity then expiry. */

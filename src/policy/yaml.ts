@@ -24,7 +24,7 @@ export interface ParsedPolicy {
 }
 
 /** Bound on converted nodes, so aliases to large nodes cannot blow up memory. */
-const MAX_NODES = 500_000;
+export const MAX_NODES = 500_000;
 
 /**
  * Bound on nesting: a real policy goes about 6 levels deep (rules → rule →

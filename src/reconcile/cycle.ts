@@ -22,6 +22,7 @@ import type { PolicyLoadResult } from '../policy/types.js';
 import { readPauseFile, type Pause } from '../policy/pause.js';
 import { readPolicyRevision, type PolicyRevision } from '../policy/revision.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';
+import { ListingSizeMemory } from '../live/listing-sizes.js';
 import { ChurnBreaker } from './churn-breaker.js';
 import type { CycleContext, CycleOutcome } from './outcome.js';
 import { emptyPolicies, NOTHING_DECLARED, prepare } from './prepare.js';
@@ -65,6 +66,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
   /** When this process first saw the pause in effect: a git-sync checkout gives the file a new time on every commit. */
   let pausedSince: number | undefined;
   const breaker = new ChurnBreaker();
+  const listingSizes = new ListingSizeMemory();
 
   return async (context) => {
     // The revision read so far rides on a failure too: /readyz and the logs say which commit failed.
@@ -119,7 +121,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     }
 
     const read = (readSignal: AbortSignal) => prepare({
-      policies: settings.policies, load: async () => policy, allowEmpty: settings.allowEmpty, adopt: settings.adopt, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger,
+      policies: settings.policies, load: async () => policy, allowEmpty: settings.allowEmpty, adopt: settings.adopt, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger, listingSizes,
       ...(settings.ruleUpdates ? { ruleUpdates: settings.ruleUpdates } : {}),
     });
     const deadline = settings.readDeadline;

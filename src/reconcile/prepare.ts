@@ -8,6 +8,7 @@ import type { ServiceApi } from '../api/service.js';
 import type { Logger } from '../log.js';
 import { NoPoliciesError, PolicyInvalidError, UnmanagedConflictError } from '../errors.js';
 import type { WriteJournal } from '../apply/write-journal.js';
+import { desiredListingSizes, type ListingSizeMemory } from '../live/listing-sizes.js';
 import { readLiveState } from '../live/read.js';
 import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
@@ -32,6 +33,8 @@ export interface PrepareOptions {
   readonly allowEmpty?: boolean;
   /** Loads the policies; the daemon passes a snapshot-consistent loader. */
   readonly load?: (dir: string) => Promise<PolicyLoadResult>;
+  /** The daemon's memory of last cycle's listing sizes, to predict this read's pages. */
+  readonly listingSizes?: ListingSizeMemory;
 }
 
 export interface Prepared {
@@ -82,7 +85,12 @@ const UNCONFIRMED_POLL_MS = 2_000;
 
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const policy = await loadDesired(options);
-  const read = () => readLiveState(options.api, policy.desired.clients, { signal: options.signal });
+  const sizes = options.listingSizes;
+  const read = () => readLiveState(options.api, policy.desired.clients, {
+    signal: options.signal,
+    expected: sizes ? sizes.expect(policy.desired) : desiredListingSizes(policy.desired),
+    ...(sizes ? { onListed: sizes.record.bind(sizes) } : {}),
+  });
   let listed = await read();
   let live = options.journal ? options.journal.overlay(listed) : listed;
   // Creates a killed run announced but never heard back about: wait until the

@@ -8,16 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../../src/api/service.js';
 import { readLiveState } from '../../../src/live/read.js';
+import { listingKey, type ListingSizes } from '../../../src/live/listing-sizes.js';
 import { IP_LISTS } from '../../../src/model/ip.js';
 import { TEST_TOKEN, useTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
 const CLIENT = 10042;
 const emulator = useTestEmulator();
 
-async function read(emu: TestEmulator) {
+async function read(emu: TestEmulator, expected?: ListingSizes) {
   const http = new ApiClient({ baseUrl: emu.url, credentials: { token: TEST_TOKEN } });
   try {
-    return await readLiveState(new ServiceApi(http), [CLIENT]);
+    return await readLiveState(new ServiceApi(http), [CLIENT], expected ? { expected } : {});
   } finally {
     await http.close();
   }
@@ -32,15 +33,19 @@ const missing = (ids: readonly number[], read: readonly { id: number }[]) => {
   return ids.filter((id) => !seen.has(id));
 };
 
+const seedRules = (emu: TestEmulator, count: number) => {
+  for (let i = 0; i < count; i++) {
+    emu.control.seedHint({
+      clientid: CLIENT, type: 'vpatch', point: ['header', 'X-SHIFT'], attack_type: 'any', comment: `r${i} [managed-by:rampart]`,
+      action: [{ point: ['instance'], type: 'equal', value: String(i + 1) }],
+    });
+  }
+};
+
 describe('a listing that shifts between page calls', () => {
   it('reads every rule when a rule on the first page is deleted during the read', async () => {
     const emu = await emulator.start();
-    for (let i = 0; i < HINT_PAGE_LIMIT + 500; i++) {
-      emu.control.seedHint({
-        clientid: CLIENT, type: 'vpatch', point: ['header', 'X-SHIFT'], attack_type: 'any', comment: `r${i} [managed-by:rampart]`,
-        action: [{ point: ['instance'], type: 'equal', value: String(i + 1) }],
-      });
-    }
+    seedRules(emu, HINT_PAGE_LIMIT + 500);
     emu.control.addFault({ route: 'POST /v1/objects/hint', kind: 'delete-after-list' });
 
     const live = await read(emu);
@@ -67,5 +72,22 @@ describe('a listing that shifts between page calls', () => {
     expect(ids).toHaveLength(IP_LISTS.length * (IP_RULE_PAGE_LIMIT + 99));
     expect(missing(ids, live.ipEntries)).toEqual([]);
     expect(live.ipEntries.map((e) => e.id)).toEqual(ids);
+  });
+
+  it('reads every rule when the pages are requested at once and the first one answered shifts the listing', async () => {
+    const emu = await emulator.start();
+    const count = 3 * HINT_PAGE_LIMIT;
+    seedRules(emu, count);
+    // Every page of the listing in flight together; the first answered (whichever it is) deletes its first object.
+    emu.control.addFault({ route: 'POST /v1/objects/hint', kind: 'delete-after-list' });
+
+    const live = await read(emu, new Map([[listingKey(CLIENT, 'rules'), count]]));
+    expect(emu.control.faults()).toEqual([]);
+    const ids = existing(emu, 'hints');
+    expect(ids).toHaveLength(count - 1);
+    expect(live.rules.map((r) => r.id)).toEqual(ids);
+    // Read twice: the shifted read and the quiet one, each at the listing's minimum.
+    const listingCalls = emu.control.calls().filter((call) => call.route === 'POST /v1/objects/hint');
+    expect(listingCalls).toHaveLength(2 * 4);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fetchAllPages, minimumListingCalls } from '../../../src/live/paging.js';
+import { createLimiter } from '../../../src/concurrency.js';
+import { fetchAllPages, minimumListingCalls, type PageScheduler } from '../../../src/live/paging.js';
 
 interface Item { readonly id: number; readonly v?: number }
 
@@ -83,6 +84,118 @@ describe('fetchAllPages', () => {
     const stop = new AbortController();
     const { fetchPage } = listing(1500, () => stop.abort(new Error('stopped')));
     await expect(fetchAllPages(fetchPage, 1000, { signal: stop.signal })).rejects.toThrow('stopped');
+  });
+});
+
+/** Holds every call handed in until `release`, then runs them last first: later pages answered before earlier ones. */
+function reversingScheduler() {
+  const held: (() => void)[] = [];
+  const schedule: PageScheduler = (call) => new Promise((resolve, reject) => held.push(() => void call().then(resolve, reject)));
+  const release = () => {
+    for (const run of held.splice(0).reverse()) run();
+  };
+  return { schedule, release };
+}
+
+describe('fetchAllPages with an expected size', () => {
+  it('requests the predicted pages at once and makes exactly the minimum calls when the prediction is right', async () => {
+    for (const total of [0, 999, 1000, 1998, 2500, 5000]) {
+      const { items, calls, fetchPage } = listing(total);
+      let inFlight = 0;
+      let mostInFlight = 0;
+      const slow = async (offset: number, limit: number) => {
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return fetchPage(offset, limit);
+      };
+      const read = await fetchAllPages(slow, 1000, { expected: total });
+      expect(ids(read)).toEqual(ids(items));
+      expect(calls).toHaveLength(minimumListingCalls(total, 1000));
+      expect(mostInFlight).toBe(minimumListingCalls(total, 1000));
+    }
+  });
+
+  it('keeps at most the scheduler\'s bound in flight', async () => {
+    const { items, calls, fetchPage } = listing(9000);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const slow = async (offset: number, limit: number) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      inFlight--;
+      return fetchPage(offset, limit);
+    };
+    expect(ids(await fetchAllPages(slow, 1000, { expected: 9000, schedule: createLimiter(3) }))).toEqual(ids(items));
+    expect(mostInFlight).toBe(3);
+    expect(calls).toHaveLength(minimumListingCalls(9000, 1000));
+  });
+
+  it('reads on one page after another past an expectation that was too low, still at the minimum calls', async () => {
+    const { items, calls, fetchPage } = listing(3500);
+    expect(ids(await fetchAllPages(fetchPage, 1000, { expected: 1200 }))).toEqual(ids(items));
+    expect(calls).toEqual([0, 999, 1998, 2997]);
+  });
+
+  it('stops sending predicted pages once one comes back short, when the expectation was too high', async () => {
+    const { items, calls, fetchPage } = listing(1500);
+    // One call at a time: each page is answered before the next is sent.
+    expect(ids(await fetchAllPages(fetchPage, 1000, { expected: 9000, schedule: createLimiter(1) }))).toEqual(ids(items));
+    expect(calls).toEqual([0, 999]);
+  });
+
+  it('ignores pages past the end that were already in flight', async () => {
+    const { items, calls, fetchPage } = listing(1500);
+    expect(ids(await fetchAllPages(fetchPage, 1000, { expected: 4000 }))).toEqual(ids(items));
+    expect(calls).toEqual([0, 999, 1998, 2997, 3996]);
+  });
+
+  it('reads again from the top when the listing shifts between two predicted pages', async () => {
+    const { items, calls, fetchPage } = listing(2500, (all, call) => {
+      if (call === 2) all.splice(0, 1);
+    });
+    const read = await fetchAllPages(fetchPage, 1000, { expected: 2500 });
+    expect(ids(read)).toEqual(ids(items));
+    expect(read.some((item) => item.id === 2001)).toBe(true);
+    expect(calls).toEqual([0, 999, 1998, 0, 999, 1998]);
+  });
+
+  it('detects the shift when the later page was answered before the earlier one', async () => {
+    // Pages are answered last first; after the first answer (the last page), the console deletes the first object.
+    const { items, calls, fetchPage } = listing(2500, (all, call) => {
+      if (call === 1) all.splice(0, 1);
+    });
+    const { schedule, release } = reversingScheduler();
+    const reading = fetchAllPages(fetchPage, 1000, { expected: 2500, schedule });
+    while (calls.length < 6) {
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const read = await reading;
+    expect(ids(read)).toEqual(ids(items));
+    expect(calls).toEqual([1998, 999, 0, 1998, 999, 0]);
+  });
+
+  it('sees an object that moved to the end between two pages once, in its later version', async () => {
+    const { calls, fetchPage } = listing(1500, (all, call) => {
+      // updated_at order: the touched object leaves its place and is listed last.
+      if (call === 1) all.push({ ...all.splice(1200, 1)[0]!, v: 2 });
+    });
+    const read = await fetchAllPages(fetchPage, 1000, { expected: 1500 });
+    expect(read.filter((item) => item.id === 1201)).toEqual([{ id: 1201, v: 2 }]);
+    expect(read).toHaveLength(1500);
+    expect(calls).toEqual([0, 999]);
+  });
+
+  it('sends no further predicted page after one fails, and fails the read', async () => {
+    const calls: number[] = [];
+    const failing = async (offset: number) => {
+      calls.push(offset);
+      if (offset === 0) throw new Error('boom');
+      return [];
+    };
+    await expect(fetchAllPages(failing, 1000, { expected: 9000, schedule: createLimiter(1) })).rejects.toThrow('boom');
+    expect(calls).toEqual([0]);
   });
 });
 

@@ -1,0 +1,95 @@
+/**
+ * The floor of a no-op plan's work, measured in the same run as the plan so
+ * that a ratio survives a noisy machine: read every policy file and parse it
+ * (`yaml`'s plain `parse`, no validation), then fetch every listing page and
+ * parse its JSON, knowing each listing's size (no paging logic, no
+ * normalization, no plan), with as many calls in flight as the plan allows.
+ * Run directly, this module is that fresh process.
+ */
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parse } from 'yaml';
+import { ApiClient } from '../../src/api/client.js';
+import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT } from '../../src/api/service.js';
+import { createLimiter } from '../../src/concurrency.js';
+import { minimumListingCalls } from '../../src/live/paging.js';
+import { BENCH_TOKEN } from './emulator-process.js';
+
+/** One listing to fetch: a client's rules, or one of its IP lists, and how many objects it holds. */
+export interface FloorListing {
+  readonly client: number;
+  readonly list: 'rules' | 'black' | 'white' | 'gray';
+  readonly objects: number;
+}
+
+export interface FloorFigures {
+  readonly totalMs: number;
+  readonly loadMs: number;
+  readonly readMs: number;
+  readonly calls: number;
+}
+
+interface FloorInput {
+  readonly url: string;
+  readonly policies: string;
+  readonly listings: readonly FloorListing[];
+  readonly concurrency: number;
+}
+
+export function measureFloor(input: FloorInput): Promise<FloorFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as FloorFigures) : reject(new Error(`the floor process exited with ${code}`))));
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+async function yamlFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await yamlFiles(path)));
+    else if (/\.ya?ml$/.test(entry.name)) found.push(path);
+  }
+  return found.sort();
+}
+
+async function floor(input: FloorInput): Promise<FloorFigures> {
+  const started = performance.now();
+  let parsed = 0;
+  for (const file of await yamlFiles(input.policies)) {
+    if (parse(await readFile(file, 'utf8')) !== undefined) parsed++;
+  }
+  if (parsed === 0) throw new Error('the floor found no policy file');
+  const loaded = performance.now();
+
+  const http = new ApiClient({ baseUrl: input.url, credentials: { token: BENCH_TOKEN }, connections: input.concurrency });
+  const schedule = createLimiter(input.concurrency);
+  const pages: Promise<unknown>[] = [];
+  for (const { client, list, objects } of input.listings) {
+    const limit = list === 'rules' ? HINT_PAGE_LIMIT : IP_RULE_PAGE_LIMIT;
+    for (let page = 0; page < minimumListingCalls(objects, limit); page++) {
+      const offset = page * (limit - 1);
+      pages.push(schedule(() => list === 'rules'
+        ? http.call('POST', '/v1/objects/hint', { filter: { clientid: [client] }, order_by: 'updated_at', order_desc: false, limit, offset })
+        : http.call('GET', `/v4/ip_rules?${new URLSearchParams({ 'filter[clientid]': String(client), 'filter[list]': list, offset: String(offset), limit: String(limit) }).toString()}`)));
+    }
+  }
+  await Promise.all(pages);
+  const read = performance.now();
+  const calls = http.totalCalls;
+  await http.close();
+  const round = Math.round;
+  return { totalMs: round(read - started), loadMs: round(loaded - started), readMs: round(read - loaded), calls };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  process.stdout.write(JSON.stringify(await floor(JSON.parse(text) as FloorInput)));
+}

@@ -1,0 +1,25 @@
+/**
+ * One copy of each repeated value of a read: the listing repeats the same
+ * reason, owner and pools on thousands of objects, and each parsed answer
+ * holds its own copies. Per read, so a daemon keeps nothing between cycles.
+ */
+export class Interner {
+  private readonly strings = new Map<string, string>();
+  private readonly numberLists = new Map<string, readonly number[]>();
+
+  string<T extends string | undefined>(value: T): T {
+    if (value === undefined) return value;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known as T;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  numbers(values: readonly number[]): readonly number[] {
+    const key = values.join(',');
+    const known = this.numberLists.get(key);
+    if (known) return known;
+    this.numberLists.set(key, values);
+    return values;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The clean path of loading: most policy files are plain YAML without a single
+ * diagnostic, and for those the `yaml` library's full document (every node with
+ * its source range) costs about 15 times what the data does. `js-yaml` builds
+ * the data alone, with the `yaml` library's own scalar rules (its YAML 1.2 core
+ * schema, copied below), so both read a file as the same values.
+ *
+ * Anything this path is not sure to read exactly as `parsePolicyText` would
+ * (yaml.ts) is declined, and the caller takes the full path: anchors, aliases
+ * and tags (the alias guard counts them there), directives, explicit keys,
+ * tabs, a flow collection over several lines (`yaml` warns on its indentation),
+ * what may be a collection used as a key, anything `js-yaml` rejects, nesting
+ * past MAX_DEPTH, an empty document. The caller also takes the full path for
+ * any file with a diagnostic, so positions come from there. A test compares
+ * both paths on every policy file of the repository.
+ */
+import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
+import { MAX_DEPTH, MAX_NODES } from './yaml.js';
+
+/** The `yaml` library's core schema (`yaml/dist/schema/core`), in its order: the first that matches a plain scalar wins. */
+const CORE_SCALARS: readonly [RegExp, (text: string) => unknown][] = [
+  [/^(?:~|[Nn]ull|NULL)?$/, () => null],
+  [/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (text) => text[0] === 't' || text[0] === 'T'],
+  [/^0o[0-7]+$/, (text) => parseInt(text.substring(2), 8)],
+  [/^[-+]?[0-9]+$/, (text) => parseInt(text, 10)],
+  [/^0x[0-9a-fA-F]+$/, (text) => parseInt(text.substring(2), 16)],
+  [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, (text) =>
+    text.slice(-3).toLowerCase() === 'nan' ? NaN : text[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY],
+  [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (text) => parseFloat(text)],
+  [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (text) => parseFloat(text)],
+];
+
+const SCHEMA = FAILSAFE_SCHEMA.extend({
+  implicit: CORE_SCALARS.map(([test, construct], i) => new Type(`tag:rampart,core-${i}`, {
+    kind: 'scalar',
+    resolve: (text: string) => test.test(text),
+    construct,
+  })),
+});
+
+/**
+ * Text that may hold what this path declines: a node property (`&anchor`,
+ * `*alias`, `!tag`) or an explicit key (`? `) where a node can start, a
+ * directive, a tab. Quoted text can match too; that only costs the full path.
+ */
+const DECLINED_TEXT = /(?:^|[\s[{,:])[&*!?]|^%|\t/m;
+/** A flow collection closed right before a `:` indicator may be a key (`[a]: b`), which `js-yaml` would turn into text. */
+const COLLECTION_KEY = /[\]}]\s*:(?:\s|$|[,\]}])/m;
+
+/** The file's data, or undefined when only the full path may read it. */
+export function parseCleanYaml(text: string): { readonly data: unknown } | undefined {
+  if (DECLINED_TEXT.test(text) || COLLECTION_KEY.test(text) || hasMultiLineFlow(text)) return undefined;
+  let data: unknown;
+  try {
+    data = load(text, { schema: SCHEMA });
+  } catch {
+    return undefined;
+  }
+  // No document (an empty file) and shapes the full path rejects are its to report.
+  if (data === undefined || data === null || !withinBounds(data)) return undefined;
+  return { data };
+}
+
+/** Within the nesting and size bounds the full path enforces. */
+function withinBounds(root: unknown): boolean {
+  let values = 0;
+  const visit = (value: unknown, depth: number): boolean => {
+    if (++values > MAX_NODES) return false;
+    if (value === null || typeof value !== 'object') return true;
+    if (depth >= MAX_DEPTH) return false;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (const child of children) if (!visit(child, depth + 1)) return false;
+    return true;
+  };
+  return visit(root, 0);
+}
+
+/**
+ * Whether a line opens more flow brackets than it closes (quoted text aside,
+ * roughly): a flow collection continued on the next line, whose indentation
+ * the `yaml` library checks and warns about.
+ */
+function hasMultiLineFlow(text: string): boolean {
+  if (!text.includes('[') && !text.includes('{')) return false;
+  for (const line of text.split('\n')) {
+    let open = 0;
+    let quote: string | undefined;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (quote) {
+        if (c === quote) quote = undefined;
+        else if (c === '\\' && quote === '"') i++;
+      } else if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1] ?? ''))) quote = c;
+      else if (c === '#' && (i === 0 || line[i - 1] === ' ')) break;
+      else if (c === '[' || c === '{') open++;
+      else if (c === ']' || c === '}') open--;
+    }
+    if (open > 0 || quote !== undefined) return true;
+  }
+  return false;
+}
