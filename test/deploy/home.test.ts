@@ -71,7 +71,7 @@ describe('the project has one home', () => {
       }
       expect(text, file).not.toMatch(/rampart\.dev\b/);
       // Not on the npm registry yet: no doc may tell anyone to install it from there.
-      expect(text, file).not.toMatch(/npm (install|i)\b[^\n]*\srampart@/);
+      expect(text, file).not.toMatch(/npm (install|i)\b[^\n]*[\s"']rampart@/);
     }
   });
 });
