@@ -59,7 +59,7 @@ export function explainChanges(
   previous?: DeclaredFingerprints,
 ): ChangeWhy[] {
   if (previous && previous.digest === current.digest) {
-    return plan.changes.map((change) => ({ cause: 'drift', ...fieldsOf(change, live) }));
+    return plan.changes.map((change) => ({ cause: change.action === 'adopt' ? 'intent' : 'drift', ...fieldsOf(change, live) }));
   }
   const rulesById = new Map(live.rules.map((rule) => [rule.id, rule]));
   const ipById = new Map<number, LiveIpEntry[]>();
@@ -69,6 +69,8 @@ export function explainChanges(
   const why = plan.changes.map((change): ChangeWhy | undefined => {
     if (change.kind === 'rule' && change.action === 'create') return { cause: ruleCreateCause(change, context), ...fieldsOf(change, live) };
     if (change.action === 'update') return { cause: ruleUpdateCause(change, context) };
+    // Taking an object over is asked for (`--adopt`): the policies' doing, never a repair.
+    if (change.action === 'adopt') return { cause: 'intent' };
     if (change.kind === 'ip' && change.action === 'delete') return { cause: ipDeleteCause(change) };
     if (change.kind === 'rule' && change.action === 'delete') return change.reason === 'replaced' ? undefined : { cause: ruleDeleteCause(change, context) };
     return undefined;

@@ -32,7 +32,7 @@ export interface AuditEntry {
   readonly fields?: readonly string[];
   /** An IP create's values, the first MAX_LISTED of `count`. */
   readonly values?: readonly string[];
-  /** The rule's id; the IP objects' ids (created, where the answer lists them, or deleted). */
+  /** The rule's id; the IP objects' ids (created, where the answer lists them, deleted, or adopted from). */
   readonly id?: number;
   readonly ids?: readonly number[];
   /** How many values or ids the write concerns, when more than are listed. */
@@ -46,10 +46,11 @@ export function auditEntry(result: ChangeResult, context: Pick<AuditContext, 're
   const { change } = result;
   const where = change.action === 'delete' ? {} : { file: change.file, line: change.line, col: change.col };
   const name = 'name' in change && change.name !== undefined ? { name: change.name } : {};
-  const fields = change.action === 'update' ? change.fields : result.changed;
+  const fields = change.action === 'update' || change.action === 'adopt' ? change.fields : result.changed;
   let listed: Pick<AuditEntry, 'values' | 'id' | 'ids' | 'count'> = {};
-  if (change.kind === 'ip' && change.action === 'create') {
-    listed = { values: change.object.values.slice(0, MAX_LISTED), ...(result.ids?.length ? { ids: result.ids.slice(0, MAX_LISTED) } : {}) };
+  if (change.kind === 'ip' && (change.action === 'create' || change.action === 'adopt')) {
+    const ids = result.ids ?? (change.action === 'adopt' ? change.ids : undefined);
+    listed = { values: change.object.values.slice(0, MAX_LISTED), ...(ids?.length ? { ids: ids.slice(0, MAX_LISTED) } : {}) };
     if (change.object.values.length > MAX_LISTED) listed = { ...listed, count: change.object.values.length };
   } else if (change.kind === 'ip') {
     listed = { ids: change.ids.slice(0, MAX_LISTED), ...(change.ids.length > MAX_LISTED ? { count: change.ids.length } : {}) };

@@ -9,7 +9,7 @@ import { applyPlan } from '../apply/apply.js';
 import { declaredFingerprints, explainChanges } from '../audit/cause.js';
 import { renderReport } from '../apply/render-report.js';
 import { openJournalFile } from '../apply/journal-file.js';
-import { ApplyFailedError, PausedError, UnsafePlanError } from '../errors.js';
+import { ApplyFailedError, PausedError, UnsafePlanError, UsageError } from '../errors.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { readPolicyRevision } from '../policy/revision.js';
 import { EXIT } from '../exit-codes.js';
@@ -67,8 +67,11 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const timeoutMs = parseDuration(flags.timeout);
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
   const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
-  // A saved plan made with --adopt is recomputed with it (its adoptions are part of its changes).
-  const adopt = Boolean(flags.adopt || saved?.plan.adopt);
+  // A saved plan is recomputed as it was made: with --adopt exactly when it was (its adoptions are part of its changes).
+  if (saved && flags.adopt && !saved.plan.adopt) {
+    throw new UsageError(`${saved.file} was made without --adopt; make the plan with \`rampart plan --adopt --out FILE\` to review and apply adoptions`);
+  }
+  const adopt = saved ? Boolean(saved.plan.adopt) : Boolean(flags.adopt);
   if (!policy) return EXIT.error;
   if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
   // Break-glass holds every writer, a pipeline too: the daemon plans only, apply refuses.

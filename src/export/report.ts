@@ -63,6 +63,7 @@ export function renderReport(input: ReportInput, format: ReportFormat): string {
     );
   }
   lines.push('', 'Next: rampart validate --policies ' + input.out + ' && rampart plan --policies ' + input.out + ' --detailed-exitcode');
+  lines.push(`Then: rampart adopt --policies ${input.out} makes the exported objects Rampart's, in place (see "Onboarding an existing account" in docs/operations.md).`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -29,6 +29,8 @@ interface IpPass {
 interface PendingAdopt {
   readonly want: DesiredIpEntry;
   readonly from: LiveIpEntry;
+  /** Every unmanaged object holding the value in that list: a forced create takes it out of each. */
+  readonly ids: readonly number[];
 }
 
 const slotKey = (e: IpEntry): string => `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}`;
@@ -40,6 +42,10 @@ function attributeChanges(want: IpEntry, live: IpEntry): string[] {
 }
 
 export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInput): IpPass {
+  // An account Rampart manages entirely costs nothing here.
+  if (!liveIp.some((e) => e.owner === undefined)) {
+    return { desired: [...desiredIp], live: [...liveIp], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: new Set() };
+  }
   const ownedSlots = new Set<string>();
   const bySlot = new Map<string, LiveIpEntry[]>();
   const byValue = new Map<string, LiveIpEntry[]>();
@@ -76,7 +82,10 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
     const found = exact ?? (adopt ? same[0] : undefined);
     if (found) {
       paired.add(found);
-      if (adopt) pending.push({ want, from: found });
+      if (adopt) {
+        for (const e of same) paired.add(e);
+        pending.push({ want, from: found, ids: same.map((e) => e.id) });
+      }
       else pass.unmanaged.push({ kind: 'ip', client: want.client, source: want.source, id: found.id, value: want.value });
       continue;
     }
@@ -96,7 +105,8 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
     });
   }
 
-  const adopted = new Set(pending.map((p) => p.from));
+  // With --adopt every paired value is adopted: taken out of its holder by a forced create.
+  const adopted = new Set(paired);
   const deletes = new Map<number, DeletedIpObject[]>();
   for (const [id, held] of [...holders].filter(([, held]) => held.some((e) => moved.has(e))).sort(([a], [b]) => a - b)) {
     const stranded = held.filter((e) => !moved.has(e) && !adopted.has(e));
@@ -143,7 +153,7 @@ function groupAdoptions(pending: readonly PendingAdopt[]): AdoptIp[] {
       pools: first.pools, expiresAt: first.expiresAt,
       ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
       entries: group.map((p) => p.want),
-      from: [...new Set(group.map((p) => p.from.id))].sort((a, b) => a - b),
+      from: [...new Set(group.flatMap((p) => p.ids))].sort((a, b) => a - b),
       fields,
       ...(fields.length > 0 ? { before: beforeOf(group.map((p) => p.from)) } : {}),
     };

@@ -99,6 +99,10 @@ interface RulePass {
 }
 
 function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): RulePass {
+  // An account Rampart manages entirely costs nothing here.
+  if (!liveRules.some((r) => r.owner === undefined)) {
+    return { desired: [...desiredRules], live: [...liveRules], changes: [], unmanaged: [], conflicts: [], claimed: new Set() };
+  }
   const ownedKeys = new Set<string>();
   const unmanagedByKey = new Map<string, LiveRule[]>();
   for (const rule of liveRules) {

@@ -82,6 +82,11 @@ describe('export → plan → adopt → manage', () => {
     account = await consoleAccount();
     seedConsoleObjects(account.emulator);
     expect((await account.rampart(['export', '--client', String(CLIENT), '--out', 'policies'])).code).toBe(0);
+    const without = await account.rampart(['plan', '--policies', 'policies', '--out', 'plain.json']);
+    expect(without.code).toBe(0);
+    const mixed = await account.rampart(['apply', '--policies', 'policies', '--plan', 'plain.json', '--adopt']);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain('plain.json was made without --adopt');
     const saved = await account.rampart(['plan', '--policies', 'policies', '--adopt', '--out', 'plan.json', '--detailed-exitcode']);
     expect(saved.code).toBe(2);
     const applied = await account.rampart(['apply', '--policies', 'policies', '--plan', 'plan.json', '--settle-timeout', '5s']);

@@ -8,8 +8,8 @@ import {
   desiredIp, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields,
 } from '../plan/builders.js';
 
-function explain(desired: DesiredState, live: LiveState, previous?: DeclaredFingerprints) {
-  const plan = buildPlan(desired, live);
+function explain(desired: DesiredState, live: LiveState, previous?: DeclaredFingerprints, adopt = false) {
+  const plan = buildPlan(desired, live, { adopt });
   const why = explainChanges(plan, live, declaredFingerprints(desired, digestDesired(desired)), previous);
   return plan.changes.map((change, i) => ({ action: change.action, kind: change.kind, ...why[i] }));
 }
@@ -85,5 +85,11 @@ describe('explainChanges: drift or intent', () => {
     const desired = desiredState([], [kept]);
     expect(explain(desired, liveState([], []), remember(desired))[0]?.cause).toBe('drift');
     expect(explain(desired, liveState([], []), remember(desiredState([], [later])))[0]?.cause).toBe('intent');
+  });
+
+  it('an adoption is intent, even with the policies unchanged: it is asked for', () => {
+    const desired = desiredState([regex]);
+    const why = explain(desired, liveState([liveRule(regex, 8, null)]), remember(desired), true);
+    expect(why).toEqual([{ action: 'adopt', kind: 'rule', cause: 'intent' }]);
   });
 });

@@ -1,6 +1,9 @@
 /** The adoption pass (src/plan/adopt.ts) through buildPlan: pure, no emulator. */
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/plan.js';
+import { renderGithub } from '../../../src/plan/render/github.js';
+import { renderMarkdown } from '../../../src/plan/render/markdown.js';
+import { renderText } from '../../../src/plan/render/text.js';
 import {
   desiredIp, desiredIps, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, withFields,
 } from './builders.js';
@@ -84,5 +87,43 @@ describe('adopting IP values', () => {
     ]);
     // Not counted against the safety guard: it was never Rampart's.
     expect(plan.safety.delete_count).toBe(0);
+  });
+});
+
+describe('rendering adoptions', () => {
+  it('text, markdown and GitHub show each adoption as its own action and count', () => {
+    const vpatch = { ...ruleFields('vpatch'), comment: 'by hand' };
+    const plan = buildPlan(
+      desiredState([desiredRule(vpatch, 'admin', 3)], [desiredIp('10.0.0.0/8', { reason: 'office' })]),
+      liveState([liveRule(vpatch, 900, null)], liveObject(9, ['10.0.0.0/8'], { reason: 'office' }, null)),
+      adopt,
+    );
+    const text = renderText(plan);
+    expect(text).toContain('@ rule admin #900 (vpatch: ');
+    expect(text).toMatch(/@ deny 10\.0\.0\.0\/8\s+owner mark added \(#9\); reason "office"/);
+    expect(text).toContain('Plan: 0 to create, 0 to delete, 2 to adopt, 0 unchanged.');
+    const markdown = renderMarkdown(plan);
+    expect(markdown).toContain('| Adopt | 2 |');
+    expect(markdown).toContain('| `@` | adopt rule |');
+    expect(renderGithub(plan).annotations).toContain('title=Rampart%3A adopt::rule admin #900 will be adopted for client 10042');
+  });
+
+  it('without --adopt, one line for every declaration held by an unmanaged object', () => {
+    const plan = buildPlan(
+      desiredState([], desiredIps(['IR', 'KP', 'RU'], { ruleType: 'country' })),
+      liveState([], liveObject(50, ['IR', 'KP', 'RU'], { ruleType: 'country' }, null)),
+    );
+    const text = renderText(plan);
+    expect(text.match(/held by unmanaged objects/g)).toHaveLength(1);
+    expect(text).toContain('3 declared objects are held by unmanaged objects');
+    expect(text).toContain('No changes. The account matches the policies.');
+  });
+});
+
+describe('adopting a value held twice', () => {
+  it('the forced create takes it out of every unmanaged holder in the list, and the change names them all', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8')]);
+    const live = liveState([], [...liveObject(9, ['10.0.0.0/8'], {}, null), ...liveObject(4, ['10.0.0.0/8'], {}, null)]);
+    expect(buildPlan(desired, live, adopt).changes).toEqual([expect.objectContaining({ action: 'adopt', ids: [4, 9] })]);
   });
 });

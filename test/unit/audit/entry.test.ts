@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { ChangeResult } from '../../../src/apply/results.js';
+import { auditEntry } from '../../../src/audit/entry.js';
+import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpObject } from '../../../src/plan/types.js';
+
+const object = (values: string[]): PlanIpObject => ({ list: 'black', rule_type: 'ip_range', pools: [7], expires_at: 33223139044, values });
+const where = { file: 'policies/shop.yaml', line: 34, col: 13, name: 'ip_lists.deny[0].ips[0]' };
+
+describe('auditEntry', () => {
+  it('an IP create lists its first 20 values and says how many in all; the ids the answer gave', () => {
+    const values = Array.from({ length: 25 }, (_, i) => `10.0.0.${i}/32`);
+    const change: PlanCreateIp = { action: 'create', kind: 'ip', client: 1, application: 7, ...where, force: false, object: object(values), sources: [] };
+    const result: ChangeResult = { index: 3, change, status: 'applied', ids: [41, 42], cause: 'drift' };
+    expect(auditEntry(result, { revision: 'abc' })).toEqual({
+      action: 'create', kind: 'ip', client: 1, application: 7, ...where,
+      values: values.slice(0, 20), ids: [41, 42], count: 25, revision: 'abc', cause: 'drift', status: 'applied',
+    });
+  });
+
+  it('an IP delete lists the ids it removes, no file; an unknown cause stays unknown', () => {
+    const change: PlanDeleteIp = { action: 'delete', kind: 'ip', client: 1, application: 7, ids: [5, 6], objects: [] };
+    expect(auditEntry({ index: 0, change, status: 'already-done' }, {})).toEqual({
+      action: 'delete', kind: 'ip', client: 1, application: 7, ids: [5, 6], cause: 'unknown', status: 'already-done',
+    });
+  });
+
+  it('an IP adoption names its values, the unmanaged objects they come from and the fields that change', () => {
+    const change: PlanAdoptIp = { action: 'adopt', kind: 'ip', client: 1, application: 7, ids: [9], ...where, fields: ['expires'], object: object(['198.51.100.7/32']), sources: [] };
+    expect(auditEntry({ index: 1, change, status: 'applied', cause: 'intent' }, {})).toMatchObject({
+      action: 'adopt', values: ['198.51.100.7/32'], ids: [9], fields: ['expires'], cause: 'intent',
+    });
+  });
+});
