@@ -83,7 +83,7 @@ describe('rampart run: atomic policy swaps', () => {
     expect(emulator.control.calls()).toEqual([]);
 
     await git.commit(samplePolicies());
-    await daemon.waitForCycle((c) => c.result === 'success', 'the first commit applied', { after: 1, timeoutMs: 5000 });
+    await daemon.waitForCycle((c) => c.result === 'success', 'the first commit applied', { after: 1, timeoutMs: 15_000 });
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
     expect((await daemon.get('/readyz')).status).toBe(200);
     expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(1);
