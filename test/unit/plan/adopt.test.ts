@@ -127,3 +127,36 @@ describe('adopting a value held twice', () => {
     expect(buildPlan(desired, live, adopt).changes).toEqual([expect.objectContaining({ action: 'adopt', ids: [4, 9] })]);
   });
 });
+
+describe('moving a value held for more applications than declared', () => {
+  it('an unmanaged holder for applications the declaration does not cover is a conflict, never deleted (no gap for them)', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8', { list: 'white', pools: [2] })]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { list: 'black', pools: [1, 2] }, null));
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ kind: 'ip', id: 9, message: expect.stringContaining('application 1') })]);
+  });
+
+  it('an account-wide holder (pool 0) is not moved by a declaration for one application', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8', { list: 'white', pools: [2] })]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { list: 'black', pools: [0] }, null));
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ kind: 'ip', id: 9, message: expect.stringContaining('all applications') })]);
+  });
+
+  it('declarations of the value that together cover every application of the holder move it', () => {
+    const desired = desiredState([], [
+      desiredIp('10.0.0.0/8', { list: 'white', pools: [2] }, 20),
+      desiredIp('10.0.0.0/8', { list: 'black', pools: [1] }, 21),
+    ]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { list: 'black', pools: [1, 2] }, null));
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.conflicts).toBeUndefined();
+    expect(plan.changes).toEqual([
+      expect.objectContaining({ action: 'create', replaces: [9], object: expect.objectContaining({ list: 'black', pools: [1] }) }),
+      expect.objectContaining({ action: 'create', replaces: [9], object: expect.objectContaining({ list: 'white', pools: [2] }) }),
+      expect.objectContaining({ action: 'delete', ids: [9] }),
+    ]);
+  });
+});
