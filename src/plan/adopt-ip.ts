@@ -64,7 +64,8 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   }
   const paired = new Set<LiveIpEntry>();
   const moved = new Map<LiveIpEntry, DesiredIpEntry>();
-  const pass: IpPass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: paired };
+  const shadowed = new Set<LiveIpEntry>();
+  const pass: IpPass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: new Set() };
   const pending: PendingAdopt[] = [];
   const byId = (a: LiveIpEntry, b: LiveIpEntry) => a.id - b.id;
 
@@ -76,6 +77,8 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
       pass.desired.push(want);
       continue;
     }
+    // Unmanaged copies of a value an owned object serves (one adopted while the listing lags, say): still declared.
+    if (listed && ownedSlots.has(slot)) for (const e of listed) shadowed.add(e);
     const same = ownedSlots.has(slot) || !listed ? [] : listed.filter((e) => !paired.has(e)).sort(byId);
     const exact = same.find((e) => sameIpAttributes(e, want));
     // With --adopt, a value held with another expiry or reason is taken over and changed by the same forced create.
@@ -140,6 +143,7 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   pass.changes.unshift(...groupAdoptions(pending));
   pass.live = liveIp.filter((e) => !paired.has(e) && !moved.has(e));
   for (const e of moved.keys()) paired.add(e);
+  pass.claimed = new Set([...paired, ...shadowed]);
   return pass;
 }
 

@@ -67,7 +67,7 @@ export interface Adoption {
   readonly conflicts: readonly Conflict[];
   /** Values a create of the diff moves out of adopted objects: `linkMoves` ties them to the delete. */
   readonly moves: ReadonlyMap<string, readonly number[]>;
-  /** Unmanaged live objects a declaration claimed (satisfied by, adopted, blocking or moved). */
+  /** Unmanaged live objects a declaration claimed (satisfied by, adopted, blocking, moved, or copies of what an owned object serves). */
   readonly claimed: ReadonlySet<LiveRule | LiveIpEntry>;
 }
 
@@ -115,11 +115,14 @@ function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): R
     }
   }
   const paired = new Set<LiveRule>();
-  const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], claimed: paired };
+  // Unmanaged copies of a declaration an owned rule serves: declared still, so never "left unmanaged" (left-behind.ts).
+  const shadowed = new Set<LiveRule>();
+  const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], claimed: new Set() };
   // Valid policies declare a rule once, so no two declarations compete for one rule.
   for (const want of desiredRules) {
     const key = ruleKey(want);
     const listed = unmanagedByKey.get(key);
+    if (listed && ownedKeys.has(key)) for (const r of listed) if (changedFields(r, want).length === 0) shadowed.add(r);
     const candidates = ownedKeys.has(key) || !listed ? [] : listed.filter((r) => !paired.has(r)).sort((a, b) => a.id - b.id);
     const equal = candidates.find((r) => changedFields(r, want).length === 0);
     // One rule per scope: a second one would be a duplicate the service resolves on its own.
@@ -144,5 +147,6 @@ function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): R
     }
   }
   pass.live = liveRules.filter((r) => !paired.has(r));
+  pass.claimed = new Set([...paired, ...shadowed]);
   return pass;
 }

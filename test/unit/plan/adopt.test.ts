@@ -160,3 +160,29 @@ describe('moving a value held for more applications than declared', () => {
     ]);
   });
 });
+
+describe('exported objects a declaration still matches', () => {
+  const vpatch = { ...ruleFields('vpatch'), comment: 'by hand' };
+
+  it('an exported unmanaged rule a declaration matches is not "left unmanaged" when an owned copy serves the declaration', () => {
+    const desired = desiredState([desiredRule(vpatch)]);
+    const live = liveState([liveRule(vpatch, 5), liveRule(vpatch, 900, null)]);
+    const exported = [{ kind: 'rule' as const, client: live.clients[0] as number, id: 900, file: 'app.yaml' }];
+    expect(buildPlan(desired, live, { exported }).left_unmanaged).toEqual([]);
+  });
+
+  it('an exported IP value still listed under its old id after its adoption (the listing lags) is not "left unmanaged"', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8')]);
+    const live = liveState([], [...liveObject(31, ['10.0.0.0/8']), ...liveObject(9, ['10.0.0.0/8'], {}, null)]);
+    const exported = [{ kind: 'ip' as const, client: live.clients[0] as number, id: 9, value: '10.0.0.0/8', file: 'app.yaml' }];
+    const plan = buildPlan(desired, live, { exported });
+    expect(plan.changes).toEqual([]);
+    expect(plan.left_unmanaged).toEqual([]);
+  });
+
+  it('an exported object no declaration matches any more is still named', () => {
+    const live = liveState([liveRule(vpatch, 900, null)]);
+    const exported = [{ kind: 'rule' as const, client: live.clients[0] as number, id: 900, file: 'app.yaml' }];
+    expect(buildPlan(desiredState([]), live, { exported }).left_unmanaged).toEqual([expect.objectContaining({ kind: 'rule', id: 900 })]);
+  });
+});
