@@ -52,6 +52,16 @@ describe('adopting rules', () => {
     expect(adopted.changes).toEqual([expect.objectContaining({ action: 'adopt', id: 77, fields: ['mode'] })]);
   });
 
+  it('a one-per-scope rule held by another owner with other values is a conflict, with --adopt too: never a second rule in the scope', () => {
+    const block = desiredRule(ruleFields('mode'), 'mode', 4);
+    const theirs = liveRule(ruleFields('mode', 7, 'x'), 77, 'team-b');
+    for (const options of [{}, adopt]) {
+      const plan = buildPlan(desiredState([block]), liveState([theirs]), options);
+      expect(plan.changes).toEqual([]);
+      expect(plan.conflicts).toEqual([expect.objectContaining({ kind: 'rule', id: 77, line: 4, message: expect.stringContaining('team-b') })]);
+    }
+  });
+
   it('a rule of a kind with many per scope, held unmanaged with other values, is no conflict: ours is created', () => {
     const plan = buildPlan(desiredState([desiredRule(withFields(ruleFields('vpatch'), { attack: 'sqli' }))]), liveState([liveRule(ruleFields('vpatch'), 9, null)]));
     expect(plan.conflicts).toBeUndefined();
