@@ -1,15 +1,19 @@
 # syntax=docker/dockerfile:1
 #
 # Rampart container image: `rampart run` (the daemon) by default.
-#   docker build -t rampart .
+#   docker build -t ghcr.io/rampart-dev/rampart:0.1.0 .
 #   docker run --rm --read-only -e RAMPART_API_URL=... -e RAMPART_API_TOKEN_FILE=/run/secrets/token \
-#     -v "$PWD/policies:/policies:ro" -e RAMPART_POLICIES=/policies -p 9464:9464 rampart
+#     -v "$PWD/policies:/policies:ro" -e RAMPART_POLICIES=/policies -p 9464:9464 ghcr.io/rampart-dev/rampart:0.1.0
+# The image holds no policies: without RAMPART_POLICIES (or a directory mounted
+# at /app/policies) `rampart run` refuses to start (exit 1) rather than wait for
+# a directory that will never come.
 # Runs as UID 10001 on a read-only root filesystem; writes nothing. Node.js is
 # PID 1 and the daemon handles SIGTERM/SIGINT itself (graceful stop, exit 0);
 # Rampart starts no child processes, so no init is needed to reap zombies.
 # `docker run --init` (tini) works too. See docs/operations.md.
 
-ARG NODE_IMAGE=node:20-slim
+# Node.js 24, the active LTS (22 works too: --build-arg NODE_IMAGE=node:22-bookworm-slim).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Build: all dependencies (TypeScript), compile src/ to dist/.
 FROM ${NODE_IMAGE} AS build
@@ -28,11 +32,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
-# 3. Runtime: node, production node_modules, dist/, schemas/ and the sample policies.
+# 3. Runtime: node, production node_modules, dist/ and schemas/; no policies.
 FROM ${NODE_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="rampart" \
       org.opencontainers.image.description="Policy-as-code reconciler for the Attack Protection Service" \
-      org.opencontainers.image.licenses="Apache-2.0"
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.source="https://github.com/rampart-dev/rampart"
 ENV NODE_ENV=production \
     RAMPART_LOG_FORMAT=json \
     RAMPART_LISTEN=0.0.0.0:9464
@@ -41,9 +46,6 @@ COPY --from=deps --chown=0:0 /app/node_modules ./node_modules
 COPY --from=build --chown=0:0 /src/dist ./dist
 COPY --chown=0:0 package.json ./
 COPY --chown=0:0 schemas ./schemas
-# Sample policies (the default --policies ./policies); mount your own over them
-# or point RAMPART_POLICIES elsewhere.
-COPY --chown=0:0 policies ./policies
 # Files belong to root and are read-only for the app user.
 USER 10001:10001
 EXPOSE 9464

@@ -76,17 +76,22 @@ export class ApplyFailedError extends RampartError {
 export interface ApiErrorDetails {
   readonly method?: string;
   readonly route?: string;
+  /** `host:port` of the API, where the failure is about reaching it. */
+  readonly host?: string;
   readonly httpStatus?: number;
   /** The envelope's `body`, as the API sent it. */
   readonly body?: unknown;
   readonly cause?: unknown;
   /** The request may have reached the server and been acted on (see `ApiError.mayHaveBeenApplied`). */
   readonly mayHaveBeenApplied?: boolean;
+  /** No connection to the host was made (see `ApiError.unreachable`). */
+  readonly unreachable?: boolean;
 }
 
 export abstract class ApiError extends RampartError {
   readonly method?: string;
   readonly route?: string;
+  readonly host?: string;
   readonly httpStatus?: number;
   readonly body?: unknown;
   /**
@@ -95,21 +100,36 @@ export abstract class ApiError extends RampartError {
    * the listing, never blindly repeated.
    */
   readonly mayHaveBeenApplied: boolean;
+  /**
+   * No connection to the host was made at all (refused, DNS, connect timeout,
+   * TLS handshake): a one-shot command gives up within seconds instead of
+   * backing off, since a person is waiting and the cause is usually a setting.
+   */
+  readonly unreachable: boolean;
 
   /** Message and body come from the network: a token echoed in them is redacted here, once for all. */
   constructor(message: string, details: ApiErrorDetails = {}) {
     super(redactSecrets(message), { cause: details.cause });
     this.method = details.method;
     this.route = details.route;
+    this.host = details.host;
     this.httpStatus = details.httpStatus;
     this.body = redactDeep(details.body);
     this.mayHaveBeenApplied = details.mayHaveBeenApplied ?? false;
+    this.unreachable = details.unreachable ?? false;
   }
 }
 
 /** 401/403: the token is wrong or lacks rights. Never retried. */
 export class ApiAuthError extends ApiError {
   readonly code = 'api_auth';
+  /** 401 (the token itself was not accepted) rather than 403 (not allowed on this account or object). */
+  readonly tokenRejected: boolean;
+
+  constructor(message: string, details: ApiErrorDetails & { readonly tokenRejected?: boolean } = {}) {
+    super(message, details);
+    this.tokenRejected = details.tokenRejected ?? false;
+  }
 }
 
 /** 400: the API rejected the request's content. */
@@ -155,6 +175,15 @@ export class ApiServerError extends ApiError {
 export class ApiNetworkError extends ApiError {
   readonly code = 'api_network';
   override readonly retryable = true;
+}
+
+/**
+ * The TLS handshake failed: a certificate the client does not trust (self-signed,
+ * an unknown CA, a name mismatch, expired), or an https URL to a plain-HTTP port.
+ * Retrying cannot fix a setting.
+ */
+export class ApiTlsError extends ApiError {
+  readonly code = 'api_tls';
 }
 
 /** Connect or request timeout. */

@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { ApiError, isRampartError } from './errors.js';
 import { redactSecrets } from './secrets.js';
 
 export type { Logger };
@@ -27,6 +28,7 @@ export function createLogger(options: LogOptions = {}): Logger {
     level,
     base: undefined,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
     // By value too, whatever field carries it: an error body or a cause a server echoed the token into.
     hooks: { streamWrite: redactSecrets },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -47,4 +49,21 @@ export function createLogger(options: LogOptions = {}): Logger {
 /** A logger that drops everything: for library callers and unit tests. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
+}
+
+/**
+ * An error Rampart raises on purpose is an answer, not a bug: logged by its
+ * code and message (and where it called), without a stack trace. Anything else
+ * keeps pino's full form, stack included, for the bug report.
+ */
+export function serializeError(error: unknown): unknown {
+  if (!isRampartError(error)) return pino.stdSerializers.err(error as Error);
+  return {
+    type: error.name,
+    code: error.code,
+    message: error.message,
+    ...(error instanceof ApiError
+      ? { route: error.route, host: error.host, httpStatus: error.httpStatus }
+      : {}),
+  };
 }

@@ -4,9 +4,11 @@
  * the retry policy. Knows routes and shapes, not what Rampart does with them.
  */
 import { Pool } from 'undici';
-import { ApiError, ApiProtocolError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { checkCredentials, type Credentials } from './credentials.js';
-import { errorFromStatus, errorFromTransport } from './errors-from-response.js';
+import { errorFromStatus } from './errors-from-response.js';
+import { errorFromTransport } from './errors-from-transport.js';
+import { type AnswerFacts, describeNonJson, noEnvelopeError, notJsonError } from './not-json.js';
 import { registerSecret } from '../secrets.js';
 import { readResponseBody } from './response-body.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from './retry.js';
@@ -21,8 +23,8 @@ export interface ApiClientOptions {
   readonly connections?: number;
   readonly retry?: RetryPolicy;
   readonly onRetry?: (info: { route: string; attempt: number; delayMs: number; error: ApiError }) => void;
-  /** Told after every call sent: the HTTP status, or `network` when none came back. */
-  readonly onCall?: (info: { route: string; status: number | 'network' }) => void;
+  /** Told after every call sent (retries too), once its answer is read or it failed. */
+  readonly onCall?: (info: CallRecord) => void;
   readonly userAgent?: string;
   /** Bound on a response body, as sent and unzipped; default MAX_RESPONSE_BYTES. */
   readonly maxResponseBytes?: number;
@@ -42,6 +44,23 @@ export interface CallOptions {
   readonly route?: string;
 }
 
+/** One exchange with the API, for metrics and the trace log: never a header or a body. */
+export interface CallRecord {
+  readonly method: string;
+  /** `POST /v1/objects/hint`: the method and the path template, without the query. */
+  readonly route: string;
+  /** The HTTP status, or `network` when no answer came back. */
+  readonly status: number | 'network';
+  readonly durationMs: number;
+  readonly requestBytes: number;
+  /** The answer's body as read (unzipped); absent when none was read. */
+  readonly responseBytes?: number;
+  /** The error code of a failed exchange (`api_network`, `api_server`, ...). */
+  readonly errorCode?: string;
+  /** Cut short by the caller (a sibling listing failed, a deadline, a shutdown). */
+  readonly aborted?: boolean;
+}
+
 export interface Envelope<T = unknown> {
   readonly status: number;
   readonly body: T;
@@ -49,6 +68,8 @@ export interface Envelope<T = unknown> {
 
 export class ApiClient {
   readonly baseUrl: string;
+  /** `host[:port]` of the API: what errors about reaching it name. */
+  readonly host: string;
   /** Calls actually sent, per route (`POST /v1/objects/hint`), retries included. */
   readonly callCounts = new Map<string, number>();
   private readonly pool: Pool;
@@ -61,6 +82,7 @@ export class ApiClient {
     registerSecret(options.credentials.secret);
     const url = new URL(options.baseUrl);
     this.baseUrl = url.toString().replace(/\/$/, '');
+    this.host = url.host;
     this.pathPrefix = url.pathname.replace(/\/$/, '');
     this.pool = new Pool(url.origin, {
       connections: options.connections ?? 8,
@@ -115,51 +137,93 @@ export class ApiClient {
   private async once<T>(method: string, path: string, route: string, body: unknown, signal?: AbortSignal): Promise<T> {
     this.callCounts.set(route, (this.callCounts.get(route) ?? 0) + 1);
     const timeout = this.options.requestTimeoutMs ?? 30_000;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const started = performance.now();
+    const record = (status: number | 'network', extra: { responseBytes?: number; error?: unknown }): void => {
+      this.options.onCall?.({
+        method, route, status,
+        durationMs: Math.round(performance.now() - started),
+        requestBytes: payload === undefined ? 0 : Buffer.byteLength(payload),
+        ...(extra.responseBytes !== undefined ? { responseBytes: extra.responseBytes } : {}),
+        ...(signal?.aborted ? { aborted: true } : extra.error instanceof ApiError ? { errorCode: extra.error.code } : {}),
+      });
+    };
+    const details = { method, route, host: this.host };
     let response;
     try {
       response = await this.pool.request({
         method,
         path: this.pathPrefix + path,
-        headers: body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: payload === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' },
+        body: payload,
         signal,
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
     } catch (cause) {
-      this.options.onCall?.({ route, status: 'network' });
+      const error = signal?.aborted ? signal.reason : errorFromTransport(cause, details);
+      record('network', { error });
       signal?.throwIfAborted();
-      throw errorFromTransport(cause, { method, route });
+      throw error;
     }
-    this.options.onCall?.({ route, status: response.statusCode });
     let raw: Buffer;
     try {
       raw = await readResponseBody(response, route, this.options.maxResponseBytes);
     } catch (cause) {
+      const error = signal?.aborted || cause instanceof ApiError ? cause : errorFromTransport(cause, details);
+      record(response.statusCode, { error });
       signal?.throwIfAborted();
-      if (cause instanceof ApiError) throw cause;
-      throw errorFromTransport(cause, { method, route });
+      throw error;
     }
-    return this.unwrap<T>(response.statusCode, response.headers['retry-after'], raw, method, route);
+    const facts: AnswerFacts = {
+      host: this.host, route, httpStatus: response.statusCode,
+      ...headerValue('contentType', response.headers['content-type']),
+      ...headerValue('location', response.headers.location),
+    };
+    try {
+      const result = this.unwrap<T>(facts, response.headers['retry-after'], raw, method);
+      record(response.statusCode, { responseBytes: raw.length });
+      return result;
+    } catch (error) {
+      record(response.statusCode, { responseBytes: raw.length, error });
+      throw error;
+    }
   }
 
-  /** An HTTP 200 whose inner status is 400 or more is that error. */
-  private unwrap<T>(httpStatus: number, retryAfter: string | string[] | undefined, raw: Buffer, method: string, route: string): T {
-    let envelope: Envelope<T> | undefined;
+  /**
+   * An HTTP 200 whose inner status is 400 or more is that error. A body that is
+   * not JSON is a protocol error (a wrong --api-url), except on the statuses a
+   * proxy answers for a busy or failing backend, which stay retryable.
+   */
+  private unwrap<T>(facts: AnswerFacts, retryAfter: string | string[] | undefined, raw: Buffer, method: string): T {
+    const { route, httpStatus } = facts;
+    const text = raw.toString('utf8');
+    let parsed: unknown;
+    let json = true;
     try {
-      const parsed: unknown = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-      if (parsed && typeof parsed === 'object' && 'status' in parsed) envelope = parsed as Envelope<T>;
+      parsed = raw.length ? JSON.parse(text) : undefined;
     } catch {
-      envelope = undefined;
+      json = false;
     }
+    const envelope = parsed && typeof parsed === 'object' && 'status' in parsed ? parsed as Envelope<T> : undefined;
     const status = envelope && typeof envelope.status === 'number' && envelope.status >= 400 ? envelope.status : httpStatus;
-    const details = { method, route, httpStatus, body: envelope?.body ?? raw.toString('utf8').slice(0, 300) };
+    const details = { method, route, host: facts.host, httpStatus, body: envelope?.body ?? text.slice(0, 300) };
+    if (!json && !turnedAwayByProxy(status)) throw notJsonError(text, facts, details);
     if (status >= 400) {
-      throw errorFromStatus(status, { ...details, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter });
+      const body = json ? details.body : describeNonJson(text);
+      throw errorFromStatus(status, { ...details, body, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter });
     }
-    if (!envelope) {
-      throw new ApiProtocolError(`${route} answered ${httpStatus} without the {status, body} envelope`, details);
-    }
+    if (!envelope) throw noEnvelopeError(facts, details);
     return envelope.body;
   }
+}
+
+/** 5xx, 423 and 429 come from proxies as HTML too, and are worth retrying whatever the body. */
+function turnedAwayByProxy(status: number): boolean {
+  return status >= 500 || status === 423 || status === 429;
+}
+
+function headerValue<K extends string>(key: K, value: string | string[] | undefined): Partial<Record<K, string>> {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first ? { [key]: first } as Partial<Record<K, string>> : {};
 }

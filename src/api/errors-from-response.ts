@@ -1,10 +1,11 @@
 /**
- * Turns an API answer (HTTP status, envelope body) or a transport failure into
- * one of the error classes of src/errors.ts, carrying the API's own message.
+ * Turns an API answer (HTTP status, envelope body) into one of the error
+ * classes of src/errors.ts, carrying the API's own message. Failures without an
+ * answer are errors-from-transport.ts.
  */
 import {
-  ApiAuthError, ApiConflictError, type ApiError, type ApiErrorDetails, ApiLockedError, ApiNetworkError,
-  ApiNotFoundError, ApiProtocolError, ApiRateLimitedError, ApiRequestError, ApiServerError, ApiTimeoutError, ApiValidationError,
+  ApiAuthError, ApiConflictError, type ApiError, type ApiErrorDetails, ApiLockedError,
+  ApiNotFoundError, ApiProtocolError, ApiRateLimitedError, ApiServerError, ApiValidationError,
 } from '../errors.js';
 
 export function errorFromStatus(status: number, details: ApiErrorDetails & { retryAfter?: string }): ApiError {
@@ -13,7 +14,7 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
   const message = (what: string) => `${what} (${where} answered ${status}${said ? `: ${said}` : ''})`;
   switch (true) {
     case status === 401 || status === 403:
-      return new ApiAuthError(message('the API token is wrong or lacks rights for this account'), details);
+      return new ApiAuthError(message('the API token is wrong or lacks rights for this account'), { ...details, tokenRejected: status === 401 });
     case status === 404:
       return new ApiNotFoundError(message('not found'), details);
     case status === 409:
@@ -32,23 +33,6 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
     default:
       return new ApiProtocolError(message('unexpected answer'), details);
   }
-}
-
-/** undici and system errors → network or timeout errors; `mayHaveBeenApplied` says whether a write may have landed. */
-export function errorFromTransport(cause: unknown, details: ApiErrorDetails): ApiError {
-  const code = (cause as { code?: string }).code ?? '';
-  const where = details.route ?? details.method ?? 'the API';
-  const text = cause instanceof Error ? cause.message : String(cause);
-  // undici refused the request before sending it: the same request fails the same way.
-  if (code === 'UND_ERR_INVALID_ARG') {
-    return new ApiRequestError(`${where} could not be sent: ${text}`, { ...details, cause });
-  }
-  const neverSent = code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-  const timeout = code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-  const full = { ...details, cause, mayHaveBeenApplied: !neverSent };
-  return timeout
-    ? new ApiTimeoutError(`${where} timed out (${code})`, full)
-    : new ApiNetworkError(`${where} failed: ${text}${code ? ` (${code})` : ''}`, full);
 }
 
 /** Retry-After is either seconds or an HTTP date. */

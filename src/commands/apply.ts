@@ -82,7 +82,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   }
   const revision = await readPolicyRevision(policy.root);
 
-  const connection = await connect(flags, logger);
+  const connection = await connect(flags, logger, { failFast: true });
   const stop = new AbortController();
   const disposeSignals = onShutdownSignals(stop, { logger });
   try {

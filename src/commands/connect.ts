@@ -3,13 +3,13 @@
  * emulator for `--emulator`. The one place a token is resolved.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiClient } from '../api/client.js';
+import { ApiClient, type CallRecord } from '../api/client.js';
 import { credentialReloader, type ReloadResult } from '../api/credential-reload.js';
 import { resolveCredentials, type Credentials } from '../api/credentials.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../api/retry.js';
+import { DEFAULT_RETRY_POLICY, ONE_SHOT_RETRY_POLICY, type RetryPolicy } from '../api/retry.js';
 import { ServiceApi } from '../api/service.js';
 import type { RunningEmulator } from '../emulator/index.js';
-import { UsageError } from '../errors.js';
+import { type ApiError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ConnectionOptions } from './options.js';
 
@@ -26,8 +26,17 @@ export interface Connection {
 
 export interface ConnectHooks {
   readonly onRetry?: (info: { route: string; attempt: number; delayMs: number; error: Error }) => void;
-  readonly onCall?: (info: { route: string; status: number | 'network' }) => void;
+  readonly onCall?: (info: CallRecord) => void;
+  /**
+   * plan, apply, export: a person is waiting, so a host that cannot be reached
+   * (refused, DNS, TLS, connect timeout) fails within seconds, naming the host
+   * and the cause. The daemon leaves it unset and keeps backing off.
+   */
+  readonly failFast?: boolean;
 }
+
+/** How long a one-shot command waits for a TCP and TLS handshake; a reachable API takes well under a second. */
+const ONE_SHOT_CONNECT_TIMEOUT_MS = 5_000;
 
 export async function connect(options: ConnectionOptions, logger: Logger, hooks: ConnectHooks = {}): Promise<Connection> {
   if (options.emulator && options.apiUrl) {
@@ -58,17 +67,23 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
     baseUrl = checkUrl(options.apiUrl);
     credentials = await resolveCredentials(sources);
   }
+  const apiLogger = logger.child({ module: 'api' });
   const http = new ApiClient({
     baseUrl,
     credentials,
     connections: options.concurrency,
     requestTimeoutMs: options.requestTimeout,
-    retry: retryPolicyFromEnv(),
+    ...(hooks.failFast ? { connectTimeoutMs: ONE_SHOT_CONNECT_TIMEOUT_MS } : {}),
+    retry: retryPolicyFromEnv(process.env, hooks.failFast ? ONE_SHOT_RETRY_POLICY : DEFAULT_RETRY_POLICY),
     onRetry: (info) => {
-      logger.warn({ route: info.route, attempt: info.attempt, delayMs: info.delayMs, code: info.error.code }, 'retrying an API call');
+      apiLogger.warn(retryFields(info), 'retrying an API call');
       hooks.onRetry?.(info);
     },
-    ...(hooks.onCall ? { onCall: hooks.onCall } : {}),
+    onCall: (record) => {
+      // Method, route, status, time and sizes: never a header (the token) nor a body.
+      apiLogger.trace({ ...record }, 'api call');
+      hooks.onCall?.(record);
+    },
   });
   const reloader = emulator ? undefined : credentialReloader(sources, credentials, (next) => http.setCredentials(next), logger.child({ module: 'credentials' }));
   return {
@@ -85,15 +100,30 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
 
 /**
  * `RAMPART_RETRY_BASE_MS` (undocumented, for tests and drills): the first
- * backoff step instead of 1 s; the cap scales with it (30 × base). Retry-After
- * is still honoured as the server sends it.
+ * backoff step instead of 1 s; the cap scales with it (30 × base), and so does
+ * a one-shot command's patience with an unreachable host (5 × base).
+ * Retry-After is still honoured as the server sends it.
  */
-export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env, policy: RetryPolicy = DEFAULT_RETRY_POLICY): RetryPolicy {
   const raw = env.RAMPART_RETRY_BASE_MS;
-  if (raw === undefined || raw === '') return DEFAULT_RETRY_POLICY;
+  if (raw === undefined || raw === '') return policy;
   const base = Number(raw);
   if (!Number.isInteger(base) || base < 1) throw new UsageError(`RAMPART_RETRY_BASE_MS must be a positive integer, got "${raw}"`);
-  return { ...DEFAULT_RETRY_POLICY, baseDelayMs: base, maxDelayMs: base * 30 };
+  return {
+    ...policy,
+    baseDelayMs: base,
+    maxDelayMs: base * 30,
+    ...(policy.unreachableGiveUpMs !== undefined ? { unreachableGiveUpMs: base * 5 } : {}),
+  };
+}
+
+/** A retry line says what failed and where, so twenty of them are never needed to find out. */
+function retryFields(info: { route: string; attempt: number; delayMs: number; error: ApiError }): Record<string, unknown> {
+  return {
+    route: info.route, attempt: info.attempt, delayMs: info.delayMs, code: info.error.code,
+    ...(info.error.host ? { host: info.error.host } : {}),
+    reason: info.error.message,
+  };
 }
 
 function checkUrl(value: string): string {

@@ -2,12 +2,30 @@
  * Options shared by the commands that read policies or talk to the API, with
  * their environment fallbacks (contract.md, "Connecting to the service").
  */
+import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_OWNER, isValidOwner } from '../model/ownership.js';
 import { UsageError } from '../errors.js';
 
 export interface PolicyOptions {
   policies: string;
+}
+
+/**
+ * `run` waits for a policy directory that does not exist yet (git-sync makes it
+ * later), but only one it was told about: the default `./policies`, absent, is a
+ * forgotten setting (the container image holds no policies), so it refuses to
+ * start rather than wait forever.
+ */
+export function refuseMissingDefaultPolicies(command: Command): Command {
+  return command.hook('preAction', (_program, action) => {
+    const dir = action.getOptionValue('policies') as string;
+    if (action.getOptionValueSource('policies') !== 'default' || existsSync(dir)) return;
+    throw new UsageError(
+      `no policy directory: ${dir} does not exist and neither --policies nor RAMPART_POLICIES is set. `
+      + 'Point one of them at your policies (in the container image: mount them, e.g. at /policies, and set RAMPART_POLICIES=/policies)',
+    );
+  });
 }
 
 export interface ConnectionOptions {

@@ -51,7 +51,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   if (!policy) return EXIT.error;
   const paused = await readPauseFile(policy.root);
   if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
-  const connection = await connect(flags, logger);
+  const connection = await connect(flags, logger, { failFast: true });
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
       prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt: Boolean(flags.adopt), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));

@@ -17,7 +17,7 @@ import { createCycle } from '../reconcile/cycle.js';
 import { connect } from './connect.js';
 import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
-  parseDuration, type PolicyOptions,
+  parseDuration, type PolicyOptions, refuseMissingDefaultPolicies,
 } from './options.js';
 import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
 import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
@@ -48,7 +48,7 @@ export function register(program: Command): void {
   addRuleUpdatesOption(command);
   addAdoptOption(command);
   addJournalOption(command);
-  addPolicyOptions(command);
+  refuseMissingDefaultPolicies(addPolicyOptions(command));
   addAllowEmptyOption(command);
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the live state with --once (the daemon retries each cycle with backoff instead)');

@@ -8,7 +8,9 @@ import { createLimiter, runBounded } from '../concurrency.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { IP_LISTS, type LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
-import type { LiveState } from '../model/state.js';
+import { describeBody } from '../api/errors-from-response.js';
+import { ApiAuthError } from '../errors.js';
+import { type ClientSource, describeClientSource, type LiveState } from '../model/state.js';
 import { liveRuleFromHint } from './normalize-hint.js';
 import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
 import { listingKey, type ListingKey, type ListingSizes } from './listing-sizes.js';
@@ -23,6 +25,8 @@ export interface ReadLiveOptions {
   readonly expected?: ListingSizes;
   /** Told the number of objects each listing held. */
   readonly onListed?: (key: ListingKey, objects: number) => void;
+  /** Where the policies declare each client: a refusal names the file:line to fix. */
+  readonly clientSources?: readonly ClientSource[];
 }
 
 export async function readLiveState(api: ServiceApi, clients: readonly number[], options: ReadLiveOptions = {}): Promise<LiveState> {
@@ -45,8 +49,15 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   // Each page is normalized as it arrives, so its parsed answer can go at once;
   // the filters are by client and list, but trust nothing: keep only what was asked for.
   const listings: (() => Promise<void>)[] = [];
+  const forClient = (client: number, listing: () => Promise<void>) => listings.push(async () => {
+    try {
+      await listing();
+    } catch (error) {
+      throw error instanceof ApiAuthError ? refusedFor(client, error, options.clientSources) : error;
+    }
+  });
   for (const client of clients) {
-    listings.push(async () => {
+    forClient(client, async () => {
       const key = listingKey(client, 'rules');
       const read = await fetchAllPages(
         async (offset, limit) => (await api.listHints(client, offset, limit, { signal }))
@@ -58,7 +69,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
       rules.push(lastById(read).flatMap((record) => record.objects));
     });
     for (const list of IP_LISTS) {
-      listings.push(async () => {
+      forClient(client, async () => {
         const key = listingKey(client, list);
         const read = await fetchAllPages(
           async (offset, limit) => (await api.listIpRules(client, list, offset, limit, { signal }))
@@ -93,6 +104,24 @@ interface Normalized<T> {
 
 function normalized<T>(id: number, objects: T | readonly T[] | undefined): Normalized<T> {
   return { id, objects: objects === undefined ? [] : Array.isArray(objects) ? objects : [objects as T] };
+}
+
+/**
+ * 401/403 on a client's listing: the token is refused, or may not act on that
+ * account (often a mistyped `client:`). Says which client and where it is declared.
+ */
+function refusedFor(client: number, error: ApiAuthError, sources: readonly ClientSource[] | undefined): ApiAuthError {
+  const where = describeClientSource({ clientSources: sources }, client);
+  const declared = where ? ` (declared at ${where})` : '';
+  const what = error.tokenRejected
+    ? `the API refused the token while reading client ${client}${declared}: check the token, and that --api-url is the cloud (US or EU) it belongs to`
+    : `the API token may not act on client ${client}${declared}: check that id in the policy, and that the token belongs to that account`;
+  const said = describeBody(error.body);
+  const answered = `${error.route ?? 'the listing'} answered ${error.tokenRejected ? 401 : 403}${said ? `: ${said}` : ''}`;
+  return new ApiAuthError(`${what} (${answered})`, {
+    method: error.method, route: error.route, host: error.host, httpStatus: error.httpStatus,
+    body: error.body, cause: error, tokenRejected: error.tokenRejected,
+  });
 }
 
 /**

@@ -88,21 +88,28 @@ export interface PlanCreateRule extends PlanChangeBase {
   readonly rule: PlanRule;
 }
 
-/** One update in place (`PUT /v3/hint/{id}`) of an owned rule. */
-export interface PlanUpdateRule extends PlanChangeBase {
-  readonly action: 'update';
+/**
+ * A rule changed in place by one `PUT /v3/hint/{id}`: an update of an owned
+ * rule, or the adoption of an unmanaged one.
+ */
+interface PlanInPlaceRule extends PlanChangeBase {
   readonly kind: 'rule';
   readonly id: number;
   readonly file: string;
   readonly line: number;
   readonly col: number;
   readonly name: string;
-  /** The fields that change (policy-file names), `comment` included when it does. */
+  /** The fields that change (policy-file names), `comment` included when it does; for an adoption often none besides the mark. */
   readonly fields: readonly string[];
   /** The rule as it will be. */
   readonly rule: PlanRule;
   /** The rule as it is. */
   readonly before: PlanRule;
+}
+
+/** One update in place of an owned rule. */
+export interface PlanUpdateRule extends PlanInPlaceRule {
+  readonly action: 'update';
 }
 
 export interface PlanDeleteRule extends PlanChangeBase {
@@ -157,20 +164,8 @@ export interface PlanDeleteIp extends PlanChangeBase {
  * owner mark to its comment (and changes `fields`, when the declaration
  * differs). Never a create or a delete.
  */
-export interface PlanAdoptRule extends PlanChangeBase {
+export interface PlanAdoptRule extends PlanInPlaceRule {
   readonly action: 'adopt';
-  readonly kind: 'rule';
-  readonly id: number;
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  readonly name: string;
-  /** Fields that change besides the mark (policy-file names), `comment` included when it does; often none. */
-  readonly fields: readonly string[];
-  /** The rule as it will be. */
-  readonly rule: PlanRule;
-  /** The rule as it is. */
-  readonly before: PlanRule;
 }
 
 /** Adoption of unmanaged IP values: one forced create in their own list, with the owner mark. */

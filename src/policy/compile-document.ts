@@ -20,6 +20,8 @@ export interface CompiledDocument {
   readonly file: string;
   readonly diagnostics: Diagnostic[];
   readonly client?: number;
+  /** Where `client:` is written. */
+  readonly clientAt?: { readonly line: number; readonly col: number };
   readonly rules: DesiredRule[];
   readonly ipEntries: DesiredIpEntry[];
   /** Unix seconds the document's result was computed for. */
@@ -68,7 +70,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
   return {
     file,
     diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
-    ...(ctx.client !== undefined ? { client: ctx.client } : {}),
+    ...(ctx.client !== undefined ? { client: ctx.client, clientAt: report.position(['client']) } : {}),
     rules,
     ipEntries,
     now,

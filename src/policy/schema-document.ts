@@ -9,7 +9,7 @@ import { filteringModeSchema, ruleSchema } from '../rules/schema.js';
 export function buildPolicySchema(): Record<string, unknown> {
   return {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://rampart.dev/schemas/policy.schema.json",
+  "$id": "https://raw.githubusercontent.com/rampart-dev/rampart/main/schemas/policy.schema.json",
   "title": "Rampart policy file",
   "description": "One Rampart policy file: the rules and IP lists of one client for one or more applications. See docs/policy-reference.md.",
   "type": "object",

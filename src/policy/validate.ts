@@ -35,7 +35,8 @@ export function combineDocuments(documents: readonly CompiledDocument[]): Valida
   const diagnostics = sortDiagnostics([...compiled.flatMap((c) => c.diagnostics), ...crossChecks(rules, ipEntries)]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const clients = [...new Set(compiled.flatMap((c) => (c.client === undefined ? [] : [c.client])))].sort((a, b) => a - b);
-  return { diagnostics, desired: normalizeOrder({ clients, rules, ipEntries }) };
+  const clientSources = compiled.flatMap((c) => (c.client === undefined || !c.clientAt ? [] : [{ client: c.client, file: c.file, ...c.clientAt }]));
+  return { diagnostics, desired: normalizeOrder({ clients, rules, ipEntries, ...(clientSources.length ? { clientSources } : {}) }) };
 }
 
 /** Parse + validate in-memory texts (the pure entry point for tests and tools). */
@@ -54,5 +55,5 @@ function normalizeOrder(state: DesiredState): DesiredState {
     .map((entry) => ({ entry, key: ipKey(entry) }))
     .sort((a, b) => a.entry.client - b.entry.client || compareStrings(a.key, b.key) || a.entry.expiresAt - b.entry.expiresAt)
     .map((x) => x.entry);
-  return { clients: state.clients, rules, ipEntries };
+  return { ...state, rules, ipEntries };
 }

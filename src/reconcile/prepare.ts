@@ -90,6 +90,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     signal: options.signal,
     expected: sizes ? sizes.expect(policy.desired) : desiredListingSizes(policy.desired),
     ...(sizes ? { onListed: sizes.record.bind(sizes) } : {}),
+    ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
   });
   let listed = await read();
   let live = options.journal ? options.journal.overlay(listed) : listed;

@@ -19,9 +19,9 @@ for (const line of lines) {
 const final = stages.at(-1) ?? [];
 
 describe('Dockerfile', () => {
-  it('is multi-stage on a Node 20 base', () => {
+  it('is multi-stage on a current Node.js LTS base (24)', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(text).toMatch(/ARG NODE_IMAGE=node:20-(slim|alpine)/);
+    expect(text).toMatch(/^ARG NODE_IMAGE=node:24-(bookworm-slim|slim|alpine)$/m);
     for (const stage of stages) expect(stage[0]).toMatch(/^FROM \$\{NODE_IMAGE\} AS \w+/);
   });
 
@@ -57,6 +57,13 @@ describe('Dockerfile', () => {
   it('keeps the build context small', () => {
     const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
     for (const entry of ['**/node_modules', 'dist', '.git', 'test']) expect(ignore).toContain(entry);
-    for (const needed of ['src', 'schemas', 'policies', 'package.json', 'package-lock.json']) expect(ignore).not.toContain(needed);
+    for (const needed of ['src', 'schemas', 'package.json', 'package-lock.json']) expect(ignore).not.toContain(needed);
+  });
+
+  it('carries no policies: the sample ones stay out of the context and no stage copies any', () => {
+    const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignore).toContain('policies');
+    expect(lines.filter((l) => /^COPY\b.*\bpolicies\b/.test(l))).toEqual([]);
+    expect(final.some((l) => /RAMPART_POLICIES=/.test(l))).toBe(false);
   });
 });

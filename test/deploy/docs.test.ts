@@ -4,7 +4,7 @@
  * its runbook section, and the manifests the docs name exist.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -64,5 +64,55 @@ describe('docs/operations.md', () => {
     for (const path of ['deploy/kubernetes/git-sync', 'deploy/kubernetes/configmap', 'deploy/prometheus/rampart-alerts.yaml', 'docs/operations-daemon.md', 'docs/ci/rampart-plan.yml']) {
       expect(existsSync(join(ROOT, path)), path).toBe(true);
     }
+  });
+});
+
+describe('links in the docs', () => {
+  const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const anchorsOf = (text: string) => new Set([...text.matchAll(/^#{1,6} (.+)$/gm)]
+    .map((m) => (m[1] as string).trim().toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-')));
+
+  it('never leave the repository, and each one resolves to a file (and heading) in it', () => {
+    const problems: string[] = [];
+    for (const page of pages) {
+      const text = read(page).replace(/```[\s\S]*?```/g, '');
+      for (const m of text.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)) {
+        const target = m[1] as string;
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+          problems.push(`${page}: ${target} leaves the repository`);
+          continue;
+        }
+        const [path, anchor] = target.split('#') as [string, string | undefined];
+        const file = path ? join(dirname(join(ROOT, page)), path) : join(ROOT, page);
+        if (!file.startsWith(ROOT + '/') || !existsSync(file)) {
+          problems.push(`${page}: ${target} is not a file of the repository`);
+          continue;
+        }
+        if (anchor && file.endsWith('.md') && !anchorsOf(readFileSync(file, 'utf8')).has(anchor)) problems.push(`${page}: ${target} names no heading`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('name no path outside the repository, such as a sibling folder of notes', () => {
+    for (const page of pages) expect(read(page), page).not.toMatch(/\.\.\/shared|\/work\//);
+  });
+});
+
+describe('the contract lives in the repository', () => {
+  const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].map(read).join('\n');
+
+  it('the README names every command', () => {
+    const readme = read('README.md');
+    const commands = new Set(all.flatMap(({ text }) => [...text.matchAll(/\.command\('([a-z-]+)/g)].map((m) => m[1] as string)));
+    expect(commands.size).toBeGreaterThanOrEqual(6);
+    for (const command of commands) expect(readme, command).toMatch(new RegExp(`rampart (\\w+ )?${command}\\b`));
+  });
+
+  it('the docs name every RAMPART_ variable the code reads (RAMPART_RETRY_BASE_MS is for tests and drills)', () => {
+    const variables = new Set(all.flatMap(({ text }) => [...text.matchAll(/RAMPART_[A-Z_]+/g)].map((m) => m[0])));
+    variables.delete('RAMPART_RETRY_BASE_MS');
+    expect(variables.size).toBeGreaterThan(10);
+    for (const variable of variables) expect(docs, variable).toContain(`\`${variable}`);
   });
 });

@@ -164,7 +164,7 @@ describe('rampart run: stopping and one-shot runs', () => {
     expect(failed.result).toBe('failed');
     const notReady = await daemon.get('/readyz');
     expect(notReady.status).toBe(503);
-    expect(notReady.json().reason).toMatch(/token is wrong or lacks rights/);
+    expect(notReady.json().reason).toMatch(/the API refused the token while reading client 10042 \(declared at .*account-wide\.yaml:\d+:\d+/);
     const result = await daemon.stop();
     expect(result.code).toBe(0);
     expect(result.stdout + result.stderr + notReady.text).not.toContain(wrongToken);

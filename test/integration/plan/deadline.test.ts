@@ -47,7 +47,7 @@ describe('--timeout', () => {
     policies = await samplePolicyDir();
     const url = `http://127.0.0.1:${await freePort()}`;
     const result = await runCliInProcess(['plan', '--policies', policies.dir, '--api-url', url, '--timeout', '1s'], {
-      env: { RAMPART_RETRY_BASE_MS: '400' },
+      env: { RAMPART_RETRY_BASE_MS: '1000' }, // one-shot patience with a refused port is 5 × base: past the deadline
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`no complete answer from ${url} within 1s \\(--timeout\\); last failure: .*ECONNREFUSED.*\\[api_timeout\\]`));

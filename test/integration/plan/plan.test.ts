@@ -116,7 +116,7 @@ describe('plan when the API fails', () => {
     harness.emulator.control.addFault({ route: 'POST /v1/objects/hint', kind: 'status', status: 403 });
     const result = await harness.cli('plan', policies.dir, ['--concurrency', '1']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/token is wrong or lacks rights/);
+    expect(result.stderr).toMatch(/the API token may not act on client 10042 \(declared at .*\.yaml:\d+:\d+.*answered 403/);
     expect(result.stdout).toBe('');
     expect(harness.emulator.control.count('POST /v1/objects/hint')).toBe(1);
   });
@@ -126,7 +126,7 @@ describe('plan when the API fails', () => {
     const secret = 'wrong-token-c0ffee-4242';
     const fromEnv = await harness.cli('plan', policies.dir, [], { env: { RAMPART_API_TOKEN: secret } });
     expect(fromEnv.code).toBe(1);
-    expect(fromEnv.stderr).toMatch(/the API token is wrong or lacks rights for this account .*answered 401.*\[api_auth\]/);
+    expect(fromEnv.stderr).toMatch(/the API refused the token while reading client 10042 .*answered 401.*\[api_auth\]/);
     expect(fromEnv.stdout).toBe('');
     expect(fromEnv.stdout + fromEnv.stderr).not.toContain(secret);
 
@@ -134,7 +134,7 @@ describe('plan when the API fails', () => {
     await import('node:fs/promises').then((fs) => fs.writeFile(tokenFile, `${secret}\n`));
     const fromFile = await harness.cli('plan', policies.dir, ['--api-token-file', tokenFile, '--log-level', 'debug'], { env: { RAMPART_API_TOKEN: undefined } });
     expect(fromFile.code).toBe(1);
-    expect(fromFile.stderr).toMatch(/token is wrong/);
+    expect(fromFile.stderr).toMatch(/the API refused the token while reading client 10042/);
     expect(fromFile.stdout + fromFile.stderr).not.toContain(secret);
     expect(harness.emulator.control.calls().every((c) => c.status === 401)).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeBody, errorFromStatus, errorFromTransport, parseRetryAfter } from '../../../src/api/errors-from-response.js';
+import { describeBody, errorFromStatus, parseRetryAfter } from '../../../src/api/errors-from-response.js';
+import { errorFromTransport } from '../../../src/api/errors-from-transport.js';
 import { isRetryable, mayHaveBeenApplied } from '../../../src/api/retry.js';
 import { ApiRateLimitedError } from '../../../src/errors.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, isRetryable, retryDelay, withRetry } from '../../../src/api/retry.js';
-import { errorFromStatus, errorFromTransport } from '../../../src/api/errors-from-response.js';
+import { errorFromStatus } from '../../../src/api/errors-from-response.js';
+import { errorFromTransport } from '../../../src/api/errors-from-transport.js';
 import { ApiValidationError } from '../../../src/errors.js';
 
 const fast = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 4, maxRetryAfterMs: 50 };

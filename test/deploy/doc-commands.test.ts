@@ -1,0 +1,261 @@
+/**
+ * Every shell block of the docs (```sh, ```bash, ```shell in README.md and
+ * docs/*.md) is either run here, as written, or marked just above its fence
+ * with `<!-- not runnable here: why -->` (a Kubernetes cluster, a Docker
+ * engine, GitHub, an account), or with `<!-- run by test/….test.ts -->` when
+ * another test reads it from the doc and runs it. A block added without either fails the first
+ * test, so no command in the docs goes stale unseen.
+ *
+ * A block runs in bash in a scratch directory holding a copy of the sample
+ * policies, against an emulator on port 0. `rampart` (and `npx rampart`) is a
+ * shim: `emulator` and `run` start the built CLI as a process; the other
+ * commands run the CLI's main in this process (test/helpers/cli-in-process.ts),
+ * asked over a local socket, since a spawned CLI costs about a second each.
+ * The few rewrites a block needs to run here are listed with it (a free port
+ * instead of 8080, the suite's own install instead of `npm install`, `--once`
+ * for a daemon): anything else runs verbatim.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT, cliEnv } from '../helpers/cli.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
+import { freePort } from '../helpers/daemon.js';
+import { TEST_TOKEN, useTestEmulator } from '../helpers/emulator.js';
+
+const NOT_RUNNABLE = /^\s*<!-- not runnable here: .+ -->\s*$/;
+/** A block another test reads from the doc and runs as written. */
+const RUN_BY = /^\s*<!-- run by (test\/\S+\.test\.ts) -->\s*$/;
+
+interface Block {
+  readonly file: string;
+  readonly line: number;
+  /** The block's first command line, trimmed: its name in RUNNABLE. */
+  readonly first: string;
+  readonly body: string;
+  readonly marked: boolean;
+  /** The test file that runs it, when another one does. */
+  readonly runBy?: string;
+}
+
+/** Fenced shell blocks, indented ones (inside lists) included. */
+export function shellBlocks(file: string): Block[] {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(sh|bash|shell)\s*$/.exec(lines[i] as string);
+    if (!open) continue;
+    const indent = open[1] as string;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !/^\s*```\s*$/.test(lines[j] as string); j++) body.push((lines[j] as string).slice(indent.length));
+    let before = i - 1;
+    while (before >= 0 && (lines[before] as string).trim() === '') before--;
+    const first = body.map((l) => l.trim()).find((l) => l && !l.startsWith('#')) ?? '';
+    const runBy = RUN_BY.exec(lines[before] ?? '')?.[1];
+    blocks.push({ file, line: i + 1, first, body: body.join('\n'), marked: NOT_RUNNABLE.test(lines[before] ?? '') || runBy !== undefined, ...(runBy ? { runBy } : {}) });
+    i = j;
+  }
+  return blocks;
+}
+
+const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const blocks = docs.flatMap(shellBlocks);
+
+interface Scratch {
+  readonly dir: string;
+  /** The emulator the block's environment points at. */
+  readonly apiUrl: string;
+}
+
+interface Runnable {
+  /** Rewrites (from → to) that make the block run here; each must match. */
+  readonly rewrite?: (scratch: Scratch) => [string | RegExp, string][];
+  /** Environment beyond the tests' own (cliEnv); `undefined` removes a variable. */
+  readonly env?: (scratch: Scratch) => Record<string, string | undefined>;
+  /** Shell run first, in the same directory (not part of the doc). */
+  readonly before?: string;
+  readonly exitCode: number;
+  readonly expect: (result: { stdout: string; stderr: string }) => void;
+}
+
+/** Blocks run here, by file and first command line. */
+const RUNNABLE: Record<string, Runnable> = {
+  'README.md: npm install': {
+    rewrite: ({ dir }) => [
+      [/^npm install$/m, ': npm install  # done: the suite runs on an installed, built checkout'],
+      [/127\.0\.0\.1:8080/g, '127.0.0.1:$PORT'],
+      ['/tmp/aps.json', join(dir, 'aps.json')],
+      ['npx rampart run --interval 30s', 'npx rampart run --interval 30s --once --listen 127.0.0.1:0'],
+    ],
+    env: () => ({ RAMPART_API_TOKEN: undefined }),
+    exitCode: 0,
+    expect: ({ stdout }) => {
+      expect(stdout).toMatch(/^Plan: 22 to create, 0 to update, 0 to delete, 0 unchanged\b/m);
+      expect(stdout).toMatch(/^No changes\.[\s\S]*^0$/m);
+      expect(stdout).toMatch(/^\s+~ rule mode .*\n\s+~ mode: monitoring → block$/m);
+      expect(stdout).toMatch(/^Plan: 0 to create, 1 to update, 0 to delete, 21 unchanged\b/m);
+    },
+  },
+  'docs/ci.md: set +e': {
+    env: ({ apiUrl }) => ({ RAMPART_API_URL: apiUrl }),
+    exitCode: 0,
+    expect: ({ stdout }) => expect(stdout).toContain('this merge changes the account'),
+  },
+  'docs/ci.md: rampart apply                       # plans and applies; refuses an unsafe plan': {
+    env: ({ apiUrl }) => ({ RAMPART_API_URL: apiUrl }),
+    before: 'rampart plan --out plan.json > /dev/null',
+    // The second line is refused as the doc says: the first apply changed the account.
+    exitCode: 1,
+    expect: ({ stdout, stderr }) => {
+      expect(stdout).toMatch(/Apply complete|created/i);
+      expect(stderr).toMatch(/\[stale_plan\]/);
+    },
+  },
+  'docs/emulator.md: rampart emulator --listen 127.0.0.1:8080 --token-file ./token --data .rampart/emulator.json': {
+    rewrite: () => [['127.0.0.1:8080', '127.0.0.1:$PORT'], [/$/, ' &\npid=$!\nfor _ in $(seq 100); do curl -s "http://127.0.0.1:$PORT/v4/ip_rules" >/dev/null && break; sleep 0.1; done\nkill -TERM $pid; wait $pid']],
+    before: 'echo dev-token > token',
+    env: () => ({ RAMPART_LOG_LEVEL: 'info' }),
+    exitCode: 0,
+    expect: ({ stderr }) => expect(stderr).toMatch(/emulator listening/i),
+  },
+};
+
+const key = (block: Block) => `${block.file}: ${block.first}`;
+
+describe('shell blocks in the docs', () => {
+  it('each is run by this test or marked as not runnable here', () => {
+    expect(blocks.length).toBeGreaterThan(10);
+    const loose = blocks.filter((block) => !block.marked && !RUNNABLE[key(block)]).map((block) => `${block.file}:${block.line}: ${block.first}`);
+    expect(loose, 'add <!-- not runnable here: why --> above the block, or run it in RUNNABLE').toEqual([]);
+    for (const block of blocks.filter((candidate) => candidate.runBy)) {
+      const test = join(ROOT, block.runBy!);
+      expect(existsSync(test) && readFileSync(test, 'utf8').includes(basename(block.file)), `${block.file}:${block.line}: ${block.runBy} does not read it`).toBe(true);
+    }
+    const stale = Object.keys(RUNNABLE).filter((name) => !blocks.some((block) => !block.marked && key(block) === name));
+    expect(stale, 'RUNNABLE names a block the docs no longer have').toEqual([]);
+  });
+
+  const emulator = useTestEmulator();
+  let server: Server | undefined;
+  let runner = '';
+  beforeAll(async () => {
+    server = await startRunner();
+    runner = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+  let scratchDir: string | undefined;
+  afterEach(async () => {
+    if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
+    scratchDir = undefined;
+  });
+
+  for (const [name, runnable] of Object.entries(RUNNABLE)) {
+    it(`runs ${name.slice(0, 90)}`, async () => {
+      const block = blocks.find((candidate) => !candidate.marked && key(candidate) === name);
+      expect(block, name).toBeDefined();
+      const { url } = await emulator.start();
+      scratchDir = await mkdtemp(join(tmpdir(), 'rampart-doc-'));
+      const scratch: Scratch = { dir: scratchDir, apiUrl: url };
+      await cp(join(ROOT, 'policies'), join(scratchDir, 'policies'), { recursive: true });
+      const bin = join(scratchDir, '.bin');
+      await mkdir(bin);
+      await writeFile(join(bin, 'client.mjs'), SHIM_CLIENT);
+      await writeFile(join(bin, 'rampart'), [
+        '#!/bin/sh',
+        `case "$1" in emulator|run) exec "${process.execPath}" "${CLI}" "$@";; esac`,
+        `exec "${process.execPath}" "${join(bin, 'client.mjs')}" "$@"`,
+        '',
+      ].join('\n'));
+      await chmod(join(bin, 'rampart'), 0o755);
+
+      let script = block!.body;
+      for (const [from, to] of runnable.rewrite?.(scratch) ?? []) {
+        expect(script, `rewrite ${String(from)} of ${name}`).toMatch(typeof from === 'string' ? new RegExp(escape(from)) : from);
+        script = script.replace(from, to);
+      }
+      const prelude = [
+        `PORT=${await freePort()}`,
+        'npx() { if [ "$1" = rampart ]; then shift; rampart "$@"; else echo "npx $1: not in the docs test" >&2; return 127; fi; }',
+        runnable.before ?? '',
+      ].join('\n');
+      const env = cliEnv({ PATH: `${bin}:${process.env.PATH ?? ''}`, RAMPART_LOG_LEVEL: 'warn', RAMPART_DOCS_RUNNER: runner, ...runnable.env?.(scratch) });
+      const result = await runBash(`${prelude}\n${script}\n`, scratchDir, env);
+      expect(result.code, `${name}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(runnable.exitCode);
+      runnable.expect(result);
+      expect(result.stdout + result.stderr).not.toContain(TEST_TOKEN);
+    }, 60_000);
+  }
+});
+
+/** The shim's client: hands its argv, cwd and environment to the runner, prints what it answers. */
+const SHIM_CLIENT = `
+const answer = await fetch(process.env.RAMPART_DOCS_RUNNER, {
+  method: 'POST',
+  body: JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), env: process.env }),
+});
+const { code, stdout, stderr } = await answer.json();
+process.stdout.write(stdout);
+process.stderr.write(stderr);
+process.exitCode = code;
+`;
+
+/** Runs each shim call's command in this process, one at a time (runCliInProcess borrows stdout and the environment). */
+async function startRunner(): Promise<Server> {
+  let queue: Promise<unknown> = Promise.resolve();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      const { args, cwd, env } = JSON.parse(body) as { args: string[]; cwd: string; env: Record<string, string> };
+      const done = queue.then(() => runCliInProcess(args, { cwd, env }));
+      queue = done.catch(() => undefined);
+      done.then(
+        (result) => res.end(JSON.stringify({ code: result.code, stdout: result.stdout, stderr: result.stderr })),
+        (error: unknown) => res.end(JSON.stringify({ code: 70, stdout: '', stderr: `docs runner: ${String(error)}\n` })),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => stopGroup('SIGKILL'), 50_000);
+    // A process the block left in the background (the emulator) holds the pipes open: stop the group when bash exits.
+    let code: number | null = null;
+    const stopGroup = (signal: NodeJS.Signals): void => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // The group is gone already: nothing was left behind.
+      }
+    };
+    child.on('error', reject);
+    child.on('exit', (exitCode) => {
+      code = exitCode;
+      stopGroup('SIGTERM');
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
