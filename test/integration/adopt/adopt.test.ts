@@ -196,6 +196,7 @@ describe('conflicts with unmanaged objects', () => {
     const refused = await account.rampart(['apply', '--adopt', '--policies', 'app-7.yaml']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`held unmanaged in the deny list by id ${denied.id} for all applications`);
+    expect(refused.stderr).not.toContain('Run with --adopt');
     expect(account.writes()).toEqual([]);
     expect(account.ipObjects().map((o) => [o.id, o.list])).toEqual([[denied.id, 'black']]);
   });
