@@ -5,28 +5,15 @@
  * a forced overwrite in their own list. Never a rule create, never a delete;
  * whatever else the policies ask for is left to `apply`.
  */
-import { Option, type Command } from 'commander';
-import { addAllowEmptyOption } from './allow-empty-option.js';
-import { apply } from './apply.js';
-import {
-  addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions,
-} from './options.js';
+import type { Command } from 'commander';
+import { addWritingOptions, apply } from './apply.js';
 import { addRuleUpdatesOption } from './rule-updates-option.js';
 
 export function register(program: Command): void {
   const command = program
     .command('adopt')
-    .description('make the unmanaged objects the policies declare Rampart\'s, in place; creates and deletes nothing')
-    .option('--dry-run', 'print what would be adopted; change nothing')
-    .addOption(new Option('--format <format>', 'output format of the plan and report').choices(['text', 'json']).default('text'))
-    .option('--settle-timeout <duration>', 'how long to wait for the listings to show the writes', '30s');
-  addRuleUpdatesOption(command);
-  addJournalOption(command);
-  addPolicyOptions(command);
-  addAllowEmptyOption(command);
-  addConnectionOptions(command);
-  addDeadlineOption(command, 'reading the live state before any write (writes are bounded by --request-timeout each)');
-  addLogOptions(command);
+    .description('make the unmanaged objects the policies declare Rampart\'s, in place; creates and deletes nothing');
+  addWritingOptions(command, () => addRuleUpdatesOption(command));
   command.action(async (flags: Parameters<typeof apply>[0]) => {
     // Nothing is deleted, so the delete guard has nothing to weigh.
     process.exitCode = await apply({ ...flags, adopt: true, adoptOnly: true, maxDeleteShare: 1, minOwned: 0 });

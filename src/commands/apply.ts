@@ -42,22 +42,33 @@ export function register(program: Command): void {
   const command = program
     .command('apply')
     .description('plan and apply the changes (creates before the deletes they replace)')
-    .option('--plan <file>', 'apply exactly this saved plan (from `plan --out`); refused if the policies or the live state changed since')
+    .option('--plan <file>', 'apply exactly this saved plan (from `plan --out`); refused if the policies or the live state changed since');
+  addWritingOptions(command, () => {
+    addSafetyOptions(command);
+    addRuleUpdatesOption(command);
+    addAdoptOption(command);
+  });
+  command.action(async (flags: ApplyFlags) => {
+    process.exitCode = await apply(flags);
+  });
+}
+
+/**
+ * The options of every command that writes through `apply` (`apply`, `adopt`);
+ * `own` adds the command's own ones after the output options.
+ */
+export function addWritingOptions(command: Command, own: () => void): void {
+  command
     .option('--dry-run', 'print the plan only; change nothing')
     .addOption(new Option('--format <format>', 'output format of the plan and report').choices(['text', 'json']).default('text'))
     .option('--settle-timeout <duration>', 'how long to wait for the listings to show the writes', '30s');
-  addSafetyOptions(command);
-  addRuleUpdatesOption(command);
-  addAdoptOption(command);
+  own();
   addJournalOption(command);
   addPolicyOptions(command);
   addAllowEmptyOption(command);
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the live state before any write (writes are bounded by --request-timeout each)');
   addLogOptions(command);
-  command.action(async (flags: ApplyFlags) => {
-    process.exitCode = await apply(flags);
-  });
 }
 
 export async function apply(flags: ApplyFlags): Promise<number> {

@@ -56,13 +56,8 @@ export interface AdoptRule {
   readonly fields: readonly string[];
 }
 
-/**
- * Adoption of unmanaged IP values: one forced create in their own list with
- * the owner mark (the service moves the values out of the objects holding
- * them). Values of one `ipGroupKey` go together, like creates.
- */
-export interface AdoptIp {
-  readonly action: 'adopt';
+/** What one `POST /v4/ip_rules` writes: values sharing a list, type, pools, expiry and reason. */
+interface IpWrite {
   readonly kind: 'ip';
   readonly client: number;
   readonly list: IpListName;
@@ -72,6 +67,15 @@ export interface AdoptIp {
   readonly reason?: string;
   /** Sorted by value. */
   readonly entries: readonly DesiredIpEntry[];
+}
+
+/**
+ * Adoption of unmanaged IP values: one forced create in their own list with
+ * the owner mark (the service moves the values out of the objects holding
+ * them). Values of one `ipGroupKey` go together, like creates.
+ */
+export interface AdoptIp extends IpWrite {
+  readonly action: 'adopt';
   /** The unmanaged objects holding the values (sorted). */
   readonly from: readonly number[];
   /** Attributes the declaration changes (`expires`, `reason`); empty when only the mark is added. */
@@ -91,17 +95,8 @@ export interface DeleteRule {
  * One `POST /v4/ip_rules`: one value for `ip_range`, one or more values sharing
  * `ipGroupKey` for the other types.
  */
-export interface CreateIp {
+export interface CreateIp extends IpWrite {
   readonly action: 'create';
-  readonly kind: 'ip';
-  readonly client: number;
-  readonly list: IpListName;
-  readonly ruleType: IpRuleType;
-  readonly pools: readonly number[];
-  readonly expiresAt: number;
-  readonly reason?: string;
-  /** Sorted by value. */
-  readonly entries: readonly DesiredIpEntry[];
   /**
    * `true` moves each value out of the objects that hold it (same client, list,
    * type and pools) before creating: used only where we own every holder, to

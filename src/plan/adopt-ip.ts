@@ -8,7 +8,7 @@
  * or moved too (deleting an object deletes all its values).
  */
 import type { AdoptIp, Change, CreateIp, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
-import { ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
 import { poolsOverlap } from '../policy/conflicts.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
@@ -65,7 +65,8 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   }
   const paired = new Set<LiveIpEntry>();
   const moved = new Map<LiveIpEntry, DesiredIpEntry>();
-  const pass: IpPass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: paired };
+  const shadowed = new Set<LiveIpEntry>();
+  const pass: IpPass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], moves: new Map(), claimed: new Set() };
   const pending: PendingAdopt[] = [];
   const byId = (a: LiveIpEntry, b: LiveIpEntry) => a.id - b.id;
 
@@ -77,6 +78,8 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
       pass.desired.push(want);
       continue;
     }
+    // Unmanaged copies of a value an owned object serves (one adopted while the listing lags, say): still declared.
+    if (listed && ownedSlots.has(slot)) for (const e of listed) shadowed.add(e);
     const same = ownedSlots.has(slot) || !listed ? [] : listed.filter((e) => !paired.has(e)).sort(byId);
     const exact = same.find((e) => sameIpAttributes(e, want));
     // With --adopt, a value held with another expiry or reason is taken over and changed by the same forced create.
@@ -108,18 +111,24 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
 
   // With --adopt every paired value is adopted: taken out of its holder by a forced create.
   const adopted = new Set(paired);
+  const declaredPools = poolsDeclared(desiredIp);
   const deletes = new Map<number, DeletedIpObject[]>();
   for (const [id, held] of [...holders].filter(([, held]) => held.some((e) => moved.has(e))).sort(([a], [b]) => a - b)) {
     const stranded = held.filter((e) => !moved.has(e) && !adopted.has(e));
     const first = held.find((e) => moved.has(e)) as LiveIpEntry;
     const want = moved.get(first) as DesiredIpEntry;
-    if (stranded.length > 0) {
+    // Deleting the holder removes the value for every application it names: each must be declared somewhere.
+    const uncovered = held.filter((e) => moved.has(e) && !poolsCovered(e.pools, declaredPools.get(valueKey(e))));
+    if (stranded.length > 0 || uncovered.length > 0) {
       for (const e of held) moved.delete(e);
       pass.conflicts.push({
         kind: 'ip', client: want.client, source: want.source, id,
-        message: `${want.value} is held unmanaged in the ${LIST_LABEL[first.list]} list by id ${id}, which also holds ` +
-          `${stranded.map((e) => e.value).sort(compareStrings).join(', ')}, declared nowhere in that list; moving ${want.value} would delete them too. ` +
-          'Declare them, or split the object in the console',
+        message: stranded.length > 0
+          ? `${want.value} is held unmanaged in the ${LIST_LABEL[first.list]} list by id ${id}, which also holds ` +
+            `${stranded.map((e) => e.value).sort(compareStrings).join(', ')}, declared nowhere in that list; moving ${want.value} would delete them too. ` +
+            'Declare them, or split the object in the console'
+          : `${want.value} is held unmanaged in the ${LIST_LABEL[first.list]} list by id ${id} ${describeHolderPools(first.pools)}, ` +
+            `more than the policies declare it for; moving it would remove it there too. Declare it for those applications, or split the object in the console`,
       });
       continue;
     }
@@ -135,7 +144,29 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   pass.changes.unshift(...groupAdoptions(pending));
   pass.live = liveIp.filter((e) => !paired.has(e) && !moved.has(e));
   for (const e of moved.keys()) paired.add(e);
+  pass.claimed = new Set([...paired, ...shadowed]);
   return pass;
+}
+
+/** Every application each value (`valueKey`) is declared for, in any list. */
+function poolsDeclared(desiredIp: readonly DesiredIpEntry[]): Map<string, Set<number>> {
+  const declared = new Map<string, Set<number>>();
+  for (const want of desiredIp) {
+    const pools = declared.get(valueKey(want)) ?? new Set<number>();
+    for (const pool of want.pools) pools.add(pool);
+    declared.set(valueKey(want), pools);
+  }
+  return declared;
+}
+
+/** Whether declarations for `declared` name every application of `pools` (pool 0: all of them). */
+function poolsCovered(pools: readonly number[], declared: ReadonlySet<number> | undefined): boolean {
+  if (!declared) return false;
+  return declared.has(ALL_APPLICATIONS_POOL) || pools.every((pool) => pool !== ALL_APPLICATIONS_POOL && declared.has(pool));
+}
+
+function describeHolderPools(pools: readonly number[]): string {
+  return pools.includes(ALL_APPLICATIONS_POOL) ? 'for all applications' : `for application ${pools.join(', ')}`;
 }
 
 /** One forced create per `ip_range` value, one per `ipGroupKey` otherwise (as creates are grouped). */

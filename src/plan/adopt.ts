@@ -16,7 +16,9 @@
  *
  * Both paired sides leave the diff's input, so the diff (diff-rules.ts,
  * diff-ip.ts) sees only what Rampart owns and what is still to be made.
- * Objects carrying another owner's mark are never paired, and never adopted.
+ * Objects carrying another owner's mark are never paired, and never adopted;
+ * one holding a one-per-scope declaration's scope with other values is a
+ * conflict even with `--adopt` (a second rule there would be a duplicate).
  * Only where no owned object serves the declaration: an owned copy wins.
  */
 import type { AdoptRule, Change } from '../model/change.js';
@@ -67,7 +69,7 @@ export interface Adoption {
   readonly conflicts: readonly Conflict[];
   /** Values a create of the diff moves out of adopted objects: `linkMoves` ties them to the delete. */
   readonly moves: ReadonlyMap<string, readonly number[]>;
-  /** Unmanaged live objects a declaration claimed (satisfied by, adopted, blocking or moved). */
+  /** Unmanaged live objects a declaration claimed (satisfied by, adopted, blocking, moved, or copies of what an owned object serves). */
   readonly claimed: ReadonlySet<LiveRule | LiveIpEntry>;
 }
 
@@ -100,33 +102,41 @@ interface RulePass {
 
 function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): RulePass {
   // An account Rampart manages entirely costs nothing here.
-  if (!liveRules.some((r) => r.owner === undefined)) {
+  if (liveRules.every((r) => r.owner === owner)) {
     return { desired: [...desiredRules], live: [...liveRules], changes: [], unmanaged: [], conflicts: [], claimed: new Set() };
   }
   const ownedKeys = new Set<string>();
   const unmanagedByKey = new Map<string, LiveRule[]>();
+  const foreignByKey = new Map<string, LiveRule[]>();
   for (const rule of liveRules) {
-    if (rule.owner === owner) ownedKeys.add(ruleKey(rule));
-    else if (rule.owner === undefined) {
-      const key = ruleKey(rule);
-      const list = unmanagedByKey.get(key);
-      if (list) list.push(rule);
-      else unmanagedByKey.set(key, [rule]);
+    if (rule.owner === owner) {
+      ownedKeys.add(ruleKey(rule));
+      continue;
     }
+    const byKey = rule.owner === undefined ? unmanagedByKey : foreignByKey;
+    const key = ruleKey(rule);
+    const list = byKey.get(key);
+    if (list) list.push(rule);
+    else byKey.set(key, [rule]);
   }
   const paired = new Set<LiveRule>();
-  const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], claimed: paired };
+  // Unmanaged copies of a declaration an owned rule serves: declared still, so never "left unmanaged" (left-behind.ts).
+  const shadowed = new Set<LiveRule>();
+  const pass: RulePass = { desired: [], live: [], changes: [], unmanaged: [], conflicts: [], claimed: new Set() };
   // Valid policies declare a rule once, so no two declarations compete for one rule.
   for (const want of desiredRules) {
     const key = ruleKey(want);
     const listed = unmanagedByKey.get(key);
+    if (listed && ownedKeys.has(key)) for (const r of listed) if (changedFields(r, want).length === 0) shadowed.add(r);
     const candidates = ownedKeys.has(key) || !listed ? [] : listed.filter((r) => !paired.has(r)).sort((a, b) => a.id - b.id);
     const equal = candidates.find((r) => changedFields(r, want).length === 0);
     // One rule per scope: a second one would be a duplicate the service resolves on its own.
     const blocking = !equal && kindOf(want).onePerScope ? candidates[0] : undefined;
     const found = equal ?? blocking;
     if (!found) {
-      pass.desired.push(want);
+      const rival = kindOf(want).onePerScope && !ownedKeys.has(key) ? foreignRival(want, foreignByKey.get(key)) : undefined;
+      if (rival) pass.conflicts.push(foreignConflict(want, rival));
+      else pass.desired.push(want);
       continue;
     }
     paired.add(found);
@@ -144,5 +154,22 @@ function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): R
     }
   }
   pass.live = liveRules.filter((r) => !paired.has(r));
+  pass.claimed = new Set([...paired, ...shadowed]);
   return pass;
+}
+
+/** Another owner's rule holding a one-per-scope declaration's scope with other values (an equal one satisfies it: diff-rules.ts). */
+function foreignRival(want: DesiredRule, foreign: readonly LiveRule[] | undefined): LiveRule | undefined {
+  if (!foreign || foreign.some((r) => changedFields(r, want).length === 0)) return undefined;
+  return [...foreign].sort((a, b) => a.id - b.id)[0];
+}
+
+/** Never adopted, and a second rule in its scope would be a duplicate the service resolves on its own: planning stops. */
+function foreignConflict(want: DesiredRule, rival: LiveRule): Conflict {
+  return {
+    kind: 'rule', client: want.client, source: want.source, id: rival.id,
+    message: `the service keeps one ${want.kind} rule per scope, and rule id ${rival.id} of owner "${String(rival.owner)}" holds this scope with ` +
+      `other values (${changedFields(rival, want).map((f) => `${f}: ${String(fieldValues(rival)[f])}`).join(', ')}); creating another would leave two. ` +
+      'Another owner\'s rule is never taken over (not even with --adopt): change it where it is managed, or drop this declaration',
+  };
 }

@@ -125,7 +125,8 @@ export function throwOnConflicts(plan: Plan): void {
   if (conflicts.length > MAX_CONFLICTS_SHOWN) lines.push(`  and ${conflicts.length - MAX_CONFLICTS_SHOWN} more`);
   throw new UnmanagedConflictError(
     `${conflicts.length} declaration(s) conflict with objects Rampart does not manage; nothing is written:\n${lines.join('\n')}\n` +
-    'Run with --adopt (or `rampart adopt`) to take them over, or change them in the console.',
+    // With --adopt already, what is left cannot be adopted (another owner's rule, an object holding more than is declared).
+    (plan.adopt ? 'Adopting cannot resolve these: do as each line says.' : 'Run with --adopt (or `rampart adopt`) to take them over, or change them in the console.'),
   );
 }
 

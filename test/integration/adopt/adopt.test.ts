@@ -188,4 +188,16 @@ describe('conflicts with unmanaged objects', () => {
     expect(refused.stderr).toContain('which also holds IR, declared nowhere in that list');
     expect(account.writes()).toEqual([]);
   });
+
+  it('a holder denying a value account-wide is never deleted to allow it for one application, even with --adopt', async () => {
+    account = await consoleAccount();
+    const denied = account.emulator.control.seedIpObject({ clientid: CLIENT, list: 'black', rule_type: 'ip_range', values: ['198.51.100.7/32'], pools: [0] });
+    await writeFile(join(account.root, 'app-7.yaml'), ['version: 1', `client: ${CLIENT}`, 'application: 7', 'ip_lists:', '  allow:', '    - ips: [198.51.100.7]', ''].join('\n'));
+    const refused = await account.rampart(['apply', '--adopt', '--policies', 'app-7.yaml']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`held unmanaged in the deny list by id ${denied.id} for all applications`);
+    expect(refused.stderr).not.toContain('Run with --adopt');
+    expect(account.writes()).toEqual([]);
+    expect(account.ipObjects().map((o) => [o.id, o.list])).toEqual([[denied.id, 'black']]);
+  });
 });

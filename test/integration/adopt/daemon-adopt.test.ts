@@ -47,3 +47,25 @@ describe('rampart run --adopt', () => {
     expect(account.emulator.control.calls().filter((c) => WRITE_ROUTES.includes(c.route))).toEqual([]);
   });
 });
+
+describe('rampart run --adopt while the listings lag', () => {
+  it('adopts once: the next cycles, with the listing still unmarked, write nothing more and create no duplicate', async () => {
+    account = await consoleAccount({ ipGranularity: 'per-request' });
+    seedConsoleObjects(account.emulator);
+    expect((await account.rampart(['export', '--client', String(CLIENT), '--out', 'policies'])).code).toBe(0);
+    account.emulator.control.setConfig({ listingLagMs: 4000 });
+    account.emulator.control.resetCalls();
+    const daemon = await startInProcessDaemon({ apiUrl: account.emulator.url, policies: join(account.root, 'policies'), settleTimeoutMs: 1, adopt: true });
+    expect((await daemon.waitForCycle(() => true, 'the first cycle')).result).toBe('success');
+    const adopted = account.writes();
+    expect(adopted.every((route) => route === 'PUT /v3/hint/{id}' || route === 'POST /v4/ip_rules')).toBe(true);
+    for (const after of [1, 2]) {
+      daemon.resync();
+      expect((await daemon.waitForCycle(() => true, `cycle ${after + 1}`, { after })).result).toBe('no-op');
+    }
+    expect(account.writes()).toEqual(adopted);
+    const values = account.ipObjects().flatMap((o) => (o.rule_type === 'ip_range' ? [o.subnet] : (o.source_values ?? [])).map((v) => `${o.list} ${v}`));
+    expect(values.sort()).toEqual([...new Set(values)].sort());
+    expect(account.hints()).toHaveLength(4);
+  });
+});

@@ -52,6 +52,16 @@ describe('adopting rules', () => {
     expect(adopted.changes).toEqual([expect.objectContaining({ action: 'adopt', id: 77, fields: ['mode'] })]);
   });
 
+  it('a one-per-scope rule held by another owner with other values is a conflict, with --adopt too: never a second rule in the scope', () => {
+    const block = desiredRule(ruleFields('mode'), 'mode', 4);
+    const theirs = liveRule(ruleFields('mode', 7, 'x'), 77, 'team-b');
+    for (const options of [{}, adopt]) {
+      const plan = buildPlan(desiredState([block]), liveState([theirs]), options);
+      expect(plan.changes).toEqual([]);
+      expect(plan.conflicts).toEqual([expect.objectContaining({ kind: 'rule', id: 77, line: 4, message: expect.stringContaining('team-b') })]);
+    }
+  });
+
   it('a rule of a kind with many per scope, held unmanaged with other values, is no conflict: ours is created', () => {
     const plan = buildPlan(desiredState([desiredRule(withFields(ruleFields('vpatch'), { attack: 'sqli' }))]), liveState([liveRule(ruleFields('vpatch'), 9, null)]));
     expect(plan.conflicts).toBeUndefined();
@@ -125,5 +135,64 @@ describe('adopting a value held twice', () => {
     const desired = desiredState([], [desiredIp('10.0.0.0/8')]);
     const live = liveState([], [...liveObject(9, ['10.0.0.0/8'], {}, null), ...liveObject(4, ['10.0.0.0/8'], {}, null)]);
     expect(buildPlan(desired, live, adopt).changes).toEqual([expect.objectContaining({ action: 'adopt', ids: [4, 9] })]);
+  });
+});
+
+describe('moving a value held for more applications than declared', () => {
+  it('an unmanaged holder for applications the declaration does not cover is a conflict, never deleted (no gap for them)', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8', { list: 'white', pools: [2] })]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { list: 'black', pools: [1, 2] }, null));
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ kind: 'ip', id: 9, message: expect.stringContaining('application 1') })]);
+  });
+
+  it('an account-wide holder (pool 0) is not moved by a declaration for one application', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8', { list: 'white', pools: [2] })]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { list: 'black', pools: [0] }, null));
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({ kind: 'ip', id: 9, message: expect.stringContaining('all applications') })]);
+  });
+
+  it('declarations of the value that together cover every application of the holder move it', () => {
+    const desired = desiredState([], [
+      desiredIp('10.0.0.0/8', { list: 'white', pools: [2] }, 20),
+      desiredIp('10.0.0.0/8', { list: 'black', pools: [1] }, 21),
+    ]);
+    const live = liveState([], liveObject(9, ['10.0.0.0/8'], { list: 'black', pools: [1, 2] }, null));
+    const plan = buildPlan(desired, live, adopt);
+    expect(plan.conflicts).toBeUndefined();
+    expect(plan.changes).toEqual([
+      expect.objectContaining({ action: 'create', replaces: [9], object: expect.objectContaining({ list: 'black', pools: [1] }) }),
+      expect.objectContaining({ action: 'create', replaces: [9], object: expect.objectContaining({ list: 'white', pools: [2] }) }),
+      expect.objectContaining({ action: 'delete', ids: [9] }),
+    ]);
+  });
+});
+
+describe('exported objects a declaration still matches', () => {
+  const vpatch = { ...ruleFields('vpatch'), comment: 'by hand' };
+
+  it('an exported unmanaged rule a declaration matches is not "left unmanaged" when an owned copy serves the declaration', () => {
+    const desired = desiredState([desiredRule(vpatch)]);
+    const live = liveState([liveRule(vpatch, 5), liveRule(vpatch, 900, null)]);
+    const exported = [{ kind: 'rule' as const, client: live.clients[0] as number, id: 900, file: 'app.yaml' }];
+    expect(buildPlan(desired, live, { exported }).left_unmanaged).toEqual([]);
+  });
+
+  it('an exported IP value still listed under its old id after its adoption (the listing lags) is not "left unmanaged"', () => {
+    const desired = desiredState([], [desiredIp('10.0.0.0/8')]);
+    const live = liveState([], [...liveObject(31, ['10.0.0.0/8']), ...liveObject(9, ['10.0.0.0/8'], {}, null)]);
+    const exported = [{ kind: 'ip' as const, client: live.clients[0] as number, id: 9, value: '10.0.0.0/8', file: 'app.yaml' }];
+    const plan = buildPlan(desired, live, { exported });
+    expect(plan.changes).toEqual([]);
+    expect(plan.left_unmanaged).toEqual([]);
+  });
+
+  it('an exported object no declaration matches any more is still named', () => {
+    const live = liveState([liveRule(vpatch, 900, null)]);
+    const exported = [{ kind: 'rule' as const, client: live.clients[0] as number, id: 900, file: 'app.yaml' }];
+    expect(buildPlan(desiredState([]), live, { exported }).left_unmanaged).toEqual([expect.objectContaining({ kind: 'rule', id: 900 })]);
   });
 });
