@@ -51,6 +51,8 @@ export interface NoopPlanFigures {
   readonly rssMb: number;
   readonly maxRssMb: number;
   readonly heapUsedMb: number;
+  /** The highest heap in use sampled during both plans (every 5 ms). */
+  readonly peakHeapUsedMb: number;
 }
 
 interface ChildReport {
@@ -61,6 +63,7 @@ interface ChildReport {
   rssMb: number;
   maxRssMb: number;
   heapUsedMb: number;
+  peakHeapUsedMb: number;
 }
 
 export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, policies: string, latencyMs = 0): Promise<NoopPlanFigures> {
@@ -112,6 +115,7 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     rssMb: report.rssMb,
     maxRssMb: report.maxRssMb,
     heapUsedMb: report.heapUsedMb,
+    peakHeapUsedMb: report.peakHeapUsedMb,
   };
 }
 
@@ -119,7 +123,9 @@ function runChild(url: string, policies: string): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE_DIR: write a CPU profile of the plan process there (open it in Chrome DevTools).
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
-    const child = spawn(process.execPath, [...profile, fileURLToPath(import.meta.url), policies], {
+    // BENCH_PLAN_HEAP_MB: cap the plan process's heap as the manifests do (NODE_OPTIONS there), to find what it needs.
+    const heapCap = process.env.BENCH_PLAN_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_PLAN_HEAP_MB}`] : [];
+    const child = spawn(process.execPath, [...profile, ...heapCap, fileURLToPath(import.meta.url), policies], {
       env: { ...process.env, BENCH_API_URL: url },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -166,9 +172,13 @@ async function timedPrepare(api: ServiceApi, policies: string): Promise<{ run: N
 async function child(policies: string): Promise<void> {
   const http = new ApiClient({ baseUrl: process.env.BENCH_API_URL ?? '', credentials: { token: BENCH_TOKEN } });
   const api = new ServiceApi(http);
+  // The heap in use at its highest, sampled: the live data's share of the peak RSS (the rest is garbage not yet collected).
+  let peakHeap = 0;
+  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
   const cold = await timedPrepare(api, policies);
   const calls = http.totalCalls;
   const warm = await timedPrepare(api, policies);
+  clearInterval(sampler);
   const memory = process.memoryUsage();
   await http.close();
   const report: ChildReport = {
@@ -179,6 +189,7 @@ async function child(policies: string): Promise<void> {
     rssMb: mb(memory.rss),
     maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     heapUsedMb: mb(memory.heapUsed),
+    peakHeapUsedMb: mb(Math.max(peakHeap, memory.heapUsed)),
   };
   process.stdout.write(JSON.stringify(report));
 }

@@ -134,8 +134,13 @@ export function ruleKey(rule: Rule): string {
  * its comment. Two rules with the same content key need no write at all.
  */
 export function ruleContentKey(rule: Rule): string {
-  const values = fieldValues(rule);
-  return JSON.stringify([ruleKey(rule), kindOf(rule).fields.map((field) => values[field.name] ?? null), rule.comment || null]);
+  let key = ruleContentKeys.get(rule);
+  if (key === undefined) {
+    const values = fieldValues(rule);
+    key = JSON.stringify([ruleKey(rule), kindOf(rule).fields.map((field) => values[field.name] ?? null), rule.comment || null]);
+    ruleContentKeys.set(rule, key);
+  }
+  return key;
 }
 
 /** Updatable fields (YAML names) whose values differ between two rules of one identity. */
@@ -150,6 +155,7 @@ export function changedFields(from: Rule, to: Rule): string[] {
  * asks for it from validation, the diff and both digests.
  */
 const ruleKeys = new WeakMap<Rule, string>();
+const ruleContentKeys = new WeakMap<Rule, string>();
 
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

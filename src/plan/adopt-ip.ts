@@ -13,6 +13,7 @@ import { compareStrings } from '../model/rule.js';
 import { poolsOverlap } from '../policy/conflicts.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
 import { sameIpAttributes } from './diff-ip.js';
+import { appendTo } from './append.js';
 
 const LIST_LABEL = { black: 'deny', white: 'allow', gray: 'gray' } as const;
 
@@ -136,8 +137,8 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
       id, reason: 'moved', entries: sorted.filter((e) => moved.has(e)), moved: sorted.filter((e) => adopted.has(e)),
       size: Math.max(first.objectSize, held.length),
     };
-    deletes.set(first.client, [...(deletes.get(first.client) ?? []), object]);
-    for (const e of held) if (moved.has(e)) pass.moves.set(valueKey(e), [...(pass.moves.get(valueKey(e)) ?? []), id]);
+    appendTo(deletes, first.client, object);
+    for (const e of held) if (moved.has(e)) appendTo(pass.moves, valueKey(e), id);
   }
   for (const [client, objects] of deletes) pass.changes.push({ action: 'delete', kind: 'ip', client, objects } satisfies DeleteIp);
   pass.changes.unshift(...groupAdoptions(pending));
@@ -173,7 +174,7 @@ function groupAdoptions(pending: readonly PendingAdopt[]): AdoptIp[] {
   const groups = new Map<string, PendingAdopt[]>();
   for (const p of pending) {
     const key = p.want.ruleType === 'ip_range' ? slotKey(p.want) : ipGroupKey(p.want);
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    appendTo(groups, key, p);
   }
   return [...groups.values()].map((group) => {
     group.sort((a, b) => compareStrings(a.want.value, b.want.value));

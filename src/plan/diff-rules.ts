@@ -1,6 +1,7 @@
 import type { Change, CreateRule, DeleteRule } from '../model/change.js';
 import { changedFields, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
+import { appendTo } from './append.js';
 import { applicationSortKey, ruleApplication } from './objects.js';
 
 export interface RuleDiff {
@@ -126,14 +127,14 @@ function pairReplacements(changes: readonly Change[]): Change[] {
   for (const change of changes) {
     if (change.kind !== 'rule' || change.action !== 'create') continue;
     const key = slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.source.name);
-    creates.set(key, [...(creates.get(key) ?? []), change]);
+    appendTo(creates, key, change);
   }
   const extra = new Map<CreateRule, number[]>();
   const paired = new Set<DeleteRule>();
   for (const change of changes) {
     if (change.kind !== 'rule' || change.action !== 'delete' || change.reason !== 'not-declared' || change.rule.name === undefined) continue;
     const matches = creates.get(slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.name)) ?? [];
-    for (const create of matches) extra.set(create, [...(extra.get(create) ?? []), change.rule.id]);
+    for (const create of matches) appendTo(extra, create, change.rule.id);
     if (matches.length > 0) paired.add(change);
   }
   if (paired.size === 0) return [...changes];

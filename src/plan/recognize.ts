@@ -26,8 +26,10 @@ export interface Recognized<T> {
 
 
 export function recognizeRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string): Recognized<LiveRule> {
+  const marked = live.filter((rule) => rule.owner === owner && rule.fingerprint !== undefined);
+  if (marked.length === 0) return { live, notes: [] };
   const declared = new Set(desired.map(ruleContentKey));
-  const candidates = live.filter((rule) => rule.owner === owner && rule.fingerprint !== undefined && !declared.has(ruleContentKey(rule)));
+  const candidates = marked.filter((rule) => !declared.has(ruleContentKey(rule)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map(desired.map((rule) => [ruleFingerprint(rule), rule]));
   const replaced = new Map<LiveRule, LiveRule>();
@@ -50,8 +52,10 @@ const ipIdentity = (e: DesiredIpEntry | LiveIpEntry): string =>
  * carries several): its declared attributes are taken, its values kept.
  */
 export function recognizeIpEntries(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): Recognized<LiveIpEntry> {
+  const marked = live.filter((e) => e.owner === owner && e.fingerprint !== undefined);
+  if (marked.length === 0) return { live, notes: [] };
   const declared = new Set(desired.map(ipIdentity));
-  const candidates = live.filter((e) => e.owner === owner && e.fingerprint !== undefined && !declared.has(ipIdentity(e)));
+  const candidates = marked.filter((e) => !declared.has(ipIdentity(e)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map<string, DesiredIpEntry>();
   for (const entry of desired) {
