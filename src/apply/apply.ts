@@ -17,6 +17,7 @@ import { adoptIp, createIp, createRule, deleteIp, deleteRules, updateRule, type 
 import { type ApplyReport, type ChangeResult, summarize } from './results.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from './write-journal.js';
+import { appendTo } from '../plan/append.js';
 
 /** How long to look for a create whose outcome is unknown (lag is ~3 s) before making it again. */
 export const DEFAULT_VERIFY_TIMEOUT_MS = 10_000;
@@ -184,7 +185,7 @@ async function runRuleDeletes(
   const [placeholders, real] = partition(items, ({ change }) => change.id < 0);
   for (const { change, index } of placeholders) record({ index, change, status: 'already-done', detail: 'not listed yet' });
   const byClient = new Map<number, Indexed<PlanDeleteRule>[]>();
-  for (const item of real) byClient.set(item.change.client, [...(byClient.get(item.change.client) ?? []), item]);
+  for (const item of real) appendTo(byClient, item.change.client, item);
   const batches = [...byClient.entries()].flatMap(([client, list]) =>
     Array.from({ length: Math.ceil(list.length / RULE_DELETE_BATCH) }, (_, i) => ({ client, list: list.slice(i * RULE_DELETE_BATCH, (i + 1) * RULE_DELETE_BATCH) })));
   await runBounded(batches.map(({ client, list }) => async () => {

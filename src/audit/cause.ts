@@ -23,6 +23,7 @@ import { conditionKey, fieldValues, pointKey, sortConditions, type LiveRule, typ
 import type { DesiredState, LiveState } from '../model/state.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import type { Plan, PlanChange, PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanDeleteRule, PlanUpdateRule } from '../plan/types.js';
+import { appendTo } from '../plan/append.js';
 
 export type WriteCause = 'intent' | 'drift' | 'unknown';
 
@@ -63,7 +64,7 @@ export function explainChanges(
   }
   const rulesById = new Map(live.rules.map((rule) => [rule.id, rule]));
   const ipById = new Map<number, LiveIpEntry[]>();
-  for (const entry of live.ipEntries) ipById.set(entry.id, [...(ipById.get(entry.id) ?? []), entry]);
+  for (const entry of live.ipEntries) appendTo(ipById, entry.id, entry);
   const context: Context = { rulesById, ipById, current, previous };
 
   const why = plan.changes.map((change): ChangeWhy | undefined => {

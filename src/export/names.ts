@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { conditionKey, fieldValues, kindOf, sortConditions, type Rule } from '../model/rule.js';
+import { appendTo } from '../plan/append.js';
 
 const MAX_SLUG = 48;
 const HASH_LENGTHS = [6, 10, 16, 64] as const;
@@ -61,7 +62,7 @@ export function assignNames(rules: readonly Rule[]): string[] {
   for (;;) {
     const names = rules.map((_, i) => `${stems[i]}-${(hashes[i] as string).slice(0, HASH_LENGTHS[lengths[i] as number])}`);
     const seen = new Map<string, number[]>();
-    names.forEach((name, i) => seen.set(name, [...(seen.get(name) ?? []), i]));
+    names.forEach((name, i) => appendTo(seen, name, i));
     let grew = false;
     for (const indexes of seen.values()) {
       if (indexes.length < 2) continue;
