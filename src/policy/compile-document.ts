@@ -20,7 +20,7 @@ export interface CompiledDocument {
   readonly file: string;
   readonly diagnostics: Diagnostic[];
   readonly client?: number;
-  /** Where `client:` is written. */
+  /** Where `client:` is written; on the clean path found only when read (an error about the account). */
   readonly clientAt?: { readonly line: number; readonly col: number };
   readonly rules: DesiredRule[];
   readonly ipEntries: DesiredIpEntry[];
@@ -70,7 +70,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
   return {
     file,
     diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
-    ...(ctx.client !== undefined ? { client: ctx.client, clientAt: report.position(['client']) } : {}),
+    ...(ctx.client !== undefined ? { client: ctx.client, clientAt: report.source(['client'], 'client') } : {}),
     rules,
     ipEntries,
     now,

@@ -33,7 +33,8 @@ export function policySchema(): Record<string, unknown> {
 
 function validator(): ValidateFunction {
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, strictTuples: false, allowUnionTypes: true });
+    // `optimize: false`: ajv's pass over the generated code costs 130 ms of every process's start, and saves a few percent of each validation.
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, strictTuples: false, allowUnionTypes: true, code: { optimize: false } });
     // Our own annotation: a human message for a field whose alternatives fail.
     ajv.addVocabulary(['x-message']);
     compiled = ajv.compile(policySchema());

@@ -4,7 +4,7 @@
  */
 import { ipKey } from '../model/ip.js';
 import { compareStrings, ruleKey } from '../model/rule.js';
-import type { DesiredState } from '../model/state.js';
+import type { ClientSource, DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
 import { compilePolicyText } from './compile-text.js';
 import { crossChecks } from './conflicts.js';
@@ -35,8 +35,25 @@ export function combineDocuments(documents: readonly CompiledDocument[]): Valida
   const diagnostics = sortDiagnostics([...compiled.flatMap((c) => c.diagnostics), ...crossChecks(rules, ipEntries)]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const clients = [...new Set(compiled.flatMap((c) => (c.client === undefined ? [] : [c.client])))].sort((a, b) => a - b);
-  const clientSources = compiled.flatMap((c) => (c.client === undefined || !c.clientAt ? [] : [{ client: c.client, file: c.file, ...c.clientAt }]));
+  const clientSources = compiled.flatMap((c) => (c.client === undefined || !c.clientAt ? [] : [clientSource(c.client, c.file, c.clientAt)]));
   return { diagnostics, desired: normalizeOrder({ clients, rules, ipEntries, ...(clientSources.length ? { clientSources } : {}) }) };
+}
+
+/**
+ * Reads the position when asked for, not here: a file read on the clean path
+ * finds positions with a full parse, which only an error about the account needs.
+ */
+function clientSource(client: number, file: string, at: { readonly line: number; readonly col: number }): ClientSource {
+  return {
+    client,
+    file,
+    get line() {
+      return at.line;
+    },
+    get col() {
+      return at.col;
+    },
+  };
 }
 
 /** Parse + validate in-memory texts (the pure entry point for tests and tools). */
