@@ -224,14 +224,7 @@ export interface PlanLeftUnmanaged {
  * held unmanaged with other values, or a value held unmanaged in another list
  * for overlapping applications. Planning stops on it unless `--adopt`.
  */
-export interface PlanConflict {
-  readonly kind: 'rule' | 'ip';
-  readonly client: number;
-  readonly id: number;
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  readonly name: string;
+export interface PlanConflict extends Omit<PlanUnmanaged, 'value'> {
   readonly message: string;
 }
 
