@@ -125,7 +125,9 @@ function runChild(url: string, policies: string): Promise<ChildReport> {
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
     // BENCH_PLAN_HEAP_MB: cap the plan process's heap as the manifests do (NODE_OPTIONS there), to find what it needs.
     const heapCap = process.env.BENCH_PLAN_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_PLAN_HEAP_MB}`] : [];
-    const child = spawn(process.execPath, [...profile, ...heapCap, fileURLToPath(import.meta.url), policies], {
+    // BENCH_PLAN_NODE_FLAGS: more node flags for the plan process (e.g. `--max-semi-space-size=4`), space-separated.
+    const nodeFlags = process.env.BENCH_PLAN_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...profile, ...heapCap, ...nodeFlags, fileURLToPath(import.meta.url), policies], {
       env: { ...process.env, BENCH_API_URL: url },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
