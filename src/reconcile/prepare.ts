@@ -35,6 +35,8 @@ export interface PrepareOptions {
   readonly load?: (dir: string) => Promise<PolicyLoadResult>;
   /** The daemon's memory of last cycle's listing sizes, to predict this read's pages. */
   readonly listingSizes?: ListingSizeMemory;
+  /** Page calls in flight while reading (`--concurrency`; readLiveState's default otherwise). */
+  readonly concurrency?: number;
 }
 
 export interface Prepared {
@@ -98,6 +100,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const sizes = options.listingSizes;
   const read = () => readLiveState(options.api, policy.desired.clients, {
     signal: options.signal,
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     expected: sizes ? sizes.expect(policy.desired) : desiredListingSizes(policy.desired),
     ...(sizes ? { onListed: sizes.record.bind(sizes) } : {}),
     ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
