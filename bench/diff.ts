@@ -2,8 +2,8 @@
  * Diff and plan time and memory on a large account: 100k objects by default
  * (20k rules, 80k IP values), half unchanged, a quarter to create, a quarter
  * to delete. `planMs` is what a plan costs in the pure core (buildPlan runs the
- * diff, orders the changes, computes the checksum and both digests); `diffMs`
- * is its first step, timed apart. Not a test: `tsc -p tsconfig.bench.json &&
+ * diff, orders the changes, computes both digests); `checksumMs` what a JSON,
+ * markdown or saved plan adds to it; `diffMs` is its first step, timed apart. Not a test: `tsc -p tsconfig.bench.json &&
  * node --expose-gc dist-bench/bench/diff.js`.
  */
 import { pathToFileURL } from 'node:url';
@@ -22,6 +22,8 @@ export interface BenchFigures {
   readonly diffMs: number;
   /** `buildPlan` on fresh inputs: what `rampart plan` runs after loading and reading (the diff included). */
   readonly planMs: number;
+  /** The plan's checksum, computed when first read (a JSON, markdown or saved plan; not the text plan). */
+  readonly checksumMs: number;
   readonly renderJsonMs: number;
   readonly planJsonBytes: number;
   readonly changes: number;
@@ -124,6 +126,10 @@ export function benchDiff(objects = 100_000): BenchFigures {
   const mem = process.memoryUsage();
 
   t = performance.now();
+  const checksum = plan.checksum;
+  const checksumMs = performance.now() - t;
+
+  t = performance.now();
   const json = renderJson(plan);
   const renderJsonMs = performance.now() - t;
 
@@ -133,6 +139,7 @@ export function benchDiff(objects = 100_000): BenchFigures {
     ipValues: objects - Math.round(objects / 5),
     diffMs: Math.round(diffMs),
     planMs: Math.round(planMs),
+    checksumMs: checksum.length > 0 ? Math.round(checksumMs) : 0,
     renderJsonMs: Math.round(renderJsonMs),
     planJsonBytes: Buffer.byteLength(json),
     changes,

@@ -86,6 +86,16 @@ describe('determinism', () => {
     expect(planChecksum(plan.changes.slice(1))).not.toBe(plan.checksum);
   });
 
+  it('computes the checksum when it is first read, in its place in the JSON', () => {
+    const plan = buildPlan(everyChange().desired, everyChange().live);
+    // An accessor until read: the text plan and the daemon's cycles never pay for it.
+    expect(typeof Object.getOwnPropertyDescriptor(plan, 'checksum')?.get).toBe('function');
+    const keys = Object.keys(JSON.parse(renderJson(plan)) as object);
+    expect(keys.slice(keys.indexOf('safety'), keys.indexOf('safety') + 4)).toEqual(['safety', 'checksum', 'desired_digest', 'live_digest']);
+    expect((JSON.parse(renderJson(plan)) as typeof plan).checksum).toBe(planChecksum(plan.changes));
+    expect(plan.checksum).toBe(plan.checksum);
+  });
+
   it('sorts object keys in canonical JSON and drops undefined members', () => {
     expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 'x' }] })).toBe('{"a":[{"c":"x"}],"b":1}');
   });
