@@ -238,7 +238,8 @@ function createIpChange(c: CreateIp): PlanChange {
 function planSources(entries: CreateIp['entries']): PlanSource[] {
   const bySource = new Map<string, { source: CreateIp['entries'][number]['source']; values: string[] }>();
   for (const e of entries) {
-    const key = JSON.stringify([e.source.file, e.source.line, e.source.col, e.source.name]);
+    // A path holds no NUL and the name comes last: one key per declaring line.
+    const key = `${e.source.file}\u0000${e.source.line}\u0000${e.source.col}\u0000${e.source.name}`;
     const s = bySource.get(key);
     if (s) s.values.push(e.value);
     else bySource.set(key, { source: e.source, values: [e.value] });
