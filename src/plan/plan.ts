@@ -236,6 +236,11 @@ function createIpChange(c: CreateIp): PlanChange {
 
 /** The policy lines that declared the values of one IP change, each with its values. */
 function planSources(entries: CreateIp['entries']): PlanSource[] {
+  const [only] = entries;
+  // Most creates carry one value (every ip_range value is a create of its own).
+  if (only && entries.length === 1) {
+    return [{ file: only.source.file, line: only.source.line, col: only.source.col, name: only.source.name, values: [only.value] }];
+  }
   const bySource = new Map<string, { source: CreateIp['entries'][number]['source']; values: string[] }>();
   for (const e of entries) {
     // A path holds no NUL and the name comes last: one key per declaring line.
