@@ -85,15 +85,6 @@ export function ipSlotKey(e: IpEntry): string {
 }
 
 /**
- * The identity without the value: client, list, type, pools. Values of one
- * such key grouped by value are grouped by identity, without a key per value
- * (the values are strings already; src/plan/ip-slots.ts).
- */
-export function ipPlaceKey(e: IpEntry): string {
-  return `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.pools.join(',')}`;
-}
-
-/**
  * Entries that one create request can carry together: non-`ip_range` entries
  * sharing client, list, type, pools, expiry and reason. The reason (any text)
  * comes last, after a separator only when there is one: no reason and an

@@ -1,8 +1,8 @@
-import { ipPlaceKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareSources } from './notes.js';
 
 /**
- * One IP identity (`ipKey`: client, list, type, pools, value): its declaration
+ * One IP identity (`ipKey`: client, list, type, value, pools): its declaration
  * and the live values holding it. Most identities have one declaration and at
  * most one live value: the lists are made only when a second one comes.
  */
@@ -23,21 +23,31 @@ export interface IpSlots {
   readonly owned: number;
 }
 
+/** Maps nested by the fields of an identity, a slot at the end of the path. */
+type Level = Map<string | number, Level>;
+
+function child(level: Level, key: string | number): Level {
+  let next = level.get(key);
+  if (!next) {
+    next = new Map() as Level;
+    level.set(key, next);
+  }
+  return next;
+}
+
+/** Pools as a map key: most entries name one application, a number needs no string. */
+const poolsKey = (pools: readonly number[]): string | number => (pools.length === 1 ? pools[0] as number : pools.join(','));
+
 /**
- * Desired and live values by identity. Keyed by place (`ipPlaceKey`), then
- * by the value's own string: a plan of 100k values builds one key string per
- * place, not one per value.
+ * Desired and live values by identity, in maps nested by client, list, type,
+ * pools and value: a plan of 100k values builds no key string per value
+ * (the values are strings already).
  */
 export function ipSlots(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): IpSlots {
-  const places = new Map<string, Map<string, IpSlot>>();
+  const root = new Map() as Level;
   const slots: IpSlot[] = [];
   const slot = (entry: IpEntry): IpSlot => {
-    const placeKey = ipPlaceKey(entry);
-    let place = places.get(placeKey);
-    if (!place) {
-      place = new Map();
-      places.set(placeKey, place);
-    }
+    const place = child(child(child(child(root, entry.client), entry.list), entry.ruleType), poolsKey(entry.pools)) as unknown as Map<string, IpSlot>;
     let s = place.get(entry.value);
     if (!s) {
       s = {};
