@@ -69,9 +69,7 @@ export interface LiveIpEntry extends IpEntry {
  * use `ipSlotKey`, the same identity cheaper.
  */
 export function ipKey(entry: IpEntry): string {
-  // `JSON.stringify([client, list, ruleType, value, pools])`, without the array: a plan's digests build one per value.
-  const { client, list, ruleType, value, pools } = entry;
-  return `[${JSON.stringify(client)},${JSON.stringify(list)},${JSON.stringify(ruleType)},${JSON.stringify(value)},${JSON.stringify(pools)}]`;
+  return JSON.stringify([entry.client, entry.list, entry.ruleType, entry.value, entry.pools]);
 }
 
 /*

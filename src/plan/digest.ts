@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ipKey, type IpEntry } from '../model/ip.js';
-import { compareStrings, ruleContentKey, type Rule } from '../model/rule.js';
+import { ruleContentKey, type Rule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 
 /**
@@ -15,19 +15,15 @@ function ruleLine(rule: Rule): string {
   return ruleContentKey(rule);
 }
 
-/** `JSON.stringify([ipKey(entry), expiresAt, reason ?? null])`, without the array. */
 function ipLine(entry: IpEntry): string {
-  return `[${JSON.stringify(ipKey(entry))},${JSON.stringify(entry.expiresAt)},${optionalJson(entry.reason)}]`;
+  return JSON.stringify([ipKey(entry), entry.expiresAt, entry.reason ?? null]);
 }
-
-const optionalJson = (value: string | undefined): string => (value === undefined ? 'null' : JSON.stringify(value));
 
 function digestLines(clients: readonly number[], groups: readonly string[][]): string {
   const hash = createHash('sha256');
   hash.update(`clients ${JSON.stringify([...new Set(clients)].sort((a, b) => a - b))}\n`);
   groups.forEach((lines, i) => {
-    // The default order, without its conversion of each element to a string.
-    lines.sort(compareStrings);
+    lines.sort();
     hash.update(`section ${i} ${lines.length}\n`);
     // One update per section: tens of thousands of small updates cost more than the join.
     if (lines.length > 0) hash.update(`${lines.join('\n')}\n`);
@@ -41,8 +37,7 @@ export function digestDesired(desired: DesiredState): string {
 
 export function digestLive(live: LiveState): string {
   return digestLines(live.clients, [
-    // JSON arrays of [id, owner, line] and [id, size, owner, line], built without the arrays.
-    live.rules.map((r) => `[${JSON.stringify(r.id)},${optionalJson(r.owner)},${JSON.stringify(ruleLine(r))}]`),
-    live.ipEntries.map((e) => `[${JSON.stringify(e.id)},${JSON.stringify(e.objectSize)},${optionalJson(e.owner)},${JSON.stringify(ipLine(e))}]`),
+    live.rules.map((r) => JSON.stringify([r.id, r.owner ?? null, ruleLine(r)])),
+    live.ipEntries.map((e) => JSON.stringify([e.id, e.objectSize, e.owner ?? null, ipLine(e)])),
   ]);
 }
