@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import type { BenchFigures as DiffFigures } from './diff.js';
 import { benchApply, type ApplyFigures } from './lib/apply-bench.js';
 import { benchDaemon, type DaemonFigures } from './lib/daemon-bench.js';
+import { benchDaemonAtScale, type DaemonScaleFigures } from './lib/daemon-scale.js';
 import { spawnEmulator } from './lib/emulator-process.js';
 import { machineInfo, type MachineInfo } from './lib/machine.js';
 import { benchNoopPlan, type NoopPlanFigures } from './lib/noop-plan.js';
@@ -35,6 +36,7 @@ interface Results {
   noopPlans: NoopPlanFigures[];
   applies: ApplyFigures[];
   daemon?: DaemonFigures;
+  daemonAtScale?: DaemonScaleFigures;
   totalMs: number;
 }
 
@@ -46,6 +48,8 @@ const { values: flags } = parseArgs({
     'json-file': { type: 'string' },
     /** Only these no-op plans, `RULES,IPVALUES,LATENCYMS` each (e.g. `--scale 10000,50000,50`); nothing else. */
     scale: { type: 'string', multiple: true },
+    /** Only the daemon over 10k rules + 50k IP values (its memory under the manifests' Node.js options). */
+    'daemon-scale': { type: 'boolean', default: false },
   },
 });
 const onlyScales = flags.scale?.map((spec) => {
@@ -77,6 +81,10 @@ async function main(): Promise<Results> {
   const policies = join(work, 'policies');
   const emulator = await spawnEmulator();
   try {
+    if (flags['daemon-scale']) {
+      results.daemonAtScale = await benchDaemonAtScale(emulator, { cli, policies, spec: { rules: 10_000, ipValues: 50_000 }, cycles: 2 });
+      return results;
+    }
     if (onlyScales) {
       for (const [rules, ipValues, latencyMs] of onlyScales) results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs));
       return results;
@@ -99,6 +107,10 @@ async function main(): Promise<Results> {
     }
     progress('daemon: start, idle memory, edit-to-first-call');
     results.daemon = await benchDaemon(emulator, { cli, policies, rules: 300, edits: quick ? 2 : 5 });
+    if (!quick) {
+      progress('daemon: 10k rules + 50k IP values, memory over three cycles');
+      results.daemonAtScale = await benchDaemonAtScale(emulator, { cli, policies, spec: { rules: 10_000, ipValues: 50_000 }, cycles: 2 });
+    }
   } finally {
     await emulator.close();
     await rm(work, { recursive: true, force: true });
@@ -159,6 +171,11 @@ function render(r: Results): string {
     rows.push(['daemon: edit → first API call', `${median(d.editToFirstCallMs)} ms median`, `each: ${d.editToFirstCallMs.join(', ')} ms (debounce 200 ms included)`]);
     rows.push(['daemon: edit → first write', `${median(d.editToFirstWriteMs)} ms median`, `each: ${d.editToFirstWriteMs.join(', ')} ms`]);
     rows.push(['daemon RSS, idle', `${d.idleRssMb} MB`, `after start-up and a first cycle over ${d.rules} rules (ready in ${d.startupMs} ms)`]);
+  }
+  if (r.daemonAtScale) {
+    const d = r.daemonAtScale;
+    rows.push([`daemon RSS, ${k(d.rules)} rules + ${k(d.ipValues)} IP`, `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles, peak ${d.peakRssMb} MB`,
+      `NODE_OPTIONS="${d.nodeOptions}"; ${d.rssAfterFirstCycleMb} MB after the first cycle (${s(d.firstCycleMs)} from start)`]);
   }
   const largest = [...r.noopPlans].sort((a, b) => b.rules + b.ipValues - (a.rules + a.ipValues))[0];
   if (largest) rows.push([`RSS at scale (${k(largest.rules)} rules + ${k(largest.ipValues)} IP)`, `${largest.rssMb} MB after plan`, `peak ${largest.maxRssMb} MB, heap ${largest.heapUsedMb} MB`]);

@@ -22,7 +22,7 @@ export interface DaemonFigures {
   readonly rssAfterEditsMb: number;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -33,13 +33,16 @@ function freePort(): Promise<number> {
   });
 }
 
-async function rssMb(pid: number): Promise<number> {
+/** A memory figure of a process from /proc (VmRSS: resident now; VmHWM: the peak), in MB. */
+export async function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
   return Math.round(kb / 1024);
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 5): Promise<T> {
+const rssMb = (pid: number): Promise<number> => procStatusMb(pid, 'VmRSS');
+
+export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 5): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);

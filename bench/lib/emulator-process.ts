@@ -28,7 +28,9 @@ export interface BenchEmulator {
 const SEED_BATCH = 1_000;
 
 export async function spawnEmulator(): Promise<BenchEmulator> {
-  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+  // BENCH_EMULATOR_PROFILE_DIR: write a CPU profile of the emulator process there (on close).
+  const profile = process.env.BENCH_EMULATOR_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_EMULATOR_PROFILE_DIR] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, fileURLToPath(import.meta.url)], {
     env: { ...process.env, BENCH_EMULATOR_TOKEN: BENCH_TOKEN },
     // stdin stays open while this process lives: the emulator exits when it closes.
     stdio: ['pipe', 'pipe', 'inherit'],

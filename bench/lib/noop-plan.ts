@@ -5,12 +5,12 @@
  * minimum a full read needs. Run directly, this module is that fresh process.
  */
 import { spawn } from 'node:child_process';
+import { getHeapStatistics } from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApiClient } from '../../src/api/client.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../src/api/service.js';
 import { minimumListingCalls } from '../../src/live/paging.js';
 import { IP_LISTS } from '../../src/model/ip.js';
-import { buildPlan } from '../../src/plan/plan.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { prepare } from '../../src/reconcile/prepare.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
@@ -125,7 +125,9 @@ function runChild(url: string, policies: string): Promise<ChildReport> {
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
     // BENCH_PLAN_HEAP_MB: cap the plan process's heap as the manifests do (NODE_OPTIONS there), to find what it needs.
     const heapCap = process.env.BENCH_PLAN_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_PLAN_HEAP_MB}`] : [];
-    const child = spawn(process.execPath, [...profile, ...heapCap, fileURLToPath(import.meta.url), policies], {
+    // BENCH_PLAN_NODE_FLAGS: more node flags for the plan process (e.g. `--max-semi-space-size=4`), space-separated.
+    const nodeFlags = process.env.BENCH_PLAN_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...profile, ...heapCap, ...nodeFlags, fileURLToPath(import.meta.url), policies], {
       env: { ...process.env, BENCH_API_URL: url },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -142,29 +144,14 @@ function runChild(url: string, policies: string): Promise<ChildReport> {
 const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 
 async function timedPrepare(api: ServiceApi, policies: string): Promise<{ run: NoopRun; changes: number }> {
-  let loadMs = 0;
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const prepared = await prepare({
-    policies,
-    api,
-    owner: OWNER,
-    load: async (dir) => {
-      const t = performance.now();
-      const result = await loadPolicies(dir);
-      loadMs = performance.now() - t;
-      return result;
-    },
-  });
+  const prepared = await prepare({ policies, api, owner: OWNER });
   const totalMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  // prepare's last step again, alone, for the split.
-  const t = performance.now();
-  buildPlan(prepared.desired, prepared.live, { owner: OWNER });
-  const planMs = performance.now() - t;
-  const round = (n: number) => Math.round(n);
+  const { loadMs, readMs, planMs } = prepared.timings;
   return {
-    run: { totalMs: round(totalMs), loadMs: round(loadMs), planMs: round(planMs), readMs: round(totalMs - loadMs - planMs), cpuMs: round((used.user + used.system) / 1000) },
+    run: { totalMs: Math.round(totalMs), loadMs, readMs, planMs, cpuMs: Math.round((used.user + used.system) / 1000) },
     changes: prepared.plan.changes.length,
   };
 }
@@ -174,7 +161,7 @@ async function child(policies: string): Promise<void> {
   const api = new ServiceApi(http);
   // The heap in use at its highest, sampled: the live data's share of the peak RSS (the rest is garbage not yet collected).
   let peakHeap = 0;
-  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
+  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size)), 5);
   const cold = await timedPrepare(api, policies);
   const calls = http.totalCalls;
   const warm = await timedPrepare(api, policies);

@@ -99,7 +99,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger }));
+      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger, concurrency: flags.concurrency }));
     // A saved plan was made by `plan` from the listing alone; compare like with like.
     // Only its changes are compared: everything applied or counted comes from the recomputation.
     const computed = saved

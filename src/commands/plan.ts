@@ -54,7 +54,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   const connection = await connect(flags, logger, { failFast: true });
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt: Boolean(flags.adopt), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal }));
+      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt: Boolean(flags.adopt), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal, concurrency: flags.concurrency }));
     await writePlan(prepared.plan, flags.format, flags.out);
     logger.info({ ...prepared.plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;

@@ -127,7 +127,7 @@ export async function run(flags: RunFlags): Promise<number> {
       throw outcome.error instanceof Error ? outcome.error : new UsageError(`the cycle ended ${outcome.result}`);
     }
     await runDaemon({
-      dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics,
+      dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics, releaseMemoryWhenIdle: true,
       ...(flags.adminTokenFile !== undefined ? { admin: { tokenFile: flags.adminTokenFile, pause } } : {}),
     });
     logger.info('rampart run stopped');

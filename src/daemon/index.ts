@@ -9,6 +9,7 @@ import { ReconcileLoop, type BackoffOptions } from './loop.js';
 import { DaemonMetrics } from './metrics.js';
 import type { Cycle } from '../reconcile/outcome.js';
 import type { PauseSwitch } from './pause-switch.js';
+import { collectGarbage } from './release-memory.js';
 import { startDaemonServer } from './server.js';
 import { watchPolicyDirectory } from './watch.js';
 
@@ -42,6 +43,8 @@ export interface DaemonOptions {
   backoff?: BackoffOptions;
   /** `POST /pause` and `DELETE /pause` for a bearer of the token in `tokenFile`; the cycle reads `pause`. */
   admin?: { readonly tokenFile: string; readonly pause: PauseSwitch };
+  /** Collect the garbage of each cycle once it is over (release-memory.ts); `rampart run` sets it. */
+  releaseMemoryWhenIdle?: boolean;
 }
 
 export interface RunningDaemon {
@@ -66,6 +69,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     backoff: options.backoff,
     logger,
     metrics,
+    ...(options.releaseMemoryWhenIdle ? { onIdle: collectGarbage } : {}),
   });
   const server = options.listen !== undefined
     ? await startDaemonServer({

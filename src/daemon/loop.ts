@@ -34,6 +34,8 @@ export interface ReconcileLoopOptions {
   now?: () => number;
   /** Random source in [0, 1) for jitter (tests). */
   random?: () => number;
+  /** Called after each cycle, before the wait for the next one (the daemon returns memory then). */
+  onIdle?: () => void;
 }
 
 export interface RunOptions {
@@ -104,6 +106,7 @@ export class ReconcileLoop implements DaemonState {
         const cycle = this.runCycle(reasons, signal);
         await (options.hardStop ? raceAbort(cycle, options.hardStop) : cycle);
         if (signal.aborted || options.hardStop?.aborted) break;
+        this.options.onIdle?.();
         reasons = await this.nextTrigger(signal, options.hardStop);
       }
     } finally {

@@ -31,6 +31,8 @@ export type Handler = (request: ApiRequest, core: EmulatorCore) => HandlerResult
 
 export class EmulatorCore {
   readonly demo = new DemoData();
+  /** Counts the writes: what was derived from the state at one revision holds until the next (or until a time passes). */
+  private writes = 0;
 
   constructor(
     public state: EmulatorState,
@@ -54,8 +56,13 @@ export class EmulatorCore {
     for (const id of clientIds) if (!this.allowedClients.has(id)) throw forbidden();
   }
 
-  /** Records that persisted state changed. */
+  /** Records that persisted state changed. Every change to the state goes through here. */
   changed(): void {
+    this.writes++;
     this.onWrite();
+  }
+
+  get revision(): number {
+    return this.writes;
   }
 }

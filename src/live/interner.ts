@@ -1,11 +1,14 @@
 /**
  * One copy of each repeated value of a read: the listing repeats the same
- * reason, owner and pools on thousands of objects, and each parsed answer
- * holds its own copies. Per read, so a daemon keeps nothing between cycles.
+ * reason, owner and pools on thousands of objects, the same conditions and
+ * points on thousands of rules, and each parsed answer holds its own copies.
+ * Per read, so a daemon keeps nothing between cycles. Shared values are
+ * immutable (the model's objects are readonly), so sharing is safe.
  */
 export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly numberLists = new Map<string, readonly number[]>();
+  private readonly values = new Map<string, unknown>();
 
   string<T extends string | undefined>(value: T): T {
     if (value === undefined) return value;
@@ -21,5 +24,13 @@ export class Interner {
     if (known) return known;
     this.numberLists.set(key, values);
     return values;
+  }
+
+  /** One copy of each value with the same key (the caller's canonical key of it). */
+  value<T>(key: string, value: T): T {
+    const known = this.values.get(key);
+    if (known !== undefined) return known as T;
+    this.values.set(key, value);
+    return value;
   }
 }

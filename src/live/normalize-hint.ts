@@ -8,11 +8,13 @@
 import type { ApiHint } from '../api/records.js';
 import { canonicalCondition, regroupPoints } from '../model/canonical.js';
 import { readOwnerMark } from '../model/ownership.js';
-import { sortConditions, type LiveRule } from '../model/rule.js';
+import { conditionKey, pointKey, sortConditions, type Condition, type LiveRule, type Point } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import { kindOfApiType } from '../rules/registry.js';
+import { Interner } from './interner.js';
 
-export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
+/** `intern` shares repeated values between the rules of one read (interner.ts). */
+export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner()): LiveRule | undefined {
   const found = hint.system === true ? undefined : kindOfApiType(hint.type);
   if (!found) return undefined;
   const { kind } = found;
@@ -22,21 +24,35 @@ export function liveRuleFromHint(hint: ApiHint): LiveRule | undefined {
     if (field.local) continue;
     const value = field.viaType ? found.fields[field.name] : field.fromApi(record[field.api]);
     const read = value ?? field.default;
-    if (read !== undefined) fields[field.name] = field.canonical(read);
+    if (read !== undefined) {
+      const canonical = field.canonical(read);
+      fields[field.name] = typeof canonical === 'string' ? intern.string(canonical) : canonical;
+    }
   }
-  const { text: comment, owner, fingerprint, name } = readOwnerMark(hint.comment);
-  const conditions = sortConditions((hint.action ?? []).map((condition) => canonicalCondition(condition)));
+  const mark = readOwnerMark(hint.comment);
+  const { fingerprint, name } = mark;
+  const comment = intern.string(mark.text);
+  const owner = intern.string(mark.owner);
+  const conditions = sortConditions((hint.action ?? []).map((condition) => sharedCondition(canonicalCondition(condition), intern)));
   return {
     id: hint.id,
     client: hint.clientid,
     kind: kind.yaml,
     fields,
     conditions,
-    point: kind.point === 'none' ? [] : regroupPoints(hint.point ?? []),
+    point: kind.point === 'none' ? [] : regroupPoints(hint.point ?? []).map((point) => sharedPoint(point, intern)),
     ...(typeof hint.regex_id === 'number' ? { regexId: hint.regex_id } : {}),
     ...(comment !== undefined ? { comment } : {}),
     ...(owner !== undefined ? { owner } : {}),
     ...(fingerprint !== undefined ? { fingerprint } : {}),
     ...(name !== undefined ? { name } : {}),
   } as LiveRule;
+}
+
+function sharedPoint(point: Point, intern: Interner): Point {
+  return intern.value(`p${pointKey(point)}`, point);
+}
+
+function sharedCondition(condition: Condition, intern: Interner): Condition {
+  return intern.value(`c${conditionKey(condition)}`, { ...condition, point: sharedPoint(condition.point, intern) });
 }

@@ -61,7 +61,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
       const key = listingKey(client, 'rules');
       const read = await fetchAllPages(
         async (offset, limit) => (await api.listHints(client, offset, limit, { signal }))
-          .map((hint) => normalized(hint.id, hint.clientid === client ? liveRuleFromHint(hint) : undefined)),
+          .map((hint) => normalized(hint.id, hint.clientid === client ? liveRuleFromHint(hint, intern) : undefined)),
         HINT_PAGE_LIMIT,
         paging(key, `rule listing of client ${client}`),
       );

@@ -13,8 +13,11 @@
  * deletes and pair the delete with the create that takes its place.
  */
 
-const MARK = /^(?:(.*?)\s)?\[managed-by:([A-Za-z0-9_.-]+)((?:\s+[a-z]+:[^\s\]]+)*)\]$/s;
+/** The mark itself, from `[managed-by:` to the closing bracket that ends the text. */
+const MARK_AT = /\[managed-by:([A-Za-z0-9_.-]+)((?:\s+[a-z]+:[^\s\]]+)*)\]$/y;
+const MARK_START = '[managed-by:';
 const ATTRIBUTE = /([a-z]+):([^\s\]]+)/g;
+const WHITESPACE = /\s/;
 
 export const DEFAULT_OWNER = 'rampart';
 
@@ -47,25 +50,41 @@ export interface ReadMark {
   readonly name?: string;
 }
 
-/** Splits a live comment or reason into the user's text and the mark, if any. */
+/**
+ * Splits a live comment or reason into the user's text and the mark, if any.
+ * The mark is the first `[managed-by:` at the start or after a whitespace
+ * character from which the rest of the text is one well-formed mark. Written
+ * as a scan rather than one regex with a lazy prefix: every listed object
+ * goes through here (60,000 of them took 0.3 s of a read that way).
+ */
 export function readOwnerMark(text: string | null | undefined): ReadMark {
   if (text === null || text === undefined || text === '') return {};
-  const match = MARK.exec(text);
-  if (!match) return { text };
-  const userText = match[1];
-  const owner = match[2] as string;
+  if (text.charCodeAt(text.length - 1) !== 93 /* ] */) return { text };
+  // A mark holds no `]` but its last character: it starts after any earlier one.
+  let at = text.indexOf(MARK_START, text.lastIndexOf(']', text.length - 2) + 1);
+  for (; at !== -1; at = text.indexOf(MARK_START, at + 1)) {
+    if (at > 0 && !WHITESPACE.test(text.charAt(at - 1))) continue;
+    MARK_AT.lastIndex = at;
+    const match = MARK_AT.exec(text);
+    if (match) return markOf(at > 1 ? text.slice(0, at - 1) : undefined, match[1] as string, match[2] ?? '');
+  }
+  return { text };
+}
+
+function markOf(userText: string | undefined, owner: string, attributes: string): ReadMark {
   let fingerprint: string | undefined;
   let name: string | undefined;
-  for (const [, key, value] of (match[3] ?? '').matchAll(ATTRIBUTE)) {
+  ATTRIBUTE.lastIndex = 0;
+  for (let found = ATTRIBUTE.exec(attributes); found; found = ATTRIBUTE.exec(attributes)) {
+    const [, key, value] = found;
     if (key === 'fp') fingerprint = value;
     else if (key === 'name') name = decodeName(value as string);
   }
-  return {
-    ...(userText ? { text: userText } : {}),
-    owner,
-    ...(fingerprint !== undefined ? { fingerprint } : {}),
-    ...(name !== undefined ? { name } : {}),
-  };
+  const mark: { text?: string; owner: string; fingerprint?: string; name?: string } = { owner };
+  if (userText) mark.text = userText;
+  if (fingerprint !== undefined) mark.fingerprint = fingerprint;
+  if (name !== undefined) mark.name = name;
+  return mark;
 }
 
 /** Spaces, brackets and the like would end the attribute or the mark: percent-encoded. */

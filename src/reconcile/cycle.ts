@@ -121,7 +121,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     }
 
     const read = (readSignal: AbortSignal) => prepare({
-      policies: settings.policies, load: async () => policy, allowEmpty: settings.allowEmpty, adopt: settings.adopt, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger, listingSizes,
+      policies: settings.policies, load: async () => policy, allowEmpty: settings.allowEmpty, adopt: settings.adopt, api: settings.api, owner: settings.owner, journal: settings.journal, signal: readSignal, logger, listingSizes, concurrency: settings.concurrency,
       ...(settings.ruleUpdates ? { ruleUpdates: settings.ruleUpdates } : {}),
     });
     const deadline = settings.readDeadline;

@@ -35,6 +35,8 @@ export interface PrepareOptions {
   readonly load?: (dir: string) => Promise<PolicyLoadResult>;
   /** The daemon's memory of last cycle's listing sizes, to predict this read's pages. */
   readonly listingSizes?: ListingSizeMemory;
+  /** Page calls in flight while reading (`--concurrency`; readLiveState's default otherwise). */
+  readonly concurrency?: number;
 }
 
 export interface Prepared {
@@ -45,6 +47,14 @@ export interface Prepared {
   /** The live state the plan was made from. */
   readonly live: LiveState;
   readonly plan: Plan;
+  /** Where the time went (wall ms): loading the policies, reading the live state (journal waits included), planning. */
+  readonly timings: PrepareTimings;
+}
+
+export interface PrepareTimings {
+  readonly loadMs: number;
+  readonly readMs: number;
+  readonly planMs: number;
 }
 
 /** Invalid policies: the diagnostics ride on the error so callers can print them. */
@@ -84,10 +94,13 @@ export function emptyPolicies(dir: string, exists: boolean, desired: DesiredStat
 const UNCONFIRMED_POLL_MS = 2_000;
 
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
+  const started = performance.now();
   const policy = await loadDesired(options);
+  const loaded = performance.now();
   const sizes = options.listingSizes;
   const read = () => readLiveState(options.api, policy.desired.clients, {
     signal: options.signal,
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     expected: sizes ? sizes.expect(policy.desired) : desiredListingSizes(policy.desired),
     ...(sizes ? { onListed: sizes.record.bind(sizes) } : {}),
     ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
@@ -103,6 +116,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     live = options.journal.overlay(listed);
   }
   const exported = await readExportRecords(options.policies, policy.files);
+  const readDone = performance.now();
   const plan = buildPlan(policy.desired, live, {
     exported,
     owner: options.owner,
@@ -110,8 +124,11 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
     ...(options.adopt ? { adopt: true } : {}),
   });
+  const ms = (from: number, to: number) => Math.round(to - from);
+  const timings = { loadMs: ms(started, loaded), readMs: ms(loaded, readDone), planMs: ms(readDone, performance.now()) };
+  options.logger?.debug(timings, 'prepared');
   throwOnConflicts(plan);
-  return { policy, desired: policy.desired, listed, live, plan };
+  return { policy, desired: policy.desired, listed, live, plan, timings };
 }
 
 /** How many conflicts the error message lists; the rest are counted. */

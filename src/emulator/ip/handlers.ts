@@ -2,8 +2,9 @@
 import { IP_LISTS, IP_RULE_TYPES, NEVER_EXPIRES } from '../../model/ip.js';
 import type { EmulatorCore, Handler } from '../core.js';
 import { HttpError, invalid } from '../envelope.js';
-import { isListed, isLive, markDeleted, purgeTombstones, type IpObject, type Stored } from '../store.js';
+import { isLive, markDeleted, type IpObject, type Stored } from '../store.js';
 import { requireIdList, requireRecord } from '../validate.js';
+import { housekeep, listedIpObjects } from './listing-cache.js';
 import { validateIpRuleCreate, type IpRuleDraft } from './validate.js';
 
 export const MAX_IP_PAGE = 300;
@@ -22,17 +23,8 @@ export const listIpRules: Handler = (request, core) => {
   const offset = queryInt(q, 'offset', { fallback: 0, min: 0 });
   const limit = queryInt(q, 'limit', { fallback: 50, min: 1, max: MAX_IP_PAGE });
 
-  const now = core.nowMs();
   housekeep(core);
-  const objects: IpObject[] = [];
-  for (const stored of core.state.ipObjects.values()) {
-    const o = stored.record;
-    if (!isListed(stored, now) || o.clientid !== clientid) continue;
-    if ((list !== null && o.list !== list) || (ruleType !== null && o.rule_type !== ruleType)) continue;
-    objects.push(o);
-  }
-  // Stable paging: by id (seeded objects may carry ids out of insertion order).
-  objects.sort((a, b) => a.id - b.id);
+  const objects = listedIpObjects(core, { clientid, list, ruleType });
   return { body: { objects: objects.slice(offset, offset + limit).map((o) => structuredClone(o)) } };
 };
 
@@ -129,15 +121,6 @@ function removeValues(core: EmulatorCore, stored: Stored<IpObject>, values: read
   }
   o.source_values = left;
   setSingular(o);
-}
-
-/** Expired objects vanish at their time (no lag); old tombstones go. */
-export function housekeep(core: EmulatorCore): void {
-  const now = core.nowMs();
-  for (const [id, stored] of core.state.ipObjects) {
-    if (stored.record.expired_at * 1000 <= now) core.state.ipObjects.delete(id);
-  }
-  purgeTombstones(core.state.ipObjects, now);
 }
 
 function queryInt(

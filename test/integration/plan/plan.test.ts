@@ -190,3 +190,28 @@ describe('plan output formats', () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe('plan --concurrency', () => {
+  /** The most calls the emulator was answering at once (each call's start and end from its log). */
+  function mostInFlight(h: Harness): number {
+    const spans = h.emulator.control.calls().map((c) => [c.time - c.durationMs, c.time] as const);
+    return Math.max(...spans.map(([start]) => spans.filter(([s, e]) => s <= start && start < e).length));
+  }
+
+  it('bounds the listing calls in flight while reading, as it bounds writes, above the default too', async () => {
+    const h = await appliedHarness({ latencyMs: 40 });
+    // 3,000 more deny values: ten predicted pages of one listing, read at once.
+    const addresses = Array.from({ length: 3000 }, (_, i) => `10.9.${i >> 8}.${i & 255}`);
+    await policies.write('big.yaml', `version: 1\nclient: ${CLIENT}\napplication: all\nip_lists:\n  deny:\n    - ips: [${addresses.join(', ')}]\n`);
+    for (const address of addresses) h.emulator.control.seedIpObject({ clientid: CLIENT, list: 'black', subnet: `${address}/32`, pools: [0], reason: '[managed-by:rampart]' });
+    const read = async (flags: string[]) => {
+      h.emulator.control.resetCalls();
+      const result = await h.cli('plan', policies.dir, ['--detailed-exitcode', ...flags]);
+      expect(result.code, result.stderr).toBe(0);
+      return mostInFlight(h);
+    };
+    expect(await read(['--concurrency', '2'])).toBe(2);
+    expect(await read([])).toBe(8);
+    expect(await read(['--concurrency', '16'])).toBeGreaterThan(8);
+  });
+});

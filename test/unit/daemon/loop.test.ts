@@ -37,6 +37,29 @@ function start(options: ReconcileLoopOptions): { loop: ReconcileLoop; controller
 }
 
 describe('ReconcileLoop', () => {
+  it('goes idle after each cycle it will wait after, never during one nor after the one a stop ends', async () => {
+    const events: string[] = [];
+    const third = gate();
+    const { loop, controller, done } = start({
+      intervalMs: 60_000,
+      cycle: async () => {
+        events.push(`cycle running=${String(loop.running)}`);
+        if (events.length > 4) await third.promise;
+        return { result: 'no-op' };
+      },
+      onIdle: () => events.push(`idle running=${String(loop.running)}`),
+    });
+    await waitFor(() => events.length === 2, 'first idle');
+    loop.request('change a.yaml');
+    await waitFor(() => events.length === 4, 'second idle');
+    loop.request('change b.yaml');
+    await waitFor(() => events.length === 5, 'third cycle');
+    controller.abort();
+    third.open();
+    await done;
+    expect(events).toEqual(['cycle running=true', 'idle running=false', 'cycle running=true', 'idle running=false', 'cycle running=true']);
+  });
+
   it('folds requests made during a cycle into exactly one follow-up with all reasons', async () => {
     const calls: CycleContext[] = [];
     const first = gate();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
+import { Interner } from '../../../src/live/interner.js';
 import { liveEntriesFromIpRule } from '../../../src/live/normalize-ip-rule.js';
 import { regroupPoints } from '../../../src/model/canonical.js';
 import { parseCidr, cidrsOverlap } from '../../../src/model/cidr.js';
@@ -17,6 +18,25 @@ describe('regroupPoints', () => {
 });
 
 describe('liveRuleFromHint', () => {
+  it('shares what the rules of one read repeat: conditions, points, owner, comment and field values', () => {
+    const intern = new Interner();
+    const hint = (id: number, path: string) => ({
+      id, clientid: 10042, type: 'vpatch', attack_type: 'sqli', point: ['header', 'host'], comment: 'shared [managed-by:rampart]',
+      action: [{ point: ['instance'], type: 'equal', value: 7 }, { point: ['path', 0], type: 'equal', value: path }],
+    });
+    const a = liveRuleFromHint(hint(1, 'a'), intern)!;
+    const b = liveRuleFromHint(hint(2, 'b'), intern)!;
+    const instance = (rule: typeof a) => rule.conditions.find((c) => c.point[0] === 'instance');
+    expect(instance(a)).toBe(instance(b));
+    expect(a.conditions.find((c) => c.value === 'a')).not.toBe(b.conditions.find((c) => c.value === 'b'));
+    expect(a.point[0]).toBe(b.point[0]);
+    expect([a.owner, a.comment]).toEqual(['rampart', 'shared']);
+    expect(a.comment).toBe(b.comment);
+    // A read of its own shares nothing with this one.
+    expect(instance(liveRuleFromHint(hint(3, 'c'))!)).not.toBe(instance(a));
+    expect(instance(liveRuleFromHint(hint(3, 'c'))!)).toEqual(instance(a));
+  });
+
   it('normalizes what the server returns into the canonical model', () => {
     const rule = liveRuleFromHint({
       id: 5, clientid: 10042, type: 'vpatch', attack_type: 'any', point: ['header', 'host'],

@@ -1,0 +1,94 @@
+/**
+ * The daemon of a large account: `rampart run` (a child process, with the
+ * Node.js options the Kubernetes manifests set) over 10k rules and 50k IP
+ * values the emulator already holds, so every cycle is a full no-op read and
+ * plan. Measured: the time to the first cycle, resident memory once idle after
+ * it and after further resync cycles, and the peak (the kernel's high-water
+ * mark, VmHWM), which is what a memory limit must cover.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'yaml';
+import { loadPolicies } from '../../src/policy/index.js';
+import { freePort, procStatusMb, until } from './daemon-bench.js';
+import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
+import { hintSeed, ipSeed, writeScalePolicies, type ScaleSpec } from './scale.js';
+
+export interface DaemonScaleFigures {
+  readonly rules: number;
+  readonly ipValues: number;
+  /** NODE_OPTIONS the daemon ran with (the manifests', unless BENCH_DAEMON_NODE_OPTIONS says otherwise). */
+  readonly nodeOptions: string;
+  readonly firstCycleMs: number;
+  readonly cycles: number;
+  readonly rssAfterFirstCycleMb: number;
+  readonly rssAfterCyclesMb: number;
+  readonly peakRssMb: number;
+}
+
+/** What the manifests give the container: the one place the heap cap is written. */
+const MANIFEST = fileURLToPath(new URL('../../../deploy/kubernetes/git-sync/deployment.yaml', import.meta.url));
+
+export async function manifestNodeOptions(): Promise<string> {
+  const deployment = parse(await readFile(MANIFEST, 'utf8')) as {
+    spec: { template: { spec: { containers: { name: string; env?: { name: string; value?: string }[] }[] } } };
+  };
+  const rampart = deployment.spec.template.spec.containers.find((c) => c.name === 'rampart');
+  return rampart?.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';
+}
+
+export async function benchDaemonAtScale(
+  emulator: BenchEmulator,
+  options: { cli: string; policies: string; spec: ScaleSpec; cycles: number },
+): Promise<DaemonScaleFigures> {
+  await emulator.reset();
+  await writeScalePolicies(options.policies, options.spec);
+  const loaded = await loadPolicies(options.policies);
+  if (!loaded.desired) throw new Error('generated policies are invalid');
+  await emulator.seedHints(loaded.desired.rules.map((rule) => hintSeed(rule, 'rampart')));
+  await emulator.seedIpObjects(loaded.desired.ipEntries.map((entry) => ipSeed(entry, 'rampart')));
+
+  // BENCH_DAEMON_NODE_OPTIONS: other Node.js options to try instead of the manifests'.
+  const nodeOptions = process.env.BENCH_DAEMON_NODE_OPTIONS ?? await manifestNodeOptions();
+  const port = await freePort();
+  const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const cyclesDone = async () => {
+    const text = await metrics();
+    return [...text.matchAll(/^rampart_reconcile_total\{result="([^"]+)"\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[2]), 0);
+  };
+  const started = Date.now();
+  const daemon = spawn(process.execPath, [
+    options.cli, 'run', '--policies', options.policies, '--listen', `127.0.0.1:${port}`, '--interval', '5s',
+  ], {
+    env: { ...process.env, NODE_OPTIONS: nodeOptions, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
+  const pid = daemon.pid ?? 0;
+  try {
+    await until(async () => ((await cyclesDone()) >= 1 ? true : undefined), 120_000, 'the first cycle', 50);
+    const firstCycleMs = Date.now() - started;
+    await sleep(1_000);
+    const rssAfterFirstCycleMb = await procStatusMb(pid, 'VmRSS');
+    await until(async () => ((await cyclesDone()) >= 1 + options.cycles ? true : undefined), 60_000 * options.cycles, 'the resync cycles', 100);
+    await sleep(1_000);
+    const text = await metrics();
+    const failed = /^rampart_reconcile_total\{result="(?!no-op|skipped)[^"]+"\} [1-9]/m.exec(text);
+    if (failed) throw new Error(`a daemon cycle did not end in no-op: ${failed[0]}`);
+    return {
+      rules: options.spec.rules,
+      ipValues: options.spec.ipValues,
+      nodeOptions,
+      firstCycleMs,
+      cycles: 1 + options.cycles,
+      rssAfterFirstCycleMb,
+      rssAfterCyclesMb: await procStatusMb(pid, 'VmRSS'),
+      peakRssMb: await procStatusMb(pid, 'VmHWM'),
+    };
+  } finally {
+    daemon.kill('SIGTERM');
+    await exited;
+  }
+}
