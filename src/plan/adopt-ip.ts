@@ -34,7 +34,6 @@ interface PendingAdopt {
   readonly ids: readonly number[];
 }
 
-
 function attributeChanges(want: IpEntry, live: IpEntry): string[] {
   return [...(want.expiresAt !== live.expiresAt ? ['expires'] : []), ...((want.reason ?? '') !== (live.reason ?? '') ? ['reason'] : [])];
 }
