@@ -63,17 +63,37 @@ export interface LiveIpEntry extends IpEntry {
   readonly fingerprint?: string;
 }
 
-/** The identity of an IP entry: what makes two entries the same object. */
+/**
+ * The identity of an IP entry: what makes two entries the same object. JSON,
+ * for what outlives a process (the plan's digests, export); in-process maps
+ * use `ipSlotKey`, the same identity cheaper.
+ */
 export function ipKey(entry: IpEntry): string {
   return JSON.stringify([entry.client, entry.list, entry.ruleType, entry.value, entry.pools]);
 }
 
+/*
+ * In-process keys: fields joined by NUL, which no client, list, type, pool or
+ * normalized value holds; cheaper than JSON.
+ */
+
+/** The identity of `ipKey` (same entries equal), as a map key: client, list, type, value, pools. */
+export function ipSlotKey(e: IpEntry): string {
+  return `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}`;
+}
+
 /**
  * Entries that one create request can carry together: non-`ip_range` entries
- * sharing client, list, type, pools, expiry and reason.
+ * sharing client, list, type, pools, expiry and reason. The reason (any text)
+ * comes last, after a separator only when there is one: no reason and an
+ * empty one are different groups.
  */
-export function ipGroupKey(entry: IpEntry): string {
-  return JSON.stringify([
-    entry.client, entry.list, entry.ruleType, entry.pools, entry.expiresAt, entry.reason ?? null,
-  ]);
+export function ipGroupKey(e: IpEntry): string {
+  const head = `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.pools.join(',')}\u0000${e.expiresAt}`;
+  return e.reason === undefined ? head : `${head}\u0000${e.reason}`;
+}
+
+/** The same value for any list and applications: what a move between lists is keyed by. */
+export function ipValueKey(entry: IpEntry): string {
+  return `${entry.client}\u0000${entry.ruleType}\u0000${entry.value}`;
 }

@@ -8,7 +8,7 @@
  * or moved too (deleting an object deletes all its values).
  */
 import type { AdoptIp, Change, CreateIp, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
-import { ALL_APPLICATIONS_POOL, ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
 import { poolsOverlap } from '../policy/conflicts.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
@@ -34,10 +34,6 @@ interface PendingAdopt {
   readonly ids: readonly number[];
 }
 
-const slotKey = (e: IpEntry): string => `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}`;
-/** The same value for any list and applications: what a move is keyed by. */
-export const valueKey = (e: IpEntry): string => `${e.client}\u0000${e.ruleType}\u0000${e.value}`;
-
 function attributeChanges(want: IpEntry, live: IpEntry): string[] {
   return [...(want.expiresAt !== live.expiresAt ? ['expires'] : []), ...((want.reason ?? '') !== (live.reason ?? '') ? ['reason'] : [])];
 }
@@ -57,10 +53,10 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
     else map.set(key, [e]);
   };
   for (const e of liveIp) {
-    if (e.owner === owner) ownedSlots.add(slotKey(e));
+    if (e.owner === owner) ownedSlots.add(ipSlotKey(e));
     if (e.owner !== undefined) continue;
-    push(bySlot, slotKey(e), e);
-    push(byValue, valueKey(e), e);
+    push(bySlot, ipSlotKey(e), e);
+    push(byValue, ipValueKey(e), e);
     push(holders, e.id, e);
   }
   const paired = new Set<LiveIpEntry>();
@@ -72,9 +68,9 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
 
   // Valid policies declare a value once per list and applications, so no two declarations compete for one object.
   for (const want of desiredIp) {
-    const slot = slotKey(want);
+    const slot = ipSlotKey(want);
     const listed = bySlot.get(slot);
-    if (!listed && !byValue.has(valueKey(want))) {
+    if (!listed && !byValue.has(ipValueKey(want))) {
       pass.desired.push(want);
       continue;
     }
@@ -94,7 +90,7 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
       continue;
     }
     pass.desired.push(want);
-    const elsewhere = (byValue.get(valueKey(want)) ?? [])
+    const elsewhere = (byValue.get(ipValueKey(want)) ?? [])
       .filter((e) => e.list !== want.list && poolsOverlap(e.pools, want.pools) && !paired.has(e) && !moved.has(e)).sort(byId);
     if (elsewhere.length === 0) continue;
     if (adopt) {
@@ -118,7 +114,7 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
     const first = held.find((e) => moved.has(e)) as LiveIpEntry;
     const want = moved.get(first) as DesiredIpEntry;
     // Deleting the holder removes the value for every application it names: each must be declared somewhere.
-    const uncovered = held.filter((e) => moved.has(e) && !poolsCovered(e.pools, declaredPools.get(valueKey(e))));
+    const uncovered = held.filter((e) => moved.has(e) && !poolsCovered(e.pools, declaredPools.get(ipValueKey(e))));
     if (stranded.length > 0 || uncovered.length > 0) {
       for (const e of held) moved.delete(e);
       pass.conflicts.push({
@@ -138,7 +134,7 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
       size: Math.max(first.objectSize, held.length),
     };
     appendTo(deletes, first.client, object);
-    for (const e of held) if (moved.has(e)) appendTo(pass.moves, valueKey(e), id);
+    for (const e of held) if (moved.has(e)) appendTo(pass.moves, ipValueKey(e), id);
   }
   for (const [client, objects] of deletes) pass.changes.push({ action: 'delete', kind: 'ip', client, objects } satisfies DeleteIp);
   pass.changes.unshift(...groupAdoptions(pending));
@@ -148,13 +144,13 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
   return pass;
 }
 
-/** Every application each value (`valueKey`) is declared for, in any list. */
+/** Every application each value (`ipValueKey`) is declared for, in any list. */
 function poolsDeclared(desiredIp: readonly DesiredIpEntry[]): Map<string, Set<number>> {
   const declared = new Map<string, Set<number>>();
   for (const want of desiredIp) {
-    const pools = declared.get(valueKey(want)) ?? new Set<number>();
+    const pools = declared.get(ipValueKey(want)) ?? new Set<number>();
     for (const pool of want.pools) pools.add(pool);
-    declared.set(valueKey(want), pools);
+    declared.set(ipValueKey(want), pools);
   }
   return declared;
 }
@@ -173,7 +169,7 @@ function describeHolderPools(pools: readonly number[]): string {
 function groupAdoptions(pending: readonly PendingAdopt[]): AdoptIp[] {
   const groups = new Map<string, PendingAdopt[]>();
   for (const p of pending) {
-    const key = p.want.ruleType === 'ip_range' ? slotKey(p.want) : ipGroupKey(p.want);
+    const key = p.want.ruleType === 'ip_range' ? ipSlotKey(p.want) : ipGroupKey(p.want);
     appendTo(groups, key, p);
   }
   return [...groups.values()].map((group) => {
@@ -209,7 +205,7 @@ export function linkMoves(changes: readonly Change[], moves: ReadonlyMap<string,
   if (moves.size === 0) return [...changes];
   return changes.map((change): Change => {
     if (change.kind !== 'ip' || change.action !== 'create') return change;
-    const ids = change.entries.flatMap((e) => moves.get(valueKey(e)) ?? []);
+    const ids = change.entries.flatMap((e) => moves.get(ipValueKey(e)) ?? []);
     if (ids.length === 0) return change;
     const replaces = [...new Set([...(change.replaces ?? []), ...ids])].sort((a, b) => a - b);
     return { ...change, replaces } satisfies CreateIp;

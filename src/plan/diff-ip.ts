@@ -1,7 +1,9 @@
 import type { Change, CreateIp, DeletedIpObject } from '../model/change.js';
-import { ipGroupKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ipGroupKey, ipSlotKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { appendTo } from './append.js';
+import { ipSlots, type IpSlot } from './ip-slots.js';
 import { compareStrings } from '../model/rule.js';
-import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
+import { isPlaceholder, ownerSuffix, type Note } from './notes.js';
 
 export interface IpDiff {
   readonly changes: Change[];
@@ -11,10 +13,18 @@ export interface IpDiff {
   readonly owned: number;
 }
 
+/** What happens to one owned live value; one record per kind, shared. */
 type Fate =
   | { readonly kind: 'keep' }
   | { readonly kind: 'moved' }
   | { readonly kind: 'remove'; readonly reason: 'not-declared' | 'duplicate' };
+
+const KEEP: Fate = { kind: 'keep' };
+const MOVED: Fate = { kind: 'moved' };
+const REMOVE: Readonly<Record<'not-declared' | 'duplicate', Fate>> = {
+  'not-declared': { kind: 'remove', reason: 'not-declared' },
+  duplicate: { kind: 'remove', reason: 'duplicate' },
+};
 
 interface PendingCreate {
   readonly entry: DesiredIpEntry;
@@ -23,19 +33,7 @@ interface PendingCreate {
   readonly from: readonly LiveIpEntry[];
 }
 
-interface Slot {
-  desired?: DesiredIpEntry;
-  owned: LiveIpEntry[];
-  foreign: LiveIpEntry[];
-}
-
-/**
- * The same identity as `ipKey`, cheaper to build (no JSON): the diff builds one
- * per live and desired value. The separator cannot occur in normalized values.
- */
-function fastKey(e: IpEntry): string {
-  return `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}`;
-}
+const NO_ENTRIES: readonly LiveIpEntry[] = [];
 
 export function sameIpAttributes(a: IpEntry, b: IpEntry): boolean {
   return a.expiresAt === b.expiresAt && (a.reason ?? '') === (b.reason ?? '');
@@ -56,40 +54,12 @@ const byId = (a: LiveIpEntry, b: LiveIpEntry): number => a.id - b.id;
  * (that would take it from its owner) and never created again (409).
  */
 export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): IpDiff {
-  const slots = new Map<string, Slot>();
-  const slot = (key: string): Slot => {
-    let s = slots.get(key);
-    if (!s) {
-      s = { owned: [], foreign: [] };
-      slots.set(key, s);
-    }
-    return s;
-  };
-  for (const entry of desired) {
-    const s = slot(fastKey(entry));
-    // Declaring one value twice is a validation error upstream; keep the first.
-    if (!s.desired || compareSources(entry.source, s.desired.source) < 0) s.desired = entry;
-  }
-  const objects = new Map<number, LiveIpEntry[]>();
-  for (const entry of live) {
-    if (entry.owner === owner) {
-      slot(fastKey(entry)).owned.push(entry);
-      const held = objects.get(entry.id);
-      if (held) held.push(entry);
-      else objects.set(entry.id, [entry]);
-    } else {
-      slot(fastKey(entry)).foreign.push(entry);
-    }
-  }
-  // Sorted keys: the choices below depend on earlier ones, never on input order.
-  // (The default order is compareStrings' order, without a call per comparison.)
-  const keys = [...slots.keys()].sort();
-
+  const { slots, objects, owned } = ipSlots(desired, live, owner);
   const fate = new Map<LiveIpEntry, Fate>();
   const doomed = new Set<number>();
-  const remove = (entries: readonly LiveIpEntry[], reason: 'not-declared' | 'duplicate'): void => {
-    for (const e of entries) {
-      fate.set(e, { kind: 'remove', reason });
+  const remove = (entries: readonly LiveIpEntry[] | undefined, reason: 'not-declared' | 'duplicate'): void => {
+    for (const e of entries ?? NO_ENTRIES) {
+      fate.set(e, REMOVE[reason]);
       doomed.add(e.id);
     }
   };
@@ -109,68 +79,84 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     });
   };
 
-  // 1. Decide every value that does not depend on which duplicate we keep.
-  const pending: Slot[] = [];
-  for (const key of keys) {
-    const s = slots.get(key) as Slot;
-    s.owned.sort(byId);
-    s.foreign.sort(byId);
+  // 1. Decide every value that does not depend on which duplicate we keep (in any order).
+  const pending: IpSlot[] = [];
+  for (const s of slots) {
+    if (s.owned && s.owned.length > 1) s.owned.sort(byId);
+    if (s.foreign && s.foreign.length > 1) s.foreign.sort(byId);
     const want = s.desired;
     if (!want) {
       remove(s.owned, 'not-declared');
-    } else if (s.owned.some((e) => sameIpAttributes(e, want))) {
+    } else if (s.owned?.some((e) => sameIpAttributes(e, want))) {
       pending.push(s);
-    } else if (s.foreign.length > 0) {
+    } else if (s.foreign) {
       unchanged++;
       noteForeign(want, s.foreign);
       remove(s.owned, 'duplicate');
-    } else if (s.owned.length > 0) {
-      for (const e of s.owned) fate.set(e, { kind: 'moved' });
+    } else if (s.owned) {
+      for (const e of s.owned) fate.set(e, MOVED);
       creates.push({ entry: want, force: true, from: s.owned });
     } else {
-      creates.push({ entry: want, force: false, from: [] });
+      creates.push({ entry: want, force: false, from: NO_ENTRIES });
     }
   }
 
   // 2. Keep one exact owned copy: in an object not being deleted, then the largest
-  //    object (fewer values to move), then the lowest id.
-  const kept: Slot[] = [];
+  //    object (fewer values to move), then the lowest id. A choice reads the
+  //    deletes earlier choices made: those slots go in the order of their keys,
+  //    never of the input. A lone owned copy with no unmanaged one is kept
+  //    whatever was chosen before, and deletes nothing: in any order.
+  const kept: IpSlot[] = [];
+  const keep = (s: IpSlot, chosen: LiveIpEntry): void => {
+    fate.set(chosen, KEEP);
+    s.chosen = chosen;
+    kept.push(s);
+  };
+  const contested: { slot: IpSlot; key: string }[] = [];
   for (const s of pending) {
-    const want = s.desired as DesiredIpEntry;
-    const rank = (e: LiveIpEntry): number[] => [isPlaceholder(e) ? 1 : 0, doomed.has(e.id) ? 1 : 0, -e.objectSize, e.id];
-    const [chosen] = s.owned
-      .filter((e) => sameIpAttributes(e, want))
-      .sort((a, b) => compareRanks(rank(a), rank(b)));
     unchanged++;
-    if (!chosen || (doomed.has(chosen.id) && s.foreign.length > 0)) {
+    if (s.owned?.length === 1 && !s.foreign) keep(s, s.owned[0] as LiveIpEntry);
+    else contested.push({ slot: s, key: ipSlotKey(s.desired as DesiredIpEntry) });
+  }
+  contested.sort((a, b) => compareStrings(a.key, b.key));
+  for (const { slot: s } of contested) {
+    const want = s.desired as DesiredIpEntry;
+    const candidates = s.owned as LiveIpEntry[];
+    const chosen = bestCopy(candidates, want, doomed);
+    if (s.foreign && doomed.has(chosen.id)) {
       noteForeign(want, s.foreign);
-      remove(s.owned, 'duplicate');
+      remove(candidates, 'duplicate');
       continue;
     }
-    fate.set(chosen, { kind: 'keep' });
-    remove(s.owned.filter((e) => e !== chosen), 'duplicate');
-    kept.push(s);
+    keep(s, chosen);
+    remove(candidates.filter((e) => e !== chosen), 'duplicate');
   }
 
   // 3. A kept value in an object that is being deleted moves out first.
   for (const s of kept) {
-    const want = s.desired as DesiredIpEntry;
-    const chosen = s.owned.find((e) => fate.get(e)?.kind === 'keep') as LiveIpEntry;
+    const chosen = s.chosen as LiveIpEntry;
     if (!doomed.has(chosen.id)) continue;
-    if (s.foreign.length > 0) {
+    const want = s.desired as DesiredIpEntry;
+    if (s.foreign) {
       noteForeign(want, s.foreign);
       remove([chosen], 'duplicate');
       continue;
     }
     unchanged--;
-    fate.set(chosen, { kind: 'moved' });
+    fate.set(chosen, MOVED);
     creates.push({ entry: want, force: true, from: [chosen] });
   }
 
   const changes: Change[] = [...groupCreates(creates), ...batchDeletes(objects, doomed, fate)];
-  let owned = 0;
-  for (const held of objects.values()) owned += held.length;
   return { changes, unchanged, notes, owned };
+}
+
+/** The exact copy to keep among several: see step 2 of `diffIp`. */
+function bestCopy(owned: readonly LiveIpEntry[], want: DesiredIpEntry, doomed: ReadonlySet<number>): LiveIpEntry {
+  const rank = (e: LiveIpEntry): number[] => [isPlaceholder(e) ? 1 : 0, doomed.has(e.id) ? 1 : 0, -e.objectSize, e.id];
+  const ranked = owned.filter((e) => sameIpAttributes(e, want)).map((e) => ({ e, rank: rank(e) }));
+  ranked.sort((a, b) => compareRanks(a.rank, b.rank));
+  return (ranked[0] as { e: LiveIpEntry }).e;
 }
 
 function compareRanks(a: readonly number[], b: readonly number[]): number {
@@ -183,38 +169,42 @@ function compareRanks(a: readonly number[], b: readonly number[]): number {
 
 /** One create per `ip_range` value; one per `ipGroupKey` and force flag otherwise. */
 function groupCreates(pending: readonly PendingCreate[]): CreateIp[] {
+  const out: CreateIp[] = [];
   const groups = new Map<string, PendingCreate[]>();
   for (const p of pending) {
-    const key = p.entry.ruleType === 'ip_range'
-      ? `${fastKey(p.entry)}|${p.force}`
-      : `${ipGroupKey(p.entry)}|${p.force}`;
-    const group = groups.get(key);
-    if (group) group.push(p);
-    else groups.set(key, [p]);
+    // Each slot makes at most one create: an `ip_range` value is a group of its own.
+    if (p.entry.ruleType === 'ip_range') out.push(createOf([p]));
+    else appendTo(groups, `${p.force ? 'f' : 'n'}${ipGroupKey(p.entry)}`, p);
   }
-  const out: CreateIp[] = [];
   for (const group of groups.values()) {
-    group.sort((a, b) => compareStrings(a.entry.value, b.entry.value));
-    const first = (group[0] as PendingCreate).entry;
-    // What each object the values move out of said before, for the plan's old → new.
-    const previous = new Map(group.flatMap((p) => p.from).map((e) => [e.id, e]));
-    const replaces = [...previous.keys()].sort((a, b) => a - b);
-    out.push({
-      action: 'create', kind: 'ip', client: first.client, list: first.list, ruleType: first.ruleType,
-      pools: first.pools, expiresAt: first.expiresAt,
-      ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
-      entries: group.map((p) => p.entry),
-      force: group[0]?.force ?? false,
-      ...(replaces.length > 0 ? {
-        replaces,
-        before: replaces.map((id) => {
-          const e = previous.get(id) as LiveIpEntry;
-          return { id, expiresAt: e.expiresAt, ...(e.reason !== undefined && e.reason !== '' ? { reason: e.reason } : {}) };
-        }),
-      } : {}),
-    });
+    if (group.length > 1) group.sort((a, b) => compareStrings(a.entry.value, b.entry.value));
+    out.push(createOf(group));
   }
   return out;
+}
+
+/** The create of one group of values (sorted by value). */
+function createOf(group: readonly PendingCreate[]): CreateIp {
+  const first = (group[0] as PendingCreate).entry;
+  const base: CreateIp = {
+    action: 'create', kind: 'ip', client: first.client, list: first.list, ruleType: first.ruleType,
+    pools: first.pools, expiresAt: first.expiresAt,
+    ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
+    entries: group.map((p) => p.entry),
+    force: group[0]?.force ?? false,
+  };
+  if (!group.some((p) => p.from.length > 0)) return base;
+  // What each object the values move out of said before, for the plan's old → new.
+  const previous = new Map(group.flatMap((p) => p.from).map((e) => [e.id, e]));
+  const replaces = [...previous.keys()].sort((a, b) => a - b);
+  return {
+    ...base,
+    replaces,
+    before: replaces.map((id) => {
+      const e = previous.get(id) as LiveIpEntry;
+      return { id, expiresAt: e.expiresAt, ...(e.reason !== undefined && e.reason !== '' ? { reason: e.reason } : {}) };
+    }),
+  };
 }
 
 /** One batched delete per client holding every doomed object id once. */
@@ -226,7 +216,7 @@ function batchDeletes(
   const byClient = new Map<number, DeletedIpObject[]>();
   for (const id of [...doomed].sort((a, b) => a - b)) {
     if (isPlaceholder({ id })) continue;
-    const held = [...(objects.get(id) ?? [])].sort((a, b) => compareStrings(a.value, b.value));
+    const held = [...(objects.get(id) ?? NO_ENTRIES)].sort((a, b) => compareStrings(a.value, b.value));
     const first = held[0];
     if (!first) continue;
     const entries = held.filter((e) => fate.get(e)?.kind !== 'moved');

@@ -60,6 +60,9 @@ export function ipEntriesFromPlan(client: number, object: PlanIpObject): IpEntry
 }
 
 function applicationOfIds(ids: readonly number[]): Application {
+  // Most objects name one application: no set, no sort.
+  const [only] = ids;
+  if (ids.length === 1 && only !== undefined) return only === ALL_APPLICATIONS_POOL ? 'all' : only;
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   if (unique.length === 0 || (unique.length === 1 && unique[0] === ALL_APPLICATIONS_POOL)) return 'all';
   if (unique.length === 1) return unique[0] as number;

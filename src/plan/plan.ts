@@ -46,6 +46,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     maxDeleteShare: options.maxDeleteShare ?? DEFAULT_SAFETY.maxDeleteShare,
     minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
   };
+  const checksum = once(() => planChecksum(changes));
   return {
     format_version: PLAN_FORMAT_VERSION,
     owner,
@@ -54,7 +55,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     summary,
     api_calls: apiCalls(changes),
     safety: safetyOf(changes, result.owned, limits),
-    checksum: planChecksum(changes),
+    get checksum() {
+      return checksum();
+    },
     desired_digest: digestDesired(desired),
     live_digest: digestLive(live),
     changes,
@@ -73,19 +76,40 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
 export function restrictPlan(plan: Plan, keep: (change: PlanChange) => PlanChange | undefined): Plan {
   const changes = plan.changes.flatMap((change) => keep(change) ?? []);
   const limits: SafetyLimits = { maxDeleteShare: plan.safety.threshold, minOwned: plan.safety.min_owned };
+  const checksum = once(() => planChecksum(changes));
   return {
     ...plan,
     summary: summarize(changes, plan.summary.unchanged),
     api_calls: apiCalls(changes),
     safety: safetyOf(changes, plan.safety.owned_count, limits),
-    checksum: planChecksum(changes),
+    get checksum() {
+      return checksum();
+    },
     changes,
   };
 }
 
-/** sha256 of the canonical JSON of the changes; `apply --plan` recomputes it. */
+/**
+ * sha256 of the canonical JSON of the changes; `apply --plan` recomputes it.
+ * A plan computes it when first read (a saved or JSON plan, the markdown
+ * footer, apply's report): the text plan and the daemon's cycles never read
+ * it, and at 100k objects it is a second of walking the changes.
+ */
 export function planChecksum(changes: readonly PlanChange[]): string {
   return sha256(canonicalJson(changes));
+}
+
+/** `compute()` on the first call, its result after. */
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T | undefined;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value as T;
+  };
 }
 
 export function hasChanges(plan: Plan): boolean {
@@ -212,9 +236,15 @@ function createIpChange(c: CreateIp): PlanChange {
 
 /** The policy lines that declared the values of one IP change, each with its values. */
 function planSources(entries: CreateIp['entries']): PlanSource[] {
+  const [only] = entries;
+  // Most creates carry one value (every ip_range value is a create of its own).
+  if (only && entries.length === 1) {
+    return [{ file: only.source.file, line: only.source.line, col: only.source.col, name: only.source.name, values: [only.value] }];
+  }
   const bySource = new Map<string, { source: CreateIp['entries'][number]['source']; values: string[] }>();
   for (const e of entries) {
-    const key = JSON.stringify([e.source.file, e.source.line, e.source.col, e.source.name]);
+    // A path holds no NUL and the name comes last: one key per declaring line.
+    const key = `${e.source.file}\u0000${e.source.line}\u0000${e.source.col}\u0000${e.source.name}`;
     const s = bySource.get(key);
     if (s) s.values.push(e.value);
     else bySource.set(key, { source: e.source, values: [e.value] });

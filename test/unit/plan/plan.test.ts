@@ -4,8 +4,9 @@ import { digestDesired, digestLive } from '../../../src/plan/digest.js';
 import { buildPlan, planChecksum } from '../../../src/plan/plan.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../../../src/plan/objects.js';
 import { renderJson } from '../../../src/plan/render/json.js';
+import type { Plan } from '../../../src/plan/types.js';
 import { ruleKey } from '../../../src/model/rule.js';
-import { desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, shuffled } from './builders.js';
+import { desiredIp, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, shuffled } from './builders.js';
 import { everyChange } from './scenario.js';
 
 describe('plan ordering', () => {
@@ -76,6 +77,23 @@ describe('determinism', () => {
     }
   });
 
+  it('keeps the same copies of values held several times, whatever the input order', () => {
+    // A is held by objects 1 (2 values) and 2 (3 values), B by 1 and 3 (2 values each). Keeping A in the
+    // larger object 2 deletes object 1, which then makes B keep its copy in object 3. Chosen the other way
+    // round (B first: object 1, the lower id), object 1 would hold B and go anyway: a forced create more.
+    const [a, b, c, d, e] = ['10.0.1.0/24', '10.0.2.0/24', '10.0.3.0/24', '10.0.4.0/24', '10.0.5.0/24'];
+    const values = [a, b, c, d, e] as string[];
+    const live = liveState([], [...liveObject(1, [a, b] as string[]), ...liveObject(2, [a, c, d] as string[]), ...liveObject(3, [b, e] as string[])]);
+    const expected = renderJson(buildPlan(desiredState([], values.map((v, i) => desiredIp(v, {}, 10 + i))), live));
+    const plan = JSON.parse(expected) as Plan;
+    expect(plan.changes.map((change) => [change.action, change.kind === 'ip' && change.action === 'delete' ? change.ids : []])).toEqual([['delete', [1]]]);
+    for (const seed of [1, 2, 3, 42]) {
+      const desired = desiredState([], shuffled(values, seed).map((v) => desiredIp(v, {}, 10 + values.indexOf(v))));
+      expect(renderJson(buildPlan(desired, { ...live, ipEntries: shuffled(live.ipEntries, seed) }))).toBe(expected);
+    }
+    expect(renderJson(buildPlan(desiredState([], [...values].reverse().map((v) => desiredIp(v, {}, 10 + values.indexOf(v)))), live))).toBe(expected);
+  });
+
   it('checksums the canonical JSON of the changes', () => {
     const plan = buildPlan(everyChange().desired, everyChange().live);
     expect(plan.checksum).toMatch(/^[0-9a-f]{64}$/);
@@ -84,6 +102,16 @@ describe('determinism', () => {
     const reread = JSON.parse(renderJson(plan)) as typeof plan;
     expect(planChecksum(reread.changes)).toBe(plan.checksum);
     expect(planChecksum(plan.changes.slice(1))).not.toBe(plan.checksum);
+  });
+
+  it('computes the checksum when it is first read, in its place in the JSON', () => {
+    const plan = buildPlan(everyChange().desired, everyChange().live);
+    // An accessor until read: the text plan and the daemon's cycles never pay for it.
+    expect(typeof Object.getOwnPropertyDescriptor(plan, 'checksum')?.get).toBe('function');
+    const keys = Object.keys(JSON.parse(renderJson(plan)) as object);
+    expect(keys.slice(keys.indexOf('safety'), keys.indexOf('safety') + 4)).toEqual(['safety', 'checksum', 'desired_digest', 'live_digest']);
+    expect((JSON.parse(renderJson(plan)) as typeof plan).checksum).toBe(planChecksum(plan.changes));
+    expect(plan.checksum).toBe(plan.checksum);
   });
 
   it('sorts object keys in canonical JSON and drops undefined members', () => {
