@@ -52,6 +52,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   // Written only when it changes, so a build leaves the work tree and tsc's incremental state alone.
   if (text !== current) {
     writeFileSync(VALIDATOR_FILE, text);
-    process.stdout.write(`wrote ${VALIDATOR_FILE}\n`);
+    process.stdout.write(`wrote ${VALIDATOR_FILE} (the schema changed: commit it)\n`);
   }
 }
