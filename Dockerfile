@@ -24,7 +24,9 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY schemas ./schemas
-RUN npx tsc -p tsconfig.build.json
+COPY scripts ./scripts
+# The schema's validator is generated from schemas/ first, as `npm run build` does.
+RUN node scripts/generate-validator.mjs && npx tsc -p tsconfig.build.json
 
 # 2. Production dependencies only.
 FROM ${NODE_IMAGE} AS deps

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-bench/', 'node_modules/', 'coverage/', '.rampart/'] },
+  { ignores: ['dist/', 'dist-bench/', 'node_modules/', 'coverage/', '.rampart/', 'src/**/*.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,7 +19,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       .version(await packageVersion(), '-V, --version')
       .showHelpAfterError()
       .exitOverride();
-    registerCommands(program);
+    await registerCommands(program, argv);
     await program.parseAsync([...argv]);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {

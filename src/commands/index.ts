@@ -1,28 +1,38 @@
 import type { Command } from 'commander';
-import { register as registerValidate } from './validate.js';
-import { register as registerEmulator } from './emulator.js';
-import { register as registerPlan } from './plan.js';
-import { register as registerShow } from './show.js';
-import { register as registerApply } from './apply.js';
-import { register as registerAdopt } from './adopt.js';
-import { register as registerExport } from './export.js';
-import { register as registerCi } from './ci.js';
-import { register as registerRun } from './run.js';
-import { register as registerFmt } from './fmt.js';
+
+interface CommandModule {
+  register(program: Command): void;
+}
 
 /**
- * Each command module exports `register(program)`; add new commands here,
- * one line each.
+ * Each command module exports `register(program)`; add new commands here, one
+ * line each, in the order help lists them. A module is imported only when its
+ * command runs (or help lists them all): `validate` starts without the API
+ * client, the logger or the daemon.
  */
-export function registerCommands(program: Command): void {
-  registerEmulator(program);
-  registerValidate(program);
-  registerPlan(program);
-  registerShow(program);
-  registerApply(program);
-  registerAdopt(program);
-  registerExport(program);
-  registerCi(program);
-  registerRun(program);
-  registerFmt(program);
+const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
+  emulator: () => import('./emulator.js'),
+  validate: () => import('./validate.js'),
+  plan: () => import('./plan.js'),
+  show: () => import('./show.js'),
+  apply: () => import('./apply.js'),
+  adopt: () => import('./adopt.js'),
+  export: () => import('./export.js'),
+  ci: () => import('./ci.js'),
+  run: () => import('./run.js'),
+  fmt: () => import('./fmt.js'),
+};
+
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
+/**
+ * Registers the command `argv` names (as `process.argv`), or every command when
+ * it names none of them (help, `--version`, a typo commander suggests a fix for).
+ */
+export async function registerCommands(program: Command, argv: readonly string[]): Promise<void> {
+  // The program's own options (-V, -h) take no value, so the first word that is not an option is the command.
+  const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : COMMAND_NAMES;
+  const modules = await Promise.all(wanted.map((name) => COMMANDS[name]!()));
+  for (const module of modules) module.register(program);
 }

@@ -4,12 +4,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaText } from '../../../src/policy/schema-document.js';
 import { generatedBlock, ruleKindReference } from '../../../src/rules/reference.js';
+import { VALIDATOR_FILE, validatorSource } from '../../../scripts/generate-validator.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 describe('files generated from the registry', () => {
   it('schemas/policy.schema.json is current', () => {
     expect(readFileSync(join(ROOT, 'schemas', 'policy.schema.json'), 'utf8'), 'run npm run generate').toBe(schemaText());
+  });
+
+  it('the validator generated from the schema is current', () => {
+    expect(readFileSync(VALIDATOR_FILE, 'utf8'), 'run npm run build').toBe(validatorSource(JSON.parse(schemaText())));
   });
 
   it('the rule-kind tables of docs/policy-reference.md are current', () => {
