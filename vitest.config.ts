@@ -7,6 +7,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/soak/**'],
     // Builds dist/ once when missing or stale, for the CLI integration tests.
     globalSetup: ['test/global-setup.ts'],
+    // Sources compared by value, whatever their class (test/setup/sources.ts).
+    setupFiles: ['test/setup/sources.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests start real processes and servers; two cores are all CI has.

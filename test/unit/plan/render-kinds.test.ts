@@ -45,7 +45,7 @@ beforeAll(async () => {
   await dir.write('every.yaml', stringify({ version: 1, client: CLIENT, application: 7, rules }));
   const loaded = (await loadDesired({ policies: dir.dir })).desired;
   // Paths relative to the repository, as a CI run shows them (the temporary directory differs per run).
-  desired = { ...loaded, rules: loaded.rules.map((r) => ({ ...r, source: { ...r.source, file: 'policies/every.yaml' } })) };
+  desired = { ...loaded, rules: loaded.rules.map((r) => ({ ...r, source: { file: 'policies/every.yaml', line: r.source.line, col: r.source.col, name: r.source.name } })) };
 });
 afterAll(async () => dir.cleanup());
 

@@ -30,3 +30,27 @@ describe('positions of clean files', () => {
     expect(JSON.stringify(result.desired?.rules[0]?.source)).toMatch(/"line":\d+,"col":\d+/);
   });
 });
+
+describe('a deferred source', () => {
+  const load = () => loadPolicyTexts([{ file: 'app-0.yaml', text: policyText(0) }], { now: new Date('2030-01-01T00:00:00Z') });
+
+  it('compares and serializes as the plain source, its position included', () => {
+    const source = load().desired!.rules[0]!.source;
+    const plain = { file: source.file, line: source.line, col: source.col, name: source.name };
+    expect(source.line).toBeGreaterThan(1);
+    expect(source).toEqual(plain);
+    expect(source).not.toEqual({ ...plain, line: plain.line + 1 });
+    expect(source).not.toEqual({ ...plain, col: plain.col + 1 });
+    expect(JSON.parse(JSON.stringify(source))).toEqual(plain);
+    expect(Object.keys(JSON.parse(JSON.stringify(source)))).toEqual(['file', 'line', 'col', 'name']);
+  });
+
+  it('two loads compare by position: a declaration on another line is another source', () => {
+    const text = policyText(0);
+    const moved = text.replace('\nrules:\n', '\n# a comment line\nrules:\n');
+    expect(moved).not.toBe(text);
+    const at = (t: string) => loadPolicyTexts([{ file: 'app-0.yaml', text: t }], { now: new Date('2030-01-01T00:00:00Z') }).desired!.rules[0]!.source;
+    expect(at(text)).toEqual(at(text));
+    expect(at(moved)).not.toEqual(at(text));
+  });
+});
