@@ -176,6 +176,18 @@ describe.each(variants)('deploy/kubernetes/%s', (variant) => {
   }
 });
 
+describe('the two deployments size Rampart alike', () => {
+  it('with the same Node options and memory request and limit (measured once, docs/operations.md)', () => {
+    const sizing = variants.map((variant) => {
+      const deployment = manifests(join(K8S, variant)).find((m) => m.object.kind === 'Deployment')?.object as Manifest;
+      const rampart = (deployment.spec.template.spec as IPodSpec).containers.find((c) => c.name === 'rampart') as IContainer;
+      return { nodeOptions: rampart.env?.find((e) => e.name === 'NODE_OPTIONS')?.value, resources: rampart.resources };
+    });
+    expect(sizing[0]?.nodeOptions).toMatch(/--max-old-space-size=\d+/);
+    expect(sizing[1]).toEqual(sizing[0]);
+  });
+});
+
 describe('deploy/prometheus/rampart-alerts.yaml', () => {
   const rule = parse(readFileSync(join(ROOT, 'deploy/prometheus/rampart-alerts.yaml'), 'utf8')) as Manifest;
   const rules = (rule.spec.groups as { rules: Manifest[] }[]).flatMap((g) => g.rules);
