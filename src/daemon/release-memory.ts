@@ -13,13 +13,22 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-let gc: (() => void) | undefined;
+/** `null` once getting `gc` failed: a Node release that refuses the flag costs memory, never the loop. */
+let gc: (() => void) | undefined | null;
 
-export function collectGarbage(): void {
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
+/** Whether it collected. */
+export function collectGarbage(): boolean {
+  if (gc === null) return false;
+  try {
+    if (!gc) {
+      setFlagsFromString('--expose-gc');
+      gc = runInNewContext('gc') as () => void;
+    }
+    gc();
+    gc();
+    return true;
+  } catch {
+    gc = null;
+    return false;
   }
-  gc();
-  gc();
 }
