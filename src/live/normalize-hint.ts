@@ -54,5 +54,7 @@ function sharedPoint(point: Point, intern: Interner): Point {
 }
 
 function sharedCondition(condition: Condition, intern: Interner): Condition {
-  return intern.value(`c${conditionKey(condition)}`, { ...condition, point: sharedPoint(condition.point, intern) });
+  // Keyed on the object kept, so its key (cached per object, model/rule.ts) is computed once.
+  const shared = { ...condition, point: sharedPoint(condition.point, intern) };
+  return intern.value(`c${conditionKey(shared)}`, shared);
 }
