@@ -81,9 +81,6 @@ export function listedIpObjects(core: EmulatorCore, filter: IpListingFilter): re
 
 /** When the object next appears, disappears or expires, after `now`. */
 function nextChangeMs(stored: Stored<IpObject>, now: number): number {
-  let next = Infinity;
-  for (const at of [stored.listedFromMs, stored.unlistedFromMs ?? Infinity, stored.record.expired_at * 1000]) {
-    if (at > now && at < next) next = at;
-  }
-  return next;
+  const later = (at: number) => (at > now ? at : Infinity);
+  return Math.min(later(stored.listedFromMs), later(stored.unlistedFromMs ?? Infinity), later(stored.record.expired_at * 1000));
 }
