@@ -6,9 +6,9 @@
  * 50k IP values under the manifests' heap cap, of which 78 MB were live. Two
  * full collections as the loop goes idle bring it to 190 MB at once and to
  * 156 MB some 30 s later, as V8 gives the freed pages back (one collection:
- * 224 MB at once), for well under 100 ms per cycle. Node exposes no collection API without `--expose-gc`, so the flag
- * is set at run time and `gc` fetched from a fresh context (what Jest's leak
- * detector does).
+ * 224 MB at once), for well under 100 ms per cycle. Node exposes no
+ * collection API without `--expose-gc`, so the flag is set at run time and
+ * `gc` fetched from a fresh context (what Jest's leak detector does).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -38,7 +38,7 @@ export interface OwnerMark {
 export function withOwnerMark(text: string | undefined, mark: OwnerMark): string {
   let attributes = mark.fingerprint !== undefined ? ` fp:${mark.fingerprint}` : '';
   if (mark.name !== undefined && mark.name !== '') attributes += ` name:${encodeName(mark.name)}`;
-  const tag = `[managed-by:${mark.owner}${attributes}]`;
+  const tag = `${MARK_START}${mark.owner}${attributes}]`;
   return text ? `${text} ${tag}` : tag;
 }
 
