@@ -15,19 +15,18 @@ function markedComment(rule: Rule, owner: string, name: string | undefined): str
   return withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule), ...(name !== undefined ? { name } : {}) });
 }
 
-/** The kind's own fields by API name, each in canonical form; a literal 0 or false is sent as such. */
+/**
+ * The kind's own fields the rule writes, by API name and in the API's shape;
+ * a literal 0 or false is sent as such. A field the rule leaves out is the
+ * service's: never sent, never cleared (an update never carries `null`).
+ */
 function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown> {
   const values = fieldValues(rule);
   const out: Record<string, unknown> = {};
   for (const field of kindOf(rule).fields) {
     const value = values[field.name];
-    if (field.viaType || field.local || (only && !only.includes(field.name))) continue;
-    // An optional field the declaration dropped is cleared in an update, left out of a create.
-    if (value === undefined) {
-      if (only) out[field.api] = null;
-      continue;
-    }
-    out[field.api] = Array.isArray(value) ? [...value] : value;
+    if (value === undefined || field.viaType || field.local || (only && !only.includes(field.name))) continue;
+    out[field.api] = field.toApi(value);
   }
   return out;
 }

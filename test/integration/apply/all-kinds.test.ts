@@ -22,10 +22,15 @@ function policy(regexId: number, edit: (kind: RuleKind, rule: Record<string, unk
   return stringify({ version: 1, client: CLIENT, application: 7, rules });
 }
 
-/** Another valid value of an updatable field. */
-function otherValue(field: KindField, value: unknown): unknown {
-  const schema = field.schema as { enum?: string[]; type?: string; minimum?: number; maximum?: number };
+/** Another valid value of an updatable field (of a nested one: its first key changed). */
+function otherValue(field: Pick<KindField, 'schema'>, value: unknown): unknown {
+  const schema = field.schema as { enum?: string[]; type?: string; minimum?: number; maximum?: number; properties?: Record<string, KindField['schema']> };
   if (schema.enum) return schema.enum.find((v) => v !== value);
+  if (schema.type === 'object' && typeof value === 'object' && value !== null) {
+    const [key, inner] = Object.entries(value)[0] ?? [];
+    const part = key === undefined ? undefined : schema.properties?.[key];
+    return key === undefined || !part ? value : { ...value, [key]: otherValue({ schema: part }, inner) };
+  }
   if (schema.type === 'integer') return typeof value === 'number' && value + 1 <= (schema.maximum ?? Infinity) ? value + 1 : (schema.minimum ?? 0) + 2;
   if (schema.type === 'boolean') return !value;
   if (schema.type === 'array') return [...((value as string[] | undefined) ?? []), 'extra'];
@@ -66,7 +71,7 @@ describe('a policy with every rule kind', () => {
     const updatable = kinds.filter((kind) => kind.fields.some((field) => field.updatable));
     await policies.write('every.yaml', policy(regexId, (kind, rule) => {
       const field = kind.fields.find((f) => f.updatable);
-      return field ? { ...rule, [field.name]: otherValue(field, rule[field.name] ?? field.default) } : rule;
+      return field ? { ...rule, [field.name]: otherValue(field, rule[field.name] ?? field.serviceDefault) } : rule;
     }));
     control.resetCalls();
     const updated = await harness.cli('apply', policies.dir, ['--settle-timeout', '5s']);
