@@ -8,6 +8,7 @@ import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { IpEntry } from '../model/ip.js';
 import { withOwnerMark } from '../model/ownership.js';
 import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../model/rule.js';
+import { sameValue } from '../rules/field.js';
 
 /** The comment with the owner mark: fingerprint of this declaration, and its name (`name`) when known. */
 function markedComment(rule: Rule, owner: string, name: string | undefined): string {
@@ -18,7 +19,8 @@ function markedComment(rule: Rule, owner: string, name: string | undefined): str
 /**
  * The kind's own fields the rule writes, by API name and in the API's shape;
  * a literal 0 or false is sent as such. A field the rule leaves out is the
- * service's: never sent, never cleared (an update never carries `null`).
+ * service's: never sent, never cleared (an update never carries `null`);
+ * nor is one whose absence says the same (no extra conditions).
  */
 function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown> {
   const values = fieldValues(rule);
@@ -26,6 +28,7 @@ function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown
   for (const field of kindOf(rule).fields) {
     const value = values[field.name];
     if (value === undefined || field.viaType || field.local || (only && !only.includes(field.name))) continue;
+    if (field.absentIs !== undefined && sameValue(value, field.absentIs)) continue;
     out[field.api] = field.toApi(value);
   }
   return out;

@@ -2,10 +2,11 @@ import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp, IpAttributesBefor
 import type { Conflict, UnmanagedMatch } from './adopt.js';
 import type { ExportedObject } from '../export/record.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
-import { compareStrings } from '../model/rule.js';
+import { compareStrings, type Rule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
 import { addCounts } from './counts.js';
+import { changedKeys } from './changed-keys.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
@@ -174,6 +175,11 @@ function sortChanges(changes: readonly Change[]): Change[] {
   return keyed.map((k) => k.change);
 }
 
+function nestedKeys(rule: Rule, live: Rule, fields: readonly string[]): { keys?: string[] } {
+  const keys = changedKeys(rule, live, fields);
+  return keys ? { keys } : {};
+}
+
 function toPlanChange(change: Change): PlanChange {
   if (change.kind === 'ip') {
     if (change.action === 'adopt') return adoptIpChange(change);
@@ -184,14 +190,14 @@ function toPlanChange(change: Change): PlanChange {
     const { rule, live } = change;
     return {
       action: 'adopt', ...base, id: live.id, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
-      fields: [...change.fields], rule: toPlanRule(rule), before: toPlanRule(live),
+      fields: [...change.fields], ...nestedKeys(rule, live, change.fields), rule: toPlanRule(rule), before: toPlanRule(live),
     };
   }
   if (change.action === 'update') {
     const { rule, live } = change;
     return {
       action: 'update', ...base, id: live.id, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
-      fields: [...change.fields], rule: toPlanRule(rule), before: toPlanRule(live),
+      fields: [...change.fields], ...nestedKeys(rule, live, change.fields), rule: toPlanRule(rule), before: toPlanRule(live),
     };
   }
   if (change.action === 'delete') {

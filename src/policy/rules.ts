@@ -68,7 +68,7 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
     ...kind.fields.flatMap((field) => (written[field.name] === undefined ? [] : field.problems(written[field.name]).map((p) => ({ ...p, at: [field.name, ...p.at] })))),
     ...kind.checks.flatMap((check) => check.problems(written)),
   ];
-  for (const problem of problems) report.error(problem.code, problem.message, [...path, ...problem.at]);
+  for (const problem of problems) report.error(problem.code, problem.message, [...path, ...problem.at], { atKey: problem.atKey ?? false });
   if (problems.length > 0) ok = false;
   for (const field of kind.fields) {
     // A field left out is the service's: not part of the declaration (unless leaving it out says something).

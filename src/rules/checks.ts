@@ -20,6 +20,7 @@ export function allowedKeysByMode(field: string, allowed: Readonly<Record<string
           code: 'not-allowed-by-mode',
           message: `"${key}" is not allowed in ${field} when ${by} is ${mode}: ${mode} takes ${keys.join(' or ')}`,
           at: [field, key],
+          atKey: true,
         }));
     },
   };

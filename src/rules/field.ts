@@ -16,6 +16,8 @@ export interface FieldProblem {
   readonly code: string;
   readonly message: string;
   readonly at: readonly (string | number)[];
+  /** Placed at the key rather than its value (a key that must not be there). */
+  readonly atKey?: boolean;
 }
 
 export interface FieldSpec<V extends FieldValue = FieldValue> {
