@@ -17,39 +17,12 @@ import { loadDesired } from '../../../src/reconcile/prepare.js';
 import type { FieldValue } from '../../../src/rules/field.js';
 import type { KindField, RuleKind } from '../../../src/rules/kind.js';
 import { RULE_KINDS } from '../../../src/rules/registry.js';
+import { otherValue } from '../../helpers/other-value.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
 import { CLIENT, liveRule, liveState, OWNER } from './builders.js';
 import { golden } from './golden.js';
 
 const kinds = RULE_KINDS as readonly RuleKind[];
-
-/** A nested value with its first number, boolean or list of strings changed; undefined when it has none. */
-function changedInside(value: FieldValue | undefined): FieldValue | undefined {
-  if (typeof value === 'number') return value + 1;
-  if (typeof value === 'boolean') return !value;
-  if (Array.isArray(value)) {
-    if (value.every((v) => typeof v === 'string')) return [...value, 'extra'];
-    const first = changedInside(value[0]);
-    return first === undefined ? undefined : [first, ...value.slice(1)];
-  }
-  if (typeof value !== 'object') return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const changed = changedInside(inner);
-    if (changed !== undefined) return { ...value, [key]: changed };
-  }
-  return undefined;
-}
-
-/** Another valid value of a field. */
-function otherValue(field: KindField, value: FieldValue | undefined): FieldValue {
-  const schema = field.schema as { enum?: string[]; type?: string; minimum?: number; maximum?: number };
-  if (typeof value === 'object' && !Array.isArray(value)) return changedInside(value) ?? value;
-  if (schema.enum) return schema.enum.find((v) => v !== value) as string;
-  if (schema.type === 'integer') return typeof value === 'number' && value + 1 <= (schema.maximum ?? Infinity) ? value + 1 : (schema.minimum ?? 0) + 2;
-  if (schema.type === 'boolean') return !value;
-  if (schema.type === 'array') return [...((value as string[] | undefined) ?? []), 'extra'];
-  return `${String(value ?? 'x')}-changed`;
-}
 
 let dir: PolicyDir;
 let desired: DesiredState;
