@@ -15,7 +15,7 @@ import { renderMarkdown } from '../../../src/plan/render/markdown.js';
 import { renderText } from '../../../src/plan/render/text.js';
 import { loadDesired } from '../../../src/reconcile/prepare.js';
 import type { FieldValue } from '../../../src/rules/field.js';
-import type { KindField, RuleKind } from '../../../src/rules/kind.js';
+import type { RuleKind } from '../../../src/rules/kind.js';
 import { RULE_KINDS } from '../../../src/rules/registry.js';
 import { otherValue } from '../../helpers/other-value.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
