@@ -178,9 +178,15 @@ export function strings(options: Common<readonly string[]> & { readonly allowEmp
   });
 }
 
-/** Canonical equality of two field values (canonical objects list their keys in declaration order). */
+/** Canonical equality of two field values, nested ones key by key (a plan compares every rule: no serializing). */
 export function sameValue(a: FieldValue | undefined, b: FieldValue | undefined): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v: FieldValue, i) => sameValue(v, b[i] as FieldValue));
+  }
+  const x = a as Readonly<Record<string, FieldValue | undefined>>;
+  const y = b as Readonly<Record<string, FieldValue | undefined>>;
+  const keys = Object.keys(x).filter((key) => x[key] !== undefined);
+  return keys.length === Object.keys(y).filter((key) => y[key] !== undefined).length && keys.every((key) => sameValue(x[key], y[key]));
 }
