@@ -4,7 +4,7 @@
  * whether the service keeps one per scope, its fields (API name, required,
  * values, default, updatable in place) and an example.
  */
-import { Document, isScalar, isSeq, visit } from 'yaml';
+import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { KindField, RuleKind } from './kind.js';
 import { RULE_KINDS } from './registry.js';
 
@@ -44,7 +44,11 @@ function kindSection(kind: RuleKind): string {
   return lines.join('\n');
 }
 
-/** A rule as a person writes it: points and conditions in flow style (`[[get, q]]`, `{ point: [uri], equal: /x }`). */
+/**
+ * A rule as a person writes it: points, conditions and small nested values in
+ * flow style (`[[get, q]]`, `{ point: [uri], equal: /x }`, `{count: 20, period: 60}`);
+ * a nested value holding objects stays in block style.
+ */
 function exampleYaml(rule: Record<string, unknown>): string {
   const doc = new Document([rule]);
   visit(doc, {
@@ -52,7 +56,8 @@ function exampleYaml(rule: Record<string, unknown>): string {
       if (node.items.every((item) => isScalar(item) || (isSeq(item) && item.items.every(isScalar)))) node.flow = true;
     },
     Map(_, node, path) {
-      if (path.length > 3) node.flow = true;
+      const holdsObjects = node.items.some((pair) => isSeq(pair.value) ? pair.value.items.some(isMap) : isMap(pair.value));
+      if (path.length > 3 && !holdsObjects) node.flow = true;
     },
   });
   return doc.toString({ flowCollectionPadding: false }).trimEnd();
