@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { hintCreateRequest } from '../../../src/apply/requests.js';
 import { renderText } from '../../../src/plan/render/text.js';
 import type { PlanCreateRule, PlanUpdateRule } from '../../../src/plan/types.js';
+import { ruleFingerprint } from '../../../src/model/fingerprint.js';
+import { withOwnerMark } from '../../../src/model/ownership.js';
 import { ruleFromPlan } from '../../../src/plan/objects.js';
+import { loadPolicyTexts } from '../../../src/policy/validate.js';
 import { hint, OWNER, planFor, policyText, updateBody } from './scenario.js';
 
 /** What the service lists for a graphql rule created with mode and max_depth: every limit filled in. */
@@ -37,6 +40,16 @@ describe('optional fields', () => {
     expect(text).toContain('~ max_depth: 10 → 12');
     expect(text).not.toContain('max_value_size_kb');
     expect(text).not.toContain('(none)');
+  });
+
+  it('a rule Rampart created reads back with the service\'s values filled in: no change and no note', () => {
+    const policy = graphql('    max_depth: 10\n');
+    const [declared] = loadPolicyTexts([{ file: 'policies/p.yaml', text: policy }]).desired?.rules ?? [];
+    if (!declared) throw new Error('no rule');
+    const comment = withOwnerMark(undefined, { owner: OWNER, fingerprint: ruleFingerprint(declared), name: 'r' });
+    const plan = planFor(policy, [{ ...hint(1, 'graphql_detection', GRAPHQL_LISTED), comment }]);
+    expect(plan.changes).toEqual([]);
+    expect(plan.notes).toEqual([]);
   });
 
   it('removing a written field stops managing it: the service\'s value stands', () => {
