@@ -5,8 +5,8 @@
  */
 import { fieldValues, kindOf, type Rule } from '../model/rule.js';
 
-/** Changed keys below the changed `fields` of `want`; undefined when every changed field is flat (the plan says it by `fields`). */
-export function changedKeys(want: Rule, live: Rule, fields: readonly string[]): string[] | undefined {
+/** `{ keys }` below the changed `fields` of `want`; nothing when every changed field is flat (the plan says it by `fields`). */
+export function nestedKeys(want: Rule, live: Rule, fields: readonly string[]): { keys?: string[] } {
   const after = fieldValues(want);
   const before = fieldValues(live);
   const keys: string[] = [];
@@ -20,5 +20,5 @@ export function changedKeys(want: Rule, live: Rule, fields: readonly string[]): 
       if (a.get(path) !== b.get(path)) keys.push(`${field.name}${path}`);
     }
   }
-  return nested ? keys : undefined;
+  return nested ? { keys } : {};
 }

@@ -2,11 +2,11 @@ import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp, IpAttributesBefor
 import type { Conflict, UnmanagedMatch } from './adopt.js';
 import type { ExportedObject } from '../export/record.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
-import { compareStrings, type Rule } from '../model/rule.js';
+import { compareStrings } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
 import { addCounts } from './counts.js';
-import { changedKeys } from './changed-keys.js';
+import { nestedKeys } from './changed-keys.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
@@ -173,11 +173,6 @@ function sortChanges(changes: readonly Change[]): Change[] {
     return compareStrings(a.tie, b.tie);
   });
   return keyed.map((k) => k.change);
-}
-
-function nestedKeys(rule: Rule, live: Rule, fields: readonly string[]): { keys?: string[] } {
-  const keys = changedKeys(rule, live, fields);
-  return keys ? { keys } : {};
 }
 
 function toPlanChange(change: Change): PlanChange {
