@@ -8,13 +8,15 @@
  * CPU the kinds cost. Target: controls within 10% of vpatch rules.
  * `npm run bench -- --kinds` runs only this.
  */
+import { stringify } from 'yaml';
 import type { ApiHint } from '../src/api/records.js';
+import { hintCreateRequest } from '../src/apply/requests.js';
 import { liveRuleFromHint } from '../src/live/normalize-hint.js';
 import { Interner } from '../src/live/interner.js';
-import { withOwnerMark } from '../src/model/ownership.js';
 import type { LiveRule } from '../src/model/rule.js';
 import { buildPlan } from '../src/plan/plan.js';
 import { loadPolicyTexts } from '../src/policy/validate.js';
+import { ruleKind, type KindName } from '../src/rules/registry.js';
 import type { BenchEmulator } from './lib/emulator-process.js';
 import { benchNoopPlan } from './lib/noop-plan.js';
 
@@ -28,39 +30,28 @@ interface Sample {
   readonly hints: readonly ApiHint[];
 }
 
-const conditions = (i: number) => [{ point: ['instance'], type: 'equal', value: '7' }, { point: ['path', 0], type: 'equal', value: `p${i}` }];
-const mark = (i: number) => withOwnerMark(undefined, { owner: 'rampart', name: `r${i}` });
-const header = `version: 1\nclient: ${CLIENT}\napplication: 7\nrules:\n`;
-
-function vpatches(): Sample {
-  const rules = Array.from({ length: RULES }, (_, i) =>
-    `  - name: r${i}\n    type: vpatch\n    attack: sqli\n    point: [[get, q]]\n    when: [{ point: [path, 0], equal: p${i} }]\n`);
-  const hints = Array.from({ length: RULES }, (_, i): ApiHint => ({
-    id: i + 1, clientid: CLIENT, type: 'vpatch', attack_type: 'sqli', point: ['get', 'q'], action: conditions(i), comment: mark(i),
-  }));
-  return { policy: header + rules.join(''), hints };
+/**
+ * RULES rules made of the kind's first example, each on its own path, and
+ * the listing of the same rules: what a create of each sends, as the service
+ * lists it (points flat, reaction keys it does not hold echoed as 0, the
+ * read-only fields of the controls).
+ */
+function sample(kind: KindName, listed: Readonly<Record<string, unknown>> = {}): Sample {
+  const rules = Array.from({ length: RULES }, (_, i) => ({ ...ruleKind(kind).examples[0], name: `r${i}`, type: kind, when: [{ point: ['path', 0], equal: `p${i}` }] }));
+  const policy = stringify({ version: 1, client: CLIENT, application: 7, rules }, { aliasDuplicateObjects: false });
+  const desired = loadPolicyTexts([{ file: 'policies/bench.yaml', text: policy }]).desired?.rules ?? [];
+  const hints = desired.map((rule, i): ApiHint => {
+    const { clientid, type, point, comment, action: _sent, validated: _v, variativity_disabled: _d, ...fields } = hintCreateRequest(rule, 'rampart', rule.source.name);
+    return { ...fields, ...listed, id: i + 1, clientid, type, action: rule.conditions.map((c) => ({ point: [...c.point], type: c.type, value: c.value ?? '' })), point: (point ?? []).flat(), comment };
+  });
+  return { policy, hints };
 }
 
-function controls(): Sample {
-  const rules = Array.from({ length: RULES }, (_, i) => `  - name: r${i}
-    type: brute
-    mode: block
-    threshold: { count: 20, period: 60 }
-    reaction: { block_by_ip: 1h }
-    enumerated_parameters:
-      mode: exact
-      points: [{ point: [[post], [json_doc], [hash, password]], sensitive: true }]
-    when: [{ point: [path, 0], equal: p${i} }]
-`);
-  // As the service lists them: points flat, unset reaction keys echoed as 0, read-only fields.
-  const hints = Array.from({ length: RULES }, (_, i): ApiHint => ({
-    id: i + 1, clientid: CLIENT, type: 'brute', action: conditions(i), comment: mark(i),
-    mode: 'block', threshold: { count: 20, period: 60 }, reaction: { block_by_session: 0, block_by_ip: 3600, graylist_by_ip: 0 },
-    enumerated_parameters: { mode: 'exact', points: [{ point: ['post', 'json_doc', 'hash', 'password'], sensitive: true }] },
-    advanced_conditions: [], arbitrary_conditions: [], attack_type: 'brute', mitigation: 'brute',
-  }));
-  return { policy: header + rules.join(''), hints };
-}
+const vpatches = (): Sample => sample('vpatch');
+const controls = (): Sample => sample('brute', {
+  attack_type: 'brute', mitigation: 'brute', advanced_conditions: [],
+  reaction: { block_by_session: 0, block_by_ip: 3600, graylist_by_ip: 0 },
+});
 
 /** One no-op plan: the milliseconds it took. */
 function noopPlan(sample: Sample): number {

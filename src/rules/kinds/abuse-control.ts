@@ -75,9 +75,9 @@ export const enumeratedParameters = union('mode', {
 });
 
 /** `PUT /v3/hint/{id}` changes these; the rest (`mode`, the conditions) is what the control is. */
-export const CONTROL_UPDATABLE = ['threshold', 'reaction'] as const;
+const CONTROL_UPDATABLE = ['threshold', 'reaction'] as const;
 
-export const CONTROL_CHECKS = [
+const CONTROL_CHECKS = [
   allowedKeysByMode('reaction', { block: ['block_by_session', 'block_by_ip'], monitoring: ['graylist_by_ip'] }),
 ];
 
@@ -92,3 +92,19 @@ export function describeControl(f: ControlValues): string {
   const reaction = Object.entries(f.reaction ?? {}).flatMap(([key, seconds]) => (seconds === undefined ? [] : [`${key} ${formatDuration(seconds)}`]));
   return `${f.mode ?? '?'}: ${f.threshold?.count ?? '?'} in ${f.threshold?.period ?? '?'} s → ${reaction.join(', ') || '?'}`;
 }
+
+/** What every control declares alike: `defineRuleKind({ yaml, api, description, ...controlParts, examples })`. */
+export const controlParts = {
+  point: 'none',
+  fields: controlFields,
+  updatable: CONTROL_UPDATABLE,
+  checks: CONTROL_CHECKS,
+  describe: describeControl,
+} as const;
+
+/** The parts of a control that also counts `enumerated_parameters` (changed in place). */
+export const enumeratingControlParts = {
+  ...controlParts,
+  fields: { ...controlFields, enumerated_parameters: enumeratedParameters },
+  updatable: [...CONTROL_UPDATABLE, 'enumerated_parameters'],
+} as const;

@@ -1,17 +1,11 @@
 import { defineRuleKind } from '../kind.js';
-import { CONTROL_CHECKS, CONTROL_UPDATABLE, controlFields, describeControl, enumeratedParameters } from './abuse-control.js';
-
-const fields = { ...controlFields, enumerated_parameters: enumeratedParameters };
+import { enumeratingControlParts } from './abuse-control.js';
 
 export const bola = defineRuleKind({
   yaml: 'bola',
   api: 'bola',
   description: 'BOLA protection (broken object-level authorization): sources that walk through more than `threshold` object ids (the `enumerated_parameters`) get the `reaction`.',
-  point: 'none',
-  fields,
-  updatable: [...CONTROL_UPDATABLE, 'enumerated_parameters'],
-  checks: CONTROL_CHECKS,
-  describe: describeControl,
+  ...enumeratingControlParts,
   examples: [{
     mode: 'monitoring', threshold: { count: 50, period: 30 }, reaction: { graylist_by_ip: '1d' },
     enumerated_parameters: { mode: 'regexp', name_regexps: ['^order_id$'], value_regexps: [''] },

@@ -1,15 +1,11 @@
 import { defineRuleKind } from '../kind.js';
-import { CONTROL_CHECKS, CONTROL_UPDATABLE, controlFields, describeControl } from './abuse-control.js';
+import { controlParts } from './abuse-control.js';
 
 export const rateLimitEnum = defineRuleKind({
   yaml: 'rate_limit_enum',
   api: 'rate_limit_enum',
   description: 'Enumeration by rate: sources that send more than `threshold` requests matching the conditions get the `reaction`.',
-  point: 'none',
-  fields: controlFields,
-  updatable: CONTROL_UPDATABLE,
-  checks: CONTROL_CHECKS,
-  describe: describeControl,
+  ...controlParts,
   examples: [{
     mode: 'monitoring', threshold: { count: 100, period: 60 }, reaction: { graylist_by_ip: '10m' },
     arbitrary_conditions: [{ point: [['header', 'X-CLIENT']], operator: 'eq', value: ['mobile'] }],
