@@ -138,8 +138,11 @@ export function union(tag: string, branches: Readonly<Record<string, Parts>>, op
       return tagged(value, (branchOf(value) as ReturnType<typeof objectShape>).canonical(value)) as UnionValue;
     },
     fromApi: (listed) => {
-      if (!isRecord(listed)) return undefined;
-      const read = branchOf(listed)?.fromApi(listed);
+      if (!isRecord(listed) || typeof listed[tag] !== 'string' || listed[tag] === '') return undefined;
+      const branch = branchOf(listed);
+      // A form the service added after this version is kept by its tag: it differs from any declaration, it breaks nothing.
+      if (!branch) return { [tag]: listed[tag] } as UnionValue;
+      const read = branch.fromApi(listed);
       return read && (tagged(listed, read) as UnionValue);
     },
     toApi: (value) => tagged(value, branchOf(value)?.toApi(value) ?? {}),

@@ -65,6 +65,13 @@ describe('abuse mitigation controls', () => {
     expect(renderText(plan)).toMatch(/~ reaction\.block_by_ip: +1h → 2h\n/);
   });
 
+  it('a form of enumerated_parameters this version does not know is read by its tag, and updated to the declared one', () => {
+    const listed = { ...LOGIN_LISTED, enumerated_parameters: { mode: 'learned', model: 7 } };
+    const plan = planFor(policyText(LOGIN), [hint(1, 'brute', listed, 'login')]);
+    expect(plan.changes).toMatchObject([{ action: 'update', fields: ['enumerated_parameters'] }]);
+    expect(renderText(plan)).toContain('~ enumerated_parameters.mode:');
+  });
+
   it('a mode change replaces the control: created first, then the old one deleted', () => {
     const monitoring = LOGIN.replace('mode: block', 'mode: monitoring').replace('block_by_ip: 1h', 'graylist_by_ip: 1h');
     const plan = planFor(policyText(monitoring), [hint(1, 'brute', LOGIN_LISTED, 'login')]);
