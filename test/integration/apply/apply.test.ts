@@ -38,9 +38,9 @@ describe('apply from an empty account', () => {
   it('creates everything, after which plan shows no changes and a rerun writes nothing', async () => {
     const first = await apply();
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/Plan: 22 to create, 0 to update, 0 to delete, 0 unchanged \(20 API calls\)\./);
+    expect(first.stdout).toMatch(/Plan: 24 to create, 0 to update, 0 to delete, 0 unchanged \(22 API calls\)\./);
     // Objects counted as the plan counts them; calls apart (20 writes plus the reads and the settle wait).
-    expect(first.stdout).toMatch(/Apply complete: 22 created, 0 updated, 0 deleted \(\d+ API calls, \d+\.\d s\)\./);
+    expect(first.stdout).toMatch(/Apply complete: 24 created, 0 updated, 0 deleted \(\d+ API calls, \d+\.\d s\)\./);
     // 11 rule creates, 9 IP creates (one per IP; one per group of countries/proxies/datacenters).
     expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
     expect(harness.emulator.control.count(CREATE_IP)).toBe(9);
@@ -64,7 +64,7 @@ describe('apply from an empty account', () => {
   it('--dry-run prints the plan and writes nothing', async () => {
     const dry = await apply(['--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/Plan: 22 to create/);
+    expect(dry.stdout).toMatch(/Plan: 24 to create/);
     expect(dry.stdout).not.toMatch(/Apply complete/);
     expect(harness.writes()).toEqual([]);
     expect(harness.hints()).toEqual([]);
