@@ -63,7 +63,7 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
     else ok = false;
   });
   const fields: Record<string, FieldValue> = {};
-  const written = rule as unknown as Readonly<Record<string, unknown>>;
+  const written: Readonly<Record<string, unknown>> = rule;
   const problems = [
     ...kind.fields.flatMap((field) => (written[field.name] === undefined ? [] : field.problems(written[field.name]).map((p) => ({ ...p, at: [field.name, ...p.at] })))),
     ...kind.checks.flatMap((check) => check.problems(written)),
