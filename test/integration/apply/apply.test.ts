@@ -39,7 +39,7 @@ describe('apply from an empty account', () => {
     const first = await apply();
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/Plan: 24 to create, 0 to update, 0 to delete, 0 unchanged \(22 API calls\)\./);
-    // Objects counted as the plan counts them; calls apart (20 writes plus the reads and the settle wait).
+    // Objects counted as the plan counts them; calls apart (22 writes plus the reads and the settle wait).
     expect(first.stdout).toMatch(/Apply complete: 24 created, 0 updated, 0 deleted \(\d+ API calls, \d+\.\d s\)\./);
     // 11 rule creates, 9 IP creates (one per IP; one per group of countries/proxies/datacenters).
     expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
@@ -81,7 +81,7 @@ describe('the safety guard', () => {
 
     const refused = await apply();
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 22 objects owned by "rampart" (63.6%), more than the 30% limit.');
+    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 24 objects owned by "rampart" (58.3%), more than the 30% limit.');
     expect(refused.stderr).toContain('[unsafe_plan]');
     expect(harness.writes()).toEqual([]);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
@@ -189,7 +189,7 @@ describe('apply --plan FILE', () => {
     await writeFile(file, JSON.stringify({ ...saved, safety: { ...saved.safety, ok: true, owned_count: 1000, share: 0.011 } }));
     const refused = await apply(['--plan', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 22 objects owned by "rampart" (63.6%)');
+    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 24 objects owned by "rampart" (58.3%)');
     expect(refused.stderr).toContain('[unsafe_plan]');
     expect(harness.writes()).toEqual([]);
   });
