@@ -10,5 +10,5 @@ export const bola = defineRuleKind({
     mode: 'monitoring', threshold: { count: 50, period: 30 }, reaction: { graylist_by_ip: '1d' },
     enumerated_parameters: { mode: 'regexp', name_regexps: ['^order_id$'], value_regexps: [''] },
     when: [{ point: ['path', 0], equal: 'orders' }],
-  }],
+  }, { mode: 'block', threshold: { count: 5, period: 10 }, reaction: { block_by_session: '1h' } }],
 });

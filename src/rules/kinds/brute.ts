@@ -10,5 +10,5 @@ export const brute = defineRuleKind({
     mode: 'block', threshold: { count: 20, period: 60 }, reaction: { block_by_ip: '1h' },
     enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'password']], sensitive: true }] },
     when: [{ point: ['path', 0], equal: 'login' }],
-  }],
+  }, { mode: 'monitoring', threshold: { count: 5, period: 10 }, reaction: { graylist_by_ip: '1d' } }],
 });

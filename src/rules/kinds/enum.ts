@@ -9,5 +9,5 @@ export const enumeration = defineRuleKind({
   examples: [{
     mode: 'block', threshold: { count: 10, period: 60 }, reaction: { block_by_session: '30m' },
     enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'username']] }] },
-  }],
+  }, { mode: 'monitoring', threshold: { count: 5, period: 10 }, reaction: { graylist_by_ip: '1h' } }],
 });

@@ -9,5 +9,5 @@ export const forcedBrowsing = defineRuleKind({
   examples: [{
     mode: 'block', threshold: { count: 30, period: 30 }, reaction: { block_by_ip: '1h' },
     advanced_conditions: [{ field: 'status_code', operator: 'eq', value: ['404'] }],
-  }],
+  }, { mode: 'monitoring', threshold: { count: 5, period: 10 }, reaction: { graylist_by_ip: '1h' } }],
 });

@@ -9,5 +9,5 @@ export const rateLimitEnum = defineRuleKind({
   examples: [{
     mode: 'monitoring', threshold: { count: 100, period: 60 }, reaction: { graylist_by_ip: '10m' },
     arbitrary_conditions: [{ point: [['header', 'X-CLIENT']], operator: 'eq', value: ['mobile'] }],
-  }],
+  }, { mode: 'block', threshold: { count: 5, period: 10 }, reaction: { block_by_ip: '7d' } }],
 });

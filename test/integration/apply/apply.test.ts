@@ -90,13 +90,13 @@ describe('the safety guard', () => {
     expect(forced.code, forced.stderr).toBe(0);
     // The client's seven rule deletes in one call, and one batched IP delete.
     expect(harness.writes().map((w) => w.route).sort()).toEqual([DELETE_IP, DELETE_HINT].sort());
-    // What shop.yaml declares is left: 4 rules, 4 IP values.
-    expect(expectNoDuplicates(harness)).toEqual({ rules: 4, ipValues: 4 });
+    // What shop.yaml and abuse.yaml declare is left: 4 + 2 rules, 4 IP values.
+    expect(expectNoDuplicates(harness)).toEqual({ rules: 6, ipValues: 4 });
   });
 
   it('an empty or missing policy directory is an error, never "No changes", and deletes nothing', async () => {
     await applyInProcess(harness, policies.dir);
-    for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml', 'false-positives.yaml']) await policies.remove(file);
+    for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml', 'false-positives.yaml', 'abuse.yaml']) await policies.remove(file);
     harness.emulator.control.resetCalls();
 
     const planned = await plan();

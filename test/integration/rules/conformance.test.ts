@@ -66,6 +66,25 @@ async function prepared(example: Readonly<Record<string, unknown>>, account: num
   return 'regex_id' in example ? { ...example, regex_id: await regexTarget(account, '.*target.*') } : { ...example };
 }
 
+/**
+ * The rule with `name` changed. Where another field depends on it (a control's
+ * `reaction` keys on its `mode`), the kind's other example that differs there
+ * stands in whole: the same change, written as a user would.
+ */
+function withChange(kind: RuleKind, written: Record<string, unknown>, name: string, changed: FieldValue): Record<string, unknown> {
+  const plain = { ...written, [name]: changed };
+  if (checkRules(plain)) return plain;
+  const other = kind.examples.find((example) => JSON.stringify(example[name]) !== JSON.stringify(written[name]));
+  if (!other) throw new Error(`${kind.yaml}: a change to ${name} needs an example that differs there`);
+  return { name: written.name, type: written.type, ...other };
+}
+
+/** Whether the rule passes its kind's own checks (schema and cross-field rules). */
+function checkRules(rule: Record<string, unknown>): boolean {
+  const text = stringify({ version: 1, client: 1, application: 7, rules: [rule] });
+  return loadPolicyTexts([{ file: 'check.yaml', text }]).diagnostics.every((d) => d.severity !== 'error');
+}
+
 const cases = (RULE_KINDS as readonly RuleKind[]).flatMap((kind) => kind.examples.map((example, i) => ({ kind, example, i })));
 
 describe.each(cases)('$kind.yaml example $i', ({ kind, example }) => {
@@ -98,7 +117,7 @@ describe.each(cases)('$kind.yaml example $i', ({ kind, example }) => {
       expect(first.failed, JSON.stringify(first.results)).toBe(0);
       const current = (before.fields as Readonly<Record<string, FieldValue | undefined>>)[field.name];
       const changed = field.name === 'regex_id' ? await regexTarget(account, '.*other.*') : otherValue(field, current);
-      const [after] = compile(account, [{ ...written, [field.name]: changed }]);
+      const [after] = compile(account, [withChange(kind, written, field.name, changed)]);
       if (!after) throw new Error('no rule compiled');
       const plan = buildPlan(state(account, [after]), await live(account));
       if (field.updatable) {
