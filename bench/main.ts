@@ -8,7 +8,8 @@
  *   - apply of 1,000 creates and 1,000 deletes at 20 ms per call;
  *   - diff and plan of 100k objects (bench/diff.ts), validate of 1,000 files
  *     (bench/validate.ts);
- *   - the daemon: edit-to-first-call latency and resident memory.
+ *   - the daemon: edit-to-first-call latency and resident memory;
+ *   - nested values: a no-op plan over 1,000 abuse controls beside 1,000 vpatch rules (bench/kinds.ts).
  *
  * Speed is measured, not asserted: this prints figures; the tests check behaviour.
  */
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchFigures as DiffFigures } from './diff.js';
+import { benchKinds, type KindFigures } from './kinds.js';
 import { benchApply, type ApplyFigures } from './lib/apply-bench.js';
 import { benchDaemon, type DaemonFigures } from './lib/daemon-bench.js';
 import { benchDaemonAtScale, type DaemonScaleFigures } from './lib/daemon-scale.js';
@@ -37,6 +39,7 @@ interface Results {
   applies: ApplyFigures[];
   daemon?: DaemonFigures;
   daemonAtScale?: DaemonScaleFigures;
+  kinds?: KindFigures;
   totalMs: number;
 }
 
@@ -50,6 +53,8 @@ const { values: flags } = parseArgs({
     scale: { type: 'string', multiple: true },
     /** Only the daemon over 10k rules + 50k IP values (its memory under the manifests' Node.js options). */
     'daemon-scale': { type: 'boolean', default: false },
+    /** Only the no-op plan over 1,000 abuse controls beside one over 1,000 vpatch rules (bench/kinds.ts). */
+    kinds: { type: 'boolean', default: false },
   },
 });
 const onlyScales = flags.scale?.map((spec) => {
@@ -85,6 +90,10 @@ async function main(): Promise<Results> {
       results.daemonAtScale = await benchDaemonAtScale(emulator, { cli, policies, spec: { rules: 10_000, ipValues: 50_000 }, cycles: 2 });
       return results;
     }
+    if (flags.kinds) {
+      results.kinds = await benchKinds(emulator, policies);
+      return results;
+    }
     if (onlyScales) {
       for (const [rules, ipValues, latencyMs] of onlyScales) results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs));
       return results;
@@ -105,6 +114,8 @@ async function main(): Promise<Results> {
       progress(`apply: 1,000 creates + 1,000 deletes (${kind}), 20 ms per call`);
       results.applies.push(await benchApply(emulator, { kind, count: 1_000, latencyMs: 20, policies }));
     }
+    progress('no-op plan: 1,000 abuse controls beside 1,000 vpatch rules');
+    results.kinds = await benchKinds(emulator, policies);
     progress('daemon: start, idle memory, edit-to-first-call');
     results.daemon = await benchDaemon(emulator, { cli, policies, rules: 300, edits: quick ? 2 : 5 });
     if (!quick) {
@@ -176,6 +187,11 @@ function render(r: Results): string {
     const d = r.daemonAtScale;
     rows.push([`daemon RSS, ${k(d.rules)} rules + ${k(d.ipValues)} IP`, `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles, peak ${d.peakRssMb} MB`,
       `NODE_OPTIONS="${d.nodeOptions}"; ${d.rssAfterFirstCycleMb} MB after the first cycle (${s(d.firstCycleMs)} from start)`]);
+  }
+  if (r.kinds) {
+    const x = r.kinds;
+    rows.push([`no-op plan, ${k(x.rules)} abuse controls vs ${k(x.rules)} vpatch`, `${s(x.controlsPlanMs)} vs ${s(x.vpatchPlanMs)} (${x.planRatio}×)`,
+      `fresh process, emulator read (median of 3 cold plans); in process without the read: ${x.controlsMs} vs ${x.vpatchMs} ms (${x.ratio}×)`]);
   }
   const largest = [...r.noopPlans].sort((a, b) => b.rules + b.ipValues - (a.rules + a.ipValues))[0];
   if (largest) rows.push([`RSS at scale (${k(largest.rules)} rules + ${k(largest.ipValues)} IP)`, `${largest.rssMb} MB after plan`, `peak ${largest.maxRssMb} MB, heap ${largest.heapUsedMb} MB`]);

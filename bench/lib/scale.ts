@@ -23,14 +23,24 @@ export interface ScaleSpec {
   readonly files?: number;
   /** Numbers rules and addresses from here, so two generations do not collide. */
   readonly offset?: number;
+  /** Which rules: a mix of vpatch, regex and mode (the default), or one kind (bench/kinds.ts compares two). */
+  readonly ruleKinds?: 'mixed' | 'vpatch' | 'abuse-control';
 }
 
 function address(n: number): string {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 }
 
-function ruleYaml(i: number): string {
-  const kind = i % 3;
+/** A brute-force control with every nested value: threshold, reaction, enumerated parameters. */
+function controlYaml(i: number): string {
+  return `  - name: brute-${i}\n    type: brute\n    mode: block\n    threshold: { count: 20, period: 60 }\n    reaction: { block_by_ip: 1h }\n` +
+    '    enumerated_parameters:\n      mode: exact\n      points: [{ point: [[post], [json_doc], [hash, password]], sensitive: true }]\n' +
+    `    when:\n      - { point: [path, 0], equal: "p${i}" }\n`;
+}
+
+function ruleYaml(i: number, kinds: ScaleSpec['ruleKinds'] = 'mixed'): string {
+  if (kinds === 'abuse-control') return controlYaml(i);
+  const kind = kinds === 'vpatch' ? 0 : i % 3;
   if (kind === 0) {
     return `  - name: vpatch-${i}\n    type: vpatch\n    attack: any\n    point: [[header, HOST]]\n    when:\n      - { point: [path, 0], equal: "p${i}" }\n`;
   }
@@ -56,7 +66,7 @@ export async function writeScalePolicies(dir: string, spec: ScaleSpec): Promise<
     const lines = [`version: 1\nclient: ${client}\napplication: ${f + 1}\ndescription: bench ${f}\n`];
     const ruleCount = share(spec.rules, files, f);
     lines.push(ruleCount > 0 ? 'rules:\n' : 'rules: []\n');
-    for (let i = 0; i < ruleCount; i++) lines.push(ruleYaml(rule++));
+    for (let i = 0; i < ruleCount; i++) lines.push(ruleYaml(rule++, spec.ruleKinds));
     const values = share(spec.ipValues, files, f);
     if (values > 0) {
       // 70% deny, 20% allow, 10% gray.

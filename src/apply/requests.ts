@@ -8,6 +8,7 @@ import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { IpEntry } from '../model/ip.js';
 import { withOwnerMark } from '../model/ownership.js';
 import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../model/rule.js';
+import { sameValue } from '../rules/field.js';
 
 /** The comment with the owner mark: fingerprint of this declaration, and its name (`name`) when known. */
 function markedComment(rule: Rule, owner: string, name: string | undefined): string {
@@ -15,19 +16,20 @@ function markedComment(rule: Rule, owner: string, name: string | undefined): str
   return withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule), ...(name !== undefined ? { name } : {}) });
 }
 
-/** The kind's own fields by API name, each in canonical form; a literal 0 or false is sent as such. */
+/**
+ * The kind's own fields the rule writes, by API name and in the API's shape;
+ * a literal 0 or false is sent as such. A field the rule leaves out is the
+ * service's: never sent, never cleared (an update never carries `null`);
+ * nor is one whose absence says the same (no extra conditions).
+ */
 function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown> {
   const values = fieldValues(rule);
   const out: Record<string, unknown> = {};
   for (const field of kindOf(rule).fields) {
     const value = values[field.name];
-    if (field.viaType || field.local || (only && !only.includes(field.name))) continue;
-    // An optional field the declaration dropped is cleared in an update, left out of a create.
-    if (value === undefined) {
-      if (only) out[field.api] = null;
-      continue;
-    }
-    out[field.api] = Array.isArray(value) ? [...value] : value;
+    if (value === undefined || field.viaType || field.local || (only && !only.includes(field.name))) continue;
+    if (field.absentIs !== undefined && sameValue(value, field.absentIs)) continue;
+    out[field.api] = field.toApi(value);
   }
   return out;
 }

@@ -168,7 +168,11 @@ function fieldsOf(change: PlanChange, live: LiveState): Pick<ChangeWhy, 'fields'
   return fields.length > 0 ? { fields } : {};
 }
 
-/** Policy-file names of what differs between two rules: `type`, `when`, `point`, the kind's fields, `comment`. */
+/**
+ * Policy-file names of what differs between two rules: `type`, `when`,
+ * `point`, the kind's fields the new rule `to` writes (one it leaves out is
+ * the service's), `comment`.
+ */
 function ruleDifferences(from: Rule, to: Rule): string[] {
   if (from.kind !== to.kind) return ['type'];
   const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -177,7 +181,7 @@ function ruleDifferences(from: Rule, to: Rule): string[] {
   return [
     ...(same(sortConditions(from.conditions).map(conditionKey), sortConditions(to.conditions).map(conditionKey)) ? [] : ['when']),
     ...(same(from.point.map(pointKey), to.point.map(pointKey)) ? [] : ['point']),
-    ...[...new Set([...Object.keys(a), ...Object.keys(b)])].sort().filter((name) => !same(a[name], b[name])),
+    ...Object.keys(b).filter((name) => b[name] !== undefined).sort().filter((name) => !same(a[name], b[name])),
     ...((from.comment ?? '') === (to.comment ?? '') ? [] : ['comment']),
   ];
 }

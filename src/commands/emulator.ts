@@ -21,6 +21,8 @@ interface EmulatorFlags {
   updateErrorsAsHttp200?: boolean;
   /** From `--no-extended-token`. */
   extendedToken: boolean;
+  elevatedToken?: boolean;
+  defaultControls?: boolean;
   maxBodyBytes?: string;
 }
 
@@ -40,6 +42,8 @@ export function register(program: Command): void {
     .option('--drop-scope-duplicates', 'drop a newer one-per-scope rule (service_mode, ...) duplicating a live one shortly after its create')
     .option('--update-errors-as-http200', 'answer errors of PUT /v3/hint/{id} with HTTP 200 and the error status inside the envelope')
     .option('--no-extended-token', 'the token is not an extended admin token: disable_stamp writes get 403')
+    .option('--elevated-token', 'the token has elevated rights: the hint listing also returns credential-stuffing rules')
+    .option('--default-controls', 'every account holds the service\'s default abuse controls (brute, bola, enum, forced_browsing)')
     .option('--max-body-bytes <n>', 'larger request bodies get 413 (default 1 MiB)')
     .action(async (flags: EmulatorFlags) => {
       await serve(flags);
@@ -66,6 +70,8 @@ async function serve(flags: EmulatorFlags): Promise<void> {
     dropScopeDuplicates: flags.dropScopeDuplicates === true,
     updateErrorsAsHttp200: flags.updateErrorsAsHttp200 === true,
     extendedToken: flags.extendedToken,
+    elevatedToken: flags.elevatedToken === true,
+    defaultControls: flags.defaultControls === true,
     maxBodyBytes: flags.maxBodyBytes === undefined ? undefined : parseCount(flags.maxBodyBytes, '--max-body-bytes'),
     logger,
   });

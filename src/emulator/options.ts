@@ -36,6 +36,10 @@ export interface EmulatorOptions {
   updateErrorsAsHttp200?: boolean;
   /** See EmulatorConfig.extendedToken. Default true. */
   extendedToken?: boolean;
+  /** See EmulatorConfig.elevatedToken. Default false. */
+  elevatedToken?: boolean;
+  /** See EmulatorConfig.defaultControls. Default false. */
+  defaultControls?: boolean;
   /** Larger request bodies get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -65,10 +69,18 @@ export interface EmulatorConfig {
   updateErrorsAsHttp200: boolean;
   /** The token is an extended admin token; without one, writes of `disable_stamp` rules get 403. */
   extendedToken: boolean;
+  /**
+   * The token has elevated rights: the hint listing then also returns the
+   * credential-stuffing rules, which a normal token reads only from
+   * `/v4/clients/{id}/credential_stuffing/configs`.
+   */
+  elevatedToken: boolean;
+  /** Every account holds the service's default abuse controls (rules/default-controls.ts). */
+  defaultControls: boolean;
 }
 
 /** The boolean switches, checked alike. */
-const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken'] as const;
+const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken', 'elevatedToken', 'defaultControls'] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -80,6 +92,8 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
     dropScopeDuplicates: options.dropScopeDuplicates ?? false,
     updateErrorsAsHttp200: options.updateErrorsAsHttp200 ?? false,
     extendedToken: options.extendedToken ?? true,
+    elevatedToken: options.elevatedToken ?? false,
+    defaultControls: options.defaultControls ?? false,
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   };
 }

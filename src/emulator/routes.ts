@@ -3,6 +3,7 @@ import type { Handler } from './core.js';
 import { listAttacks, listVulns, pageAttacks } from './demo/handlers.js';
 import { HttpError } from './envelope.js';
 import { createIpRules, deleteIpRules, listIpRules } from './ip/handlers.js';
+import { listCredentialConfigs } from './rules/credential-configs.js';
 import { createHint, deleteHints, listActions, listHints } from './rules/handlers.js';
 import { updateHint } from './rules/update.js';
 
@@ -16,6 +17,7 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/v1/objects/action': { POST: listActions },
   '/v4/ip_rules': { GET: listIpRules, POST: createIpRules, DELETE: deleteIpRules },
   '/v3/hint/{id}': { PUT: updateHint },
+  '/v4/clients/{clientid}/credential_stuffing/configs': { GET: listCredentialConfigs },
 };
 
 /** Routes with `{name}` segments, as matchers; a segment matches any non-empty text without `/`. */

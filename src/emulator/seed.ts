@@ -3,7 +3,7 @@
  * the console" or by another tool, which the client must recognise as foreign.
  * Planted objects are listed at once (no lag): they existed before the test.
  */
-import { NEVER_EXPIRES } from '../model/ip.js';
+import { NEVER_EXPIRES } from './ip/vocabulary.js';
 import type { EmulatorCore } from './core.js';
 import { makeObject } from './ip/handlers.js';
 import { conditionSetKey } from './rules/conditions.js';

@@ -4,7 +4,7 @@
  * listing lag: a write takes effect at once for conflicts but shows in listings
  * only after the lag.
  */
-import type { IpListName, IpRuleType } from '../model/ip.js';
+import type { IpListName, IpRuleType } from './ip/vocabulary.js';
 
 export interface ConditionRecord {
   point: (string | number)[];
@@ -74,6 +74,8 @@ export interface Stored<T> {
   previous?: { record: T; untilMs: number };
   /** The one-per-scope duplicate quirk: the service drops this record at that time (rules/scope-duplicates.ts). */
   dropAtMs?: number;
+  /** Made by the service itself (an account's default controls): editable, never deleted by a client. */
+  serviceMade?: boolean;
 }
 
 export interface EmulatorState {

@@ -8,7 +8,8 @@
  */
 import { RampartError } from '../errors.js';
 import { ipKey, type LiveIpEntry } from '../model/ip.js';
-import { ruleContentKey } from '../model/rule.js';
+import { ruleKey, satisfies, type Rule } from '../model/rule.js';
+import { appendTo } from '../plan/append.js';
 import type { LiveState } from '../model/state.js';
 import { loadPolicyTexts } from '../policy/validate.js';
 import type { Diagnostic } from '../policy/types.js';
@@ -59,12 +60,16 @@ export function buildExport(live: LiveState, options: ExportOptions): ExportResu
   }
 
   // Every object must come back as itself.
-  const desiredRules = new Set(result.desired.rules.map((r) => ruleContentKey(r)));
+  const desiredRules = new Map<string, Rule[]>();
+  for (const rule of result.desired.rules) appendTo(desiredRules, ruleKey(rule), rule);
   const desiredIps = new Set(result.desired.ipEntries.map((e) => ipIdentity(e)));
-  const lostRules = rules.filter((p) => !desiredRules.has(ruleContentKey({ ...p.live, comment: cleanText(p.live.comment) })));
+  const lostRules = rules.filter((p) => {
+    const live = { ...p.live, comment: cleanText(p.live.comment) };
+    return !(desiredRules.get(ruleKey(live)) ?? []).some((want) => satisfies(live, want));
+  });
   const lostIps = ipEntries.filter((p) => !desiredIps.has(ipIdentity({ ...p.live, reason: cleanText(p.live.reason) })));
   for (const placed of lostRules) {
-    skipped.push({ kind: 'rule', id: placed.live.id, reason: 'no-round-trip', detail: 'the policy format cannot express this rule exactly (e.g. a vpatch without attack type)' });
+    skipped.push({ kind: 'rule', id: placed.live.id, reason: 'no-round-trip', detail: 'the policy format cannot express this rule exactly' });
   }
   for (const placed of lostIps) {
     skipped.push({ kind: 'ip', id: placed.live.id, value: placed.live.value, reason: 'no-round-trip', detail: 'the policy format cannot express this entry exactly (e.g. its reason or a fractional expiry)' });

@@ -123,14 +123,20 @@ function userConditions(rule: LiveRule): Condition[] {
   return rule.conditions.filter((c) => c.point[0] !== 'instance');
 }
 
-/** A live rule as written: its kind's fields (defaults left out, as a person writes them), point, conditions. */
+/**
+ * A live rule as written: its kind's fields where they differ from what a
+ * rule that leaves them out gets (so the file stays short and plans empty),
+ * point, conditions.
+ */
 function ruleSpec(rule: LiveRule, name: string, flow: (value: unknown) => Node): Record<string, unknown> {
   const spec: Record<string, unknown> = { name, type: rule.kind };
   const values = fieldValues(rule);
   for (const field of kindOf(rule).fields) {
     const value = values[field.name];
-    if (value === undefined || (field.default !== undefined && sameValue(value, field.default) && !field.required)) continue;
-    spec[field.name] = Array.isArray(value) ? flow(value) : value;
+    const leftOut = field.absentIs ?? field.serviceDefault;
+    if (value === undefined || (!field.required && leftOut !== undefined && sameValue(value, leftOut))) continue;
+    const written = field.written(value as never);
+    spec[field.name] = typeof written === 'object' && written !== null ? flow(written) : written;
   }
   if (rule.point.length > 0) spec.point = flow(rule.point);
   const when = userConditions(rule);

@@ -2,8 +2,9 @@
  * A listed hint → a LiveRule in the canonical model, or undefined for rule
  * types Rampart does not manage and for the service's own `system` rules
  * (those are never read further, never touched, never counted). Each field is
- * read as its kind declares it (src/rules/), defaults filled in, so a field the
- * service echoes back and one it leaves out compare as the policy wrote them.
+ * read as its kind declares it (src/rules/), in canonical form; what the
+ * service filled in stays as listed (a declaration that leaves a field out
+ * never compares it).
  */
 import type { ApiHint } from '../api/records.js';
 import { canonicalCondition, regroupPoints } from '../model/canonical.js';
@@ -22,12 +23,8 @@ export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner(
   const fields: Record<string, FieldValue> = {};
   for (const field of kind.fields) {
     if (field.local) continue;
-    const value = field.viaType ? found.fields[field.name] : field.fromApi(record[field.api]);
-    const read = value ?? field.default;
-    if (read !== undefined) {
-      const canonical = field.canonical(read);
-      fields[field.name] = typeof canonical === 'string' ? intern.string(canonical) : canonical;
-    }
+    const read = (field.viaType ? found.fields[field.name] : field.fromApi(record[field.api])) ?? field.absentIs;
+    if (read !== undefined) fields[field.name] = typeof read === 'string' ? intern.string(read) : read;
   }
   const mark = readOwnerMark(hint.comment);
   const { fingerprint, name } = mark;

@@ -4,7 +4,7 @@
  * plan shows it for an owned object its mark ties to a declaration.
  */
 import { NEVER_EXPIRES, type IpEntry } from './ip.js';
-import { sameValue } from '../rules/field.js';
+import { sameValue, type FieldValue } from '../rules/field.js';
 import { conditionKey, fieldValues, kindOf, pointKey, type Condition, type Point, type Rule } from './rule.js';
 
 export interface FieldRewrite {
@@ -54,8 +54,9 @@ export function ruleRewrites(declared: Rule, stored: Rule): FieldRewrite[] {
   const b = fieldValues(stored);
   for (const field of kindOf(declared).fields) {
     const [x, y] = [a[field.name], b[field.name]];
-    if (sameValue(x, y)) continue;
-    const show = (value: typeof x) => (value === undefined ? NONE : field.format(value as never));
+    // A field the declaration leaves out is the service's: what it stored there is no rewrite.
+    if (x === undefined || sameValue(x, y)) continue;
+    const show = (value: FieldValue | undefined) => (value === undefined ? NONE : field.format(value as never));
     out.push({ field: field.name, declared: show(x), stored: show(y) });
   }
   if ((declared.comment ?? '') !== (stored.comment ?? '')) out.push({ field: 'comment', declared: text(declared.comment), stored: text(stored.comment) });

@@ -39,7 +39,10 @@ interface RuleBase {
 /** A rule of one kind, its fields typed by the kind's declaration. */
 export type RuleOf<K extends KindName> = RuleBase & {
   readonly kind: K;
-  /** Canonical values by YAML field name; defaults filled in. */
+  /**
+   * Canonical values by YAML field name. A desired rule holds the fields it
+   * writes (a field left out is the service's); a live rule what was listed.
+   */
   readonly fields: FieldsOf<K>;
 };
 
@@ -111,7 +114,9 @@ export function sortConditions(conditions: readonly Condition[]): Condition[] {
 /**
  * The identity of a rule: its kind, conditions, point and the fields its kind
  * cannot change in place. Updatable fields and the comment are left out: a
- * rule that differs only there is the same rule, updated.
+ * rule that differs only there is the same rule, updated. So are identity
+ * fields a rule may leave to the service (`writtenIdentity`): those count
+ * only where the declaration writes them (`identityDiffers`).
  */
 export function ruleKey(rule: Rule): string {
   let key = ruleKeys.get(rule);
@@ -122,7 +127,7 @@ export function ruleKey(rule: Rule): string {
       rule.kind,
       sortConditions(rule.conditions).map(conditionKey),
       rule.point.map(pointKey),
-      kindOf(rule).fields.filter((field) => !field.updatable).map((field) => values[field.name] ?? null),
+      kindOf(rule).fields.filter((field) => !field.updatable && !field.writtenIdentity).map((field) => values[field.name] ?? null),
     ]);
     ruleKeys.set(rule, key);
   }
@@ -143,11 +148,29 @@ export function ruleContentKey(rule: Rule): string {
   return key;
 }
 
-/** Updatable fields (YAML names) whose values differ between two rules of one identity. */
+/**
+ * Updatable fields (YAML names) the declaration `to` writes whose values
+ * differ in `from`, a rule of the same identity. A field `to` leaves out is
+ * the service's: never compared.
+ */
 export function changedFields(from: Rule, to: Rule): string[] {
   const a = fieldValues(from);
   const b = fieldValues(to);
-  return kindOf(to).fields.filter((field) => field.updatable && !sameValue(a[field.name], b[field.name])).map((field) => field.name);
+  return kindOf(to).fields
+    .filter((field) => field.updatable && b[field.name] !== undefined && !sameValue(a[field.name], b[field.name]))
+    .map((field) => field.name);
+}
+
+/** Identity fields the declaration `want` writes that `live` (of the same `ruleKey`) holds otherwise: then it is another rule. */
+export function identityDiffers(want: Rule, live: Rule): boolean {
+  const a = fieldValues(want);
+  const b = fieldValues(live);
+  return kindOf(want).fields.some((field) => field.writtenIdentity && a[field.name] !== undefined && !sameValue(a[field.name], b[field.name]));
+}
+
+/** The live rule is what `want` declares: same identity, every written field equal, same comment. */
+export function satisfies(live: Rule, want: Rule): boolean {
+  return ruleKey(live) === ruleKey(want) && !identityDiffers(want, live) && changedFields(live, want).length === 0 && (live.comment ?? '') === (want.comment ?? '');
 }
 
 /**

@@ -23,7 +23,7 @@
  */
 import type { AdoptRule, Change } from '../model/change.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
-import { changedFields, fieldValues, kindOf, ruleKey, type DesiredRule, type LiveRule, type Source } from '../model/rule.js';
+import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Source } from '../model/rule.js';
 import { adoptIpEntries, linkMoves } from './adopt-ip.js';
 import { differences } from './diff-rules.js';
 
@@ -126,7 +126,7 @@ function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): R
   // Valid policies declare a rule once, so no two declarations compete for one rule.
   for (const want of desiredRules) {
     const key = ruleKey(want);
-    const listed = unmanagedByKey.get(key);
+    const listed = unmanagedByKey.get(key)?.filter((r) => !identityDiffers(want, r));
     if (listed && ownedKeys.has(key)) for (const r of listed) if (changedFields(r, want).length === 0) shadowed.add(r);
     const candidates = ownedKeys.has(key) || !listed ? [] : listed.filter((r) => !paired.has(r)).sort((a, b) => a.id - b.id);
     const equal = candidates.find((r) => changedFields(r, want).length === 0);
@@ -134,7 +134,7 @@ function adoptRules({ desiredRules, liveRules, owner, adopt }: AdoptionInput): R
     const blocking = !equal && kindOf(want).onePerScope ? candidates[0] : undefined;
     const found = equal ?? blocking;
     if (!found) {
-      const rival = kindOf(want).onePerScope && !ownedKeys.has(key) ? foreignRival(want, foreignByKey.get(key)) : undefined;
+      const rival = kindOf(want).onePerScope && !ownedKeys.has(key) ? foreignRival(want, foreignByKey.get(key)?.filter((r) => !identityDiffers(want, r))) : undefined;
       if (rival) pass.conflicts.push(foreignConflict(want, rival));
       else pass.desired.push(want);
       continue;

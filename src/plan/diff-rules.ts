@@ -1,5 +1,5 @@
 import type { Change, CreateRule, DeleteRule } from '../model/change.js';
-import { changedFields, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
+import { changedFields, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 import { appendTo } from './append.js';
 import { applicationSortKey, ruleApplication } from './objects.js';
@@ -73,6 +73,13 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
       drop(b.owned, 'not-declared');
       continue;
     }
+    // An identity field the declaration writes and a live rule holds otherwise makes that rule another one.
+    const other = b.owned.filter((r) => identityDiffers(want, r));
+    if (other.length > 0) {
+      drop(other, 'not-declared');
+      b.owned = b.owned.filter((r) => !other.includes(r));
+    }
+    b.foreign = b.foreign.filter((r) => !identityDiffers(want, r));
     const exact = b.owned.find((r) => differences(want, r).length === 0);
     if (exact) {
       unchanged++;
@@ -90,11 +97,11 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
       drop(b.owned, 'duplicate');
       continue;
     }
-    const [other] = b.foreign;
-    if (other) {
+    const [unmanaged] = b.foreign;
+    if (unmanaged) {
       notes.push({
-        level: 'warning', kind: 'rule', client: want.client, source: want.source, id: other.id,
-        message: `unmanaged id ${other.id}${ownerSuffix(other.owner)} is the same rule with other values (${differences(want, other).join(', ')}); left as is`,
+        level: 'warning', kind: 'rule', client: want.client, source: want.source, id: unmanaged.id,
+        message: `unmanaged id ${unmanaged.id}${ownerSuffix(unmanaged.owner)} is the same rule with other values (${differences(want, unmanaged).join(', ')}); left as is`,
       });
     }
     const [old, ...extra] = b.owned;

@@ -6,6 +6,7 @@ import { compareStrings } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
 import { addCounts } from './counts.js';
+import { nestedKeys } from './changed-keys.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
@@ -184,14 +185,14 @@ function toPlanChange(change: Change): PlanChange {
     const { rule, live } = change;
     return {
       action: 'adopt', ...base, id: live.id, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
-      fields: [...change.fields], rule: toPlanRule(rule), before: toPlanRule(live),
+      fields: [...change.fields], ...nestedKeys(rule, live, change.fields), rule: toPlanRule(rule), before: toPlanRule(live),
     };
   }
   if (change.action === 'update') {
     const { rule, live } = change;
     return {
       action: 'update', ...base, id: live.id, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
-      fields: [...change.fields], rule: toPlanRule(rule), before: toPlanRule(live),
+      fields: [...change.fields], ...nestedKeys(rule, live, change.fields), rule: toPlanRule(rule), before: toPlanRule(live),
     };
   }
   if (change.action === 'delete') {

@@ -37,9 +37,12 @@ export function recognizeRules(desired: readonly DesiredRule[], live: readonly L
   for (const stored of candidates) {
     const want = byFingerprint.get(stored.fingerprint as string);
     if (!want) continue;
+    // What the service filled in where the declaration is silent is no rewrite: the diff finds them equal.
+    const rewrites = ruleRewrites(want, stored);
+    if (rewrites.length === 0) continue;
     const { source, ...declaredRule } = want;
     replaced.set(stored, { ...declaredRule, id: stored.id, owner, fingerprint: stored.fingerprint });
-    notes.add(want.client, source, stored.id, describeRewrites(ruleRewrites(want, stored)));
+    notes.add(want.client, source, stored.id, describeRewrites(rewrites));
   }
   return { live: live.map((rule) => replaced.get(rule) ?? rule), notes: notes.done() };
 }

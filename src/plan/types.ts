@@ -101,6 +101,8 @@ interface PlanInPlaceRule extends PlanChangeBase {
   readonly name: string;
   /** The fields that change (policy-file names), `comment` included when it does; for an adoption often none besides the mark. */
   readonly fields: readonly string[];
+  /** Present when a changed field is nested: the keys that change below it (`threshold.count`). */
+  readonly keys?: readonly string[];
   /** The rule as it will be. */
   readonly rule: PlanRule;
   /** The rule as it is. */

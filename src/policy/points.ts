@@ -34,10 +34,25 @@ export type PointKind = 'rule' | 'condition';
 
 /** Checks one point element; returns its canonical form, or undefined after reporting. */
 export function checkPoint(spec: PointSpec, kind: PointKind, path: Path, report: Reporter): Point | undefined {
+  const read = readPoint(spec, kind);
+  if ('point' in read) return read.point;
+  report.error(read.code, read.message, [...path, ...read.at]);
+  return undefined;
+}
+
+/** A point element problem, at a path below the element (`[1]`: its argument). */
+export interface PointProblem {
+  readonly code: string;
+  readonly message: string;
+  readonly at: Path;
+}
+
+/** One point element → its canonical form, or what is wrong with it (as a value, for nested fields). */
+export function readPoint(spec: PointSpec, kind: PointKind): { readonly point: Point } | PointProblem {
+  const problem = (code: string, message: string, at: Path = []): PointProblem => ({ code, message, at });
   const [rawName, argument] = spec;
   if (typeof rawName !== 'string' || rawName === '') {
-    report.error('unknown-point', 'a point starts with its element name, e.g. [header, HOST]', path);
-    return undefined;
+    return problem('unknown-point', 'a point starts with its element name, e.g. [header, HOST]');
   }
   const name = rawName.toLowerCase();
   const known = kind === 'condition' ? [...CONDITION_POINTS.keys()] : [...POINT_ELEMENTS_WITH_ARGUMENT, ...BARE_RULE_ELEMENTS];
@@ -45,37 +60,23 @@ export function checkPoint(spec: PointSpec, kind: PointKind, path: Path, report:
     kind === 'condition' ? CONDITION_POINTS.get(name) !== null && CONDITION_POINTS.has(name) : POINT_ELEMENTS_WITH_ARGUMENT.has(name);
   if (!known.includes(name)) {
     const what = kind === 'condition' ? 'condition point' : 'point element';
-    report.error('unknown-point', `unknown ${what} "${rawName}"${didYouMean(name, known)}`, [...path, 0]);
-    return undefined;
+    return problem('unknown-point', `unknown ${what} "${rawName}"${didYouMean(name, known)}`, [0]);
   }
   if (!takesArgument) {
-    if (argument !== undefined) {
-      report.error('point-argument', `point "${name}" takes no argument; write [${name}]`, [...path, 1]);
-      return undefined;
-    }
-    return canonicalPoint([name]);
+    if (argument !== undefined) return problem('point-argument', `point "${name}" takes no argument; write [${name}]`, [1]);
+    return { point: canonicalPoint([name]) };
   }
-  if (argument === undefined) {
-    report.error('point-argument', `point "${name}" needs an argument: ${argumentHint(name)}`, path);
-    return undefined;
-  }
+  if (argument === undefined) return problem('point-argument', `point "${name}" needs an argument: ${argumentHint(name)}`);
   if (INDEXED.has(name)) {
     if (typeof argument !== 'number' || !Number.isSafeInteger(argument) || argument < 0) {
-      report.error('point-argument', `the index of [${name}, N] must be a non-negative integer, got ${JSON.stringify(argument)}`, [...path, 1]);
-      return undefined;
+      return problem('point-argument', `the index of [${name}, N] must be a non-negative integer, got ${JSON.stringify(argument)}`, [1]);
     }
-    return canonicalPoint([name, argument]);
+    return { point: canonicalPoint([name, argument]) };
   }
   const text = String(argument);
-  if (text === '') {
-    report.error('point-argument', `point "${name}" needs a non-empty argument: ${argumentHint(name)}`, [...path, 1]);
-    return undefined;
-  }
-  if (name === 'header' && !HEADER_NAME.test(text)) {
-    report.error('point-argument', `"${text}" is not a valid header name`, [...path, 1]);
-    return undefined;
-  }
-  return canonicalPoint([name, text]);
+  if (text === '') return problem('point-argument', `point "${name}" needs a non-empty argument: ${argumentHint(name)}`, [1]);
+  if (name === 'header' && !HEADER_NAME.test(text)) return problem('point-argument', `"${text}" is not a valid header name`, [1]);
+  return { point: canonicalPoint([name, text]) };
 }
 
 function argumentHint(name: string): string {

@@ -51,7 +51,7 @@ export function compileRules(doc: PolicyDocument, ctx: DocumentContext): Desired
   return out;
 }
 
-/** A schema-valid rule → its canonical content: the kind's fields (defaults filled in), checked points, conditions. */
+/** A schema-valid rule → its canonical content: the fields it writes, checked points, conditions. */
 function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredRule[] {
   const { report } = ctx;
   const kind = ruleKind(rule.type);
@@ -63,17 +63,17 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
     else ok = false;
   });
   const fields: Record<string, FieldValue> = {};
+  const written: Readonly<Record<string, unknown>> = rule;
+  const problems = [
+    ...kind.fields.flatMap((field) => (written[field.name] === undefined ? [] : field.problems(written[field.name]).map((p) => ({ ...p, at: [field.name, ...p.at] })))),
+    ...kind.checks.flatMap((check) => check.problems(written)),
+  ];
+  for (const problem of problems) report.error(problem.code, problem.message, [...path, ...problem.at], { atKey: problem.atKey ?? false });
+  if (problems.length > 0) ok = false;
   for (const field of kind.fields) {
-    const written = rule[field.name] as FieldValue | undefined;
-    const value = written ?? field.default;
-    if (value === undefined) continue;
-    const problem = written !== undefined ? field.check?.problem(written as never) : undefined;
-    if (problem !== undefined && field.check) {
-      report.error(field.check.code, problem, [...path, field.name]);
-      ok = false;
-      continue;
-    }
-    fields[field.name] = field.canonical(value as never);
+    // A field left out is the service's: not part of the declaration (unless leaving it out says something).
+    const value = written[field.name] === undefined ? field.absentIs : field.canonical(written[field.name]);
+    if (value !== undefined) fields[field.name] = value;
   }
   if (rule.comment !== undefined && OWNER_MARK_PATTERN.test(rule.comment)) {
     report.error('reserved-mark', 'comment must not contain "[managed-by:": Rampart writes that mark itself', [...path, 'comment']);

@@ -71,8 +71,11 @@ function describe(e: AjvError, data: unknown): Described {
     case 'false schema': {
       const key = at.slice(at.lastIndexOf('/') + 1);
       const parent = valueAt(data, at.slice(0, at.lastIndexOf('/')));
-      const type = isRecord(parent) ? String(parent.type) : 'this';
-      return { code: 'not-allowed', message: `"${key}" is not allowed in a ${type} rule`, pointer: at, atKey: true };
+      // A rule's key another kind uses, or a union's key another branch uses (`name_regexps` with `mode: exact`).
+      const where = !isRecord(parent) ? 'here'
+        : typeof parent.type === 'string' ? `in a ${parent.type} rule`
+        : typeof parent.mode === 'string' ? `in ${labelOf(at.slice(0, at.lastIndexOf('/')))} with mode ${parent.mode}` : 'here';
+      return { code: 'not-allowed', message: `"${key}" is not allowed ${where}`, pointer: at, atKey: true };
     }
     case 'anyOf':
     case 'oneOf':

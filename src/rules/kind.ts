@@ -11,7 +11,7 @@
  * `describe` callback, which reads them (inline, the callback would widen
  * every field to FieldValue).
  */
-import type { FieldFactory, FieldSpec, FieldValue } from './field.js';
+import type { FieldFactory, FieldProblem, FieldSpec, FieldValue } from './field.js';
 
 export type PointUse = 'required' | 'optional' | 'none';
 
@@ -43,10 +43,19 @@ export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
    * carried by the type, never sent as a field.
    */
   readonly variants?: readonly { readonly api: string; readonly fields: NoInfer<FieldValues<F>> }[];
+  /** Rules between fields the schema cannot express (which `reaction` keys each `mode` allows). */
+  readonly checks?: readonly KindCheck[];
   /** One line for plans: `30 rpm, then 429`. */
   readonly describe: (fields: NoInfer<FieldValues<F>>) => string;
   /** Complete rules of this kind as written (without `name` and `type`), for docs and conformance tests. */
   readonly examples: readonly Readonly<Record<string, unknown>>[];
+}
+
+/** A rule between fields: problems of a schema-valid rule as written, at paths relative to the rule. */
+export interface KindCheck {
+  /** For the reference docs. */
+  readonly description: string;
+  problems(rule: Readonly<Record<string, unknown>>): FieldProblem[];
 }
 
 export interface KindField extends FieldSpec {
@@ -55,6 +64,12 @@ export interface KindField extends FieldSpec {
   readonly updatable: boolean;
   /** Carried by the API type (a variant), not sent as a field. */
   readonly viaType: boolean;
+  /**
+   * Part of the identity only when written: an optional field that cannot
+   * change in place and that a rule may leave to the service (graphql's
+   * `max_alias_size_kb`). Left out, any live value stands.
+   */
+  readonly writtenIdentity: boolean;
 }
 
 export interface RuleKind<Y extends string = string, V extends Readonly<Record<string, FieldValue | undefined>> = Readonly<Record<string, FieldValue | undefined>>> {
@@ -66,6 +81,7 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
   readonly fields: readonly KindField[];
   readonly variants: readonly { readonly api: string; readonly fields: Readonly<Record<string, FieldValue>> }[];
   readonly exactlyOne: readonly string[];
+  readonly checks: readonly KindCheck[];
   readonly describe: (fields: V) => string;
   readonly examples: readonly Readonly<Record<string, unknown>>[];
 }
@@ -73,12 +89,18 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
 export function defineRuleKind<const Y extends string, F extends FieldFactories>(spec: RuleKindSpec<Y, F>): RuleKind<Y, FieldValues<F>> {
   const viaType = new Set((spec.variants ?? []).flatMap((variant) => Object.keys(variant.fields)));
   const updatable = new Set<string>(spec.updatable);
-  const fields = Object.entries(spec.fields).map(([name, factory]): KindField => ({
-    ...factory(name),
-    name,
-    updatable: updatable.has(name),
-    viaType: viaType.has(name),
-  }));
+  const exactlyOne = new Set<string>(spec.exactlyOne ?? []);
+  const fields = Object.entries(spec.fields).map(([name, factory]): KindField => {
+    const field = factory(name);
+    const identity = !updatable.has(name) && !viaType.has(name) && !field.local;
+    return {
+      ...field,
+      name,
+      updatable: updatable.has(name),
+      viaType: viaType.has(name),
+      writtenIdentity: identity && !field.required && field.absentIs === undefined && !exactlyOne.has(name),
+    };
+  });
   for (const name of updatable) {
     if (!(name in spec.fields)) throw new Error(`rule kind ${spec.yaml}: updatable field ${name} is not one of its fields`);
   }
@@ -91,6 +113,7 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
     fields,
     variants: (spec.variants ?? []) as RuleKind['variants'],
     exactlyOne: spec.exactlyOne ?? [],
+    checks: spec.checks ?? [],
     describe: spec.describe,
     examples: spec.examples,
   };

@@ -4,22 +4,18 @@
  * whether the service keeps one per scope, its fields (API name, required,
  * values, default, updatable in place) and an example.
  */
-import { Document, isScalar, isSeq, visit } from 'yaml';
+import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { KindField, RuleKind } from './kind.js';
 import { RULE_KINDS } from './registry.js';
 
 export const BEGIN = '<!-- rule-kinds:begin (generated from src/rules by `npm run generate`; do not edit) -->';
 export const END = '<!-- rule-kinds:end -->';
 
-function values(field: KindField): string {
-  const schema = field.schema as { enum?: readonly string[]; type?: string; minimum?: number; maximum?: number };
-  if (schema.enum) return schema.enum.map((v) => `\`${v}\``).join(', ');
-  if (schema.type === 'integer') {
-    const { minimum: min, maximum: max } = schema;
-    return min !== undefined && max !== undefined ? `integer ${min}..${max}` : min !== undefined ? `integer ≥ ${min}` : 'integer';
-  }
-  if (schema.type === 'array') return 'list of strings';
-  return schema.type ?? '';
+/** What a rule that leaves the field out gets: the service's value (named when known), or what the absence says. */
+function leftOut(kind: RuleKind, field: KindField): string {
+  if (field.required || field.local || kind.exactlyOne.includes(field.name)) return '';
+  if (field.absentIs !== undefined) return `\`${JSON.stringify(field.absentIs)}\``;
+  return field.serviceDefault !== undefined ? `the service's (\`${JSON.stringify(field.serviceDefault)}\`)` : 'the service\'s';
 }
 
 const POINT: Record<RuleKind['point'], string> = { required: 'required', optional: 'optional', none: 'none' };
@@ -35,12 +31,11 @@ function kindSection(kind: RuleKind): string {
     '',
   ];
   if (kind.fields.length > 0) {
-    lines.push('| field | API name | required | values | default | changed in place |', '|---|---|---|---|---|---|');
+    lines.push('| field | API name | required | values | left out | changed in place |', '|---|---|---|---|---|---|');
     for (const field of kind.fields) {
-      const fallback = field.default === undefined ? '' : `\`${JSON.stringify(field.default)}\``;
-      lines.push(`| \`${field.name}\` | ${field.viaType ? '(the API type)' : `\`${field.api}\``} | ${field.required ? 'yes' : 'no'} | ${values(field)} | ${fallback} | ${field.updatable ? 'yes' : 'no (replaced)'} |`);
+      lines.push(`| \`${field.name}\` | ${field.viaType ? '(the API type)' : `\`${field.api}\``} | ${field.required ? 'yes' : 'no'} | ${field.values} | ${leftOut(kind, field)} | ${field.updatable ? 'yes' : 'no (replaced)'} |`);
     }
-    lines.push('', ...kind.fields.map((field) => `- \`${field.name}\`: ${field.description}`), '');
+    lines.push('', ...kind.fields.map((field) => `- \`${field.name}\`: ${field.description}`), ...kind.checks.map((check) => `- ${check.description}`), '');
   }
   const [example] = kind.examples;
   if (example) {
@@ -49,7 +44,11 @@ function kindSection(kind: RuleKind): string {
   return lines.join('\n');
 }
 
-/** A rule as a person writes it: points and conditions in flow style (`[[get, q]]`, `{ point: [uri], equal: /x }`). */
+/**
+ * A rule as a person writes it: points, conditions and small nested values in
+ * flow style (`[[get, q]]`, `{ point: [uri], equal: /x }`, `{count: 20, period: 60}`);
+ * a nested value holding objects stays in block style.
+ */
 function exampleYaml(rule: Record<string, unknown>): string {
   const doc = new Document([rule]);
   visit(doc, {
@@ -57,7 +56,8 @@ function exampleYaml(rule: Record<string, unknown>): string {
       if (node.items.every((item) => isScalar(item) || (isSeq(item) && item.items.every(isScalar)))) node.flow = true;
     },
     Map(_, node, path) {
-      if (path.length > 3) node.flow = true;
+      const holdsObjects = node.items.some((pair) => isSeq(pair.value) ? pair.value.items.some(isMap) : isMap(pair.value));
+      if (path.length > 3 && !holdsObjects) node.flow = true;
     },
   });
   return doc.toString({ flowCollectionPadding: false }).trimEnd();

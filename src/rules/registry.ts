@@ -6,9 +6,13 @@ import type { FieldValue } from './field.js';
 import type { RuleKind } from './kind.js';
 import { apiAbuseMode } from './kinds/api-abuse-mode.js';
 import { binaryData } from './kinds/binary-data.js';
+import { bola } from './kinds/bola.js';
+import { brute } from './kinds/brute.js';
 import { disableAttackType } from './kinds/disable-attack-type.js';
 import { disableStamp } from './kinds/disable-stamp.js';
+import { enumeration } from './kinds/enum.js';
 import { fileUploadSizeLimit } from './kinds/file-upload-size-limit.js';
+import { forcedBrowsing } from './kinds/forced-browsing.js';
 import { graphqlDetection } from './kinds/graphql-detection.js';
 import { ignoreRegex } from './kinds/ignore-regex.js';
 import { masking } from './kinds/masking.js';
@@ -16,6 +20,7 @@ import { mode } from './kinds/mode.js';
 import { overlimitResSettings } from './kinds/overlimit-res-settings.js';
 import { parserState } from './kinds/parser-state.js';
 import { rateLimit } from './kinds/rate-limit.js';
+import { rateLimitEnum } from './kinds/rate-limit-enum.js';
 import { regex } from './kinds/regex.js';
 import { setResponseHeader } from './kinds/set-response-header.js';
 import { uploads } from './kinds/uploads.js';
@@ -24,6 +29,7 @@ import { vpatch } from './kinds/vpatch.js';
 export const RULE_KINDS = [
   vpatch, regex, mode, disableAttackType, disableStamp, ignoreRegex, masking, binaryData, uploads,
   parserState, setResponseHeader, overlimitResSettings, rateLimit, fileUploadSizeLimit, graphqlDetection, apiAbuseMode,
+  brute, bola, enumeration, forcedBrowsing, rateLimitEnum,
 ] as const;
 
 type AnyKind = (typeof RULE_KINDS)[number];

@@ -10,7 +10,7 @@ import { KIND_NAMES, RULE_KINDS, ruleKind } from './registry.js';
 const kinds = RULE_KINDS as readonly RuleKind[];
 
 function fieldSchema(field: KindField): Record<string, unknown> {
-  return { description: field.description, ...field.schema, examples: [field.example] };
+  return { description: field.description, ...field.schema, ...(field.example !== undefined ? { examples: [field.example] } : {}) };
 }
 
 /** Field names of every kind, in registry order, each once. */
@@ -23,8 +23,12 @@ function sharedProperty(name: string): Record<string, unknown> {
   const users = kinds.filter((kind) => kind.fields.some((field) => field.name === name));
   const [only] = users;
   if (users.length === 1 && only) return fieldSchema(only.fields.find((field) => field.name === name) as KindField);
-  const examples = [...new Set(users.map((kind) => JSON.stringify((kind.fields.find((field) => field.name === name) as KindField).example)))].map((e) => JSON.parse(e) as unknown);
-  return { description: `A field of ${users.map((kind) => `\`${kind.yaml}\``).join(', ')} rules; its values depend on \`type\`.`, examples };
+  const written = users.map((kind) => (kind.fields.find((field) => field.name === name) as KindField).example).filter((e) => e !== undefined);
+  const examples = [...new Set(written.map((e) => JSON.stringify(e)))].map((e) => JSON.parse(e) as unknown);
+  return {
+    description: `A field of ${users.map((kind) => `\`${kind.yaml}\``).join(', ')} rules; its values depend on \`type\`.`,
+    ...(examples.length > 0 ? { examples } : {}),
+  };
 }
 
 function kindRule(kind: RuleKind): Record<string, unknown> {

@@ -96,10 +96,11 @@ const RUNNABLE: Record<string, Runnable> = {
     env: () => ({ RAMPART_API_TOKEN: undefined }),
     exitCode: 0,
     expect: ({ stdout }) => {
-      expect(stdout).toMatch(/^Plan: 22 to create, 0 to update, 0 to delete, 0 unchanged\b/m);
+      expect(stdout).toMatch(/^Plan: 24 to create, 0 to update, 0 to delete, 0 unchanged\b/m);
       expect(stdout).toMatch(/^No changes\.[\s\S]*^0$/m);
       expect(stdout).toMatch(/^\s+~ rule mode .*\n\s+~ mode: monitoring → block$/m);
-      expect(stdout).toMatch(/^Plan: 0 to create, 1 to update, 0 to delete, 21 unchanged\b/m);
+      expect(stdout).toMatch(/^Plan: 0 to create, 1 to update, 0 to delete, 23 unchanged\b/m);
+      expect(stdout).toMatch(/^\s+~ rule login-brute-force .*\n(?:.*\n)*?\s+~ threshold\.count: +20 → 30$/m);
     },
   },
   'docs/ci.md: set +e': {

@@ -1,5 +1,5 @@
 /** IP lists: `GET|POST|DELETE /v4/ip_rules`, with existence, force and granularity semantics. */
-import { IP_LISTS, IP_RULE_TYPES, NEVER_EXPIRES } from '../../model/ip.js';
+import { IP_LISTS, IP_RULE_TYPES, NEVER_EXPIRES } from './vocabulary.js';
 import type { EmulatorCore, Handler } from '../core.js';
 import { HttpError, invalid } from '../envelope.js';
 import { isLive, markDeleted, type IpObject, type Stored } from '../store.js';

@@ -1,7 +1,7 @@
 /** Validation of `POST /v4/ip_rules`: list, type, values, pools, expiry. */
 import {
   DATACENTERS, IP_LISTS, IP_RULE_TYPES, NEVER_EXPIRES, PROXY_TYPES, type IpListName, type IpRuleType,
-} from '../../model/ip.js';
+} from './vocabulary.js';
 import { invalid } from '../envelope.js';
 import { isNonNegativeInt, optionalBool, oneOf, requirePositiveInt, requireRecord, requireString } from '../validate.js';
 import { COUNTRY_CODES } from './countries.js';

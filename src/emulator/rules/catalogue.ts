@@ -5,6 +5,8 @@
  * place. Written from the service's documentation, never from the client's
  * model: this table is the oracle the client is tested against.
  */
+import { CONTROL_ATTACK_TYPES, CONTROL_FIELDS, checkReactionMatchesMode, ENUMERATED_PARAMETERS } from './controls.js';
+import { credentialFields } from './credentials.js';
 import { bool, int, oneOf, regex, regexRef, text, texts, type FieldSpec } from './fields.js';
 
 export interface RuleKind {
@@ -19,6 +21,18 @@ export interface RuleKind {
   readonly hasRegexId?: boolean;
   /** Writes need an extended admin token (else 403). */
   readonly extendedToken?: boolean;
+  /** A check across fields, on create and on the record an update would leave (400 when it fails). */
+  readonly crossCheck?: (fields: Readonly<Record<string, unknown>>) => void;
+  /** Read-only fields the service adds to the stored record (listed, never taken by a write). */
+  readonly readOnly?: (type: string, id: number) => Readonly<Record<string, unknown>>;
+  /**
+   * A counter of the older trigger product: never updated; a client's delete
+   * answers 200 and changes nothing; a create on the scope of a live one gives
+   * that one back.
+   */
+  readonly counter?: boolean;
+  /** Credential-stuffing rules: left out of a normal token's hint listing, read from their own endpoint. */
+  readonly credentials?: boolean;
 }
 
 const ATTACK_TYPES = [
@@ -71,7 +85,7 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
   },
   api_abuse_mode: {
     point: 'none',
-    fields: { mode: oneOf(['enabled', 'disabled'], required) },
+    fields: { mode: oneOf(['enabled', 'disabled'], { default: 'enabled' }) },
     updatable: ['mode'],
     onePerScope: true,
   },
@@ -100,7 +114,7 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
   },
   overlimit_res_settings: {
     point: 'none',
-    fields: { overlimit_time: int({ min: 0 }, required), mode: oneOf(['off', 'monitoring', 'blocking'], required) },
+    fields: { overlimit_time: int({ min: 0 }, required), mode: oneOf(['off', 'monitoring', 'blocking'], { default: 'monitoring' }) },
     updatable: ['overlimit_time', 'mode'],
     onePerScope: true,
   },
@@ -109,7 +123,7 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
     fields: {
       rate: int({ min: 0, max: 1000 }, required),
       rsp_status: int({ min: 400, max: 599 }, required),
-      burst: int({ min: 0 }, { default: 0 }),
+      burst: int({ min: 0, max: 1000 }, { default: 0 }),
       delay: int({ min: 0, max: 1000 }, { default: 0 }),
       time_unit: oneOf(['rps', 'rpm'], { default: 'rps' }),
     },
@@ -119,8 +133,8 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
     point: 'optional',
     fields: {
       size: int({ min: 1 }, required),
-      size_unit: oneOf(['b', 'kb', 'mb', 'gb', 'tb'], required),
-      mode: oneOf(['monitoring', 'block', 'off', 'default'], required),
+      size_unit: oneOf(['b', 'kb', 'mb', 'gb', 'tb'], { default: 'b' }),
+      mode: oneOf(['monitoring', 'block', 'off', 'default'], { default: 'monitoring' }),
     },
     updatable: ['mode', 'size'],
   },
@@ -128,20 +142,37 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
     point: 'none',
     fields: {
       mode: oneOf(['off', 'default', 'monitoring', 'block'], required),
-      // The notes list the limits without saying they are required; the user-facing format has them optional.
-      max_depth: int({ min: 0 }),
-      max_value_size_kb: int({ min: 0 }),
-      max_doc_size_kb: int({ min: 0 }),
-      max_aliases: int({ min: 0 }),
-      max_doc_per_batch: int({ min: 0 }),
-      introspection: bool({ default: false }),
-      debug_enabled: bool({ default: false }),
+      max_depth: int({ min: 1, max: 100 }, { default: 10 }),
+      max_value_size_kb: int({ min: 1, max: 100 }, { default: 10 }),
+      max_doc_size_kb: int({ min: 1, max: 1024 }, { default: 100 }),
+      max_alias_size_kb: int({ min: 1 }, { default: 5 }),
+      max_doc_per_batch: int({ min: 1, max: 100 }, { default: 10 }),
+      introspection: bool({ default: true }),
+      debug_enabled: bool({ default: true }),
     },
-    updatable: [
-      'mode', 'max_depth', 'max_value_size_kb', 'max_doc_size_kb', 'max_aliases', 'max_doc_per_batch',
-      'introspection', 'debug_enabled',
-    ],
+    // `max_alias_size_kb` is set at create only: a change is a new rule.
+    updatable: ['mode', 'max_depth', 'max_value_size_kb', 'max_doc_size_kb', 'max_doc_per_batch', 'introspection', 'debug_enabled'],
   },
+  brute: control('brute', { enumerates: true }),
+  bola: control('bola', { enumerates: true }),
+  enum: control('enum', { enumerates: true }),
+  forced_browsing: control('forced_browsing', { enumerates: false }),
+  rate_limit_enum: control('rate_limit_enum', { enumerates: false }),
+  credentials_regex: {
+    point: 'none',
+    fields: credentialFields.regex,
+    updatable: ['regex', 'login_regex', 'case_sensitive', 'cred_stuff_type'],
+    credentials: true,
+  },
+  credentials_point: {
+    point: 'required',
+    fields: credentialFields.point,
+    updatable: ['cred_stuff_type'],
+    credentials: true,
+  },
+  brute_counter: counter('b'),
+  dirbust_counter: counter('d'),
+  bola_counter: counter('i'),
 };
 
 /**
@@ -149,9 +180,23 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
  * credential points, trigger controls): accepted as sent, so foreign rules can
  * be created and seeded; their extra fields are stored unchecked.
  */
-export const UNCHECKED_TYPES: readonly string[] = [
-  'attack_rechecker', 'brute_counter', 'dirbust_counter', 'bola_counter', 'credentials_point', 'credentials_regex',
-];
+export const UNCHECKED_TYPES: readonly string[] = ['attack_rechecker'];
+
+/** An abuse mitigation control: the shared fields, `enumerated_parameters` for the three that watch parameters. */
+function control(type: string, { enumerates }: { enumerates: boolean }): RuleKind {
+  return {
+    point: 'none',
+    fields: enumerates ? { ...CONTROL_FIELDS, enumerated_parameters: ENUMERATED_PARAMETERS } : CONTROL_FIELDS,
+    updatable: enumerates ? ['threshold', 'reaction', 'enumerated_parameters'] : ['threshold', 'reaction'],
+    crossCheck: checkReactionMatchesMode,
+    readOnly: () => ({ attack_type: CONTROL_ATTACK_TYPES[type], mitigation: type }),
+  };
+}
+
+/** A counter: conditions only, with a read-only `counter` (`b:…`, `d:…`, `i:…`). */
+function counter(prefix: string): RuleKind {
+  return { point: 'none', fields: {}, updatable: [], counter: true, readOnly: (_type, id) => ({ counter: `${prefix}:${id}` }) };
+}
 
 export function ruleKind(type: string): RuleKind | undefined {
   return Object.hasOwn(RULE_CATALOGUE, type) ? RULE_CATALOGUE[type] : undefined;

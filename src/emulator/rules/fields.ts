@@ -23,6 +23,8 @@ export type FieldSpec = Common & (
   | { readonly kind: 'regex' }
   /** The id of an existing regex rule of the same account (checked by the caller, which knows the state). */
   | { readonly kind: 'regex_ref' }
+  /** A nested value (an object, a list of objects, a point): its own check returns what is stored. */
+  | { readonly kind: 'nested'; check(value: unknown, field: string): unknown }
 );
 
 export const oneOf = (values: readonly string[], more: Common = {}): FieldSpec => ({ kind: 'enum', values, ...more });
@@ -32,6 +34,7 @@ export const text = (more: Common = {}): FieldSpec => ({ kind: 'text', ...more }
 export const texts = (more: Common = {}): FieldSpec => ({ kind: 'texts', ...more });
 export const regex = (more: Common = {}): FieldSpec => ({ kind: 'regex', ...more });
 export const regexRef = (more: Common = {}): FieldSpec => ({ kind: 'regex_ref', ...more });
+export const nested = (check: (value: unknown, field: string) => unknown, more: Common = {}): FieldSpec => ({ kind: 'nested', check, ...more });
 
 export function isMissing(value: unknown): boolean {
   return value === undefined || value === null || value === '';
@@ -63,10 +66,12 @@ export function checkField(spec: FieldSpec, field: string, value: unknown): unkn
       if (typeof value !== 'string') throw invalid(field, 'must be a string');
       if (!regexCompiles(value)) throw invalid(field, 'is not a valid regular expression');
       return value;
+    case 'nested':
+      return spec.check(value, field);
   }
 }
 
-function checkInt(field: string, value: unknown, range: { min?: number; max?: number }): number {
+export function checkInt(field: string | readonly string[], value: unknown, range: { min?: number; max?: number }): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalid(field, 'must be an integer');
   if (range.min !== undefined && value < range.min) throw invalid(field, `must be greater than or equal to ${range.min}`);
   if (range.max !== undefined && value > range.max) throw invalid(field, `must be less than or equal to ${range.max}`);

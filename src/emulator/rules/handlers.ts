@@ -1,13 +1,14 @@
 /** Rules (hints) and condition sets (actions): `/v1/objects/hint*` and `/v1/objects/action`. */
-import type { Handler } from '../core.js';
+import type { EmulatorCore, Handler } from '../core.js';
 import { invalid } from '../envelope.js';
 import { isListed, isLive, listedVersion, markDeleted, purgeTombstones, type HintRecord, type Stored } from '../store.js';
 import { optionalBool, optionalCount, optionalIdList, requireIdList, requireRecord } from '../validate.js';
 import { ruleKind } from './catalogue.js';
 import { conditionSetKey } from './conditions.js';
 import { ruleContext } from './context.js';
+import { ensureDefaultControls } from './default-controls.js';
 import { dropDueDuplicates, scheduleScopeDuplicateDrop } from './scope-duplicates.js';
-import { validateHintCreate } from './validate.js';
+import { validateHintCreate, type HintDraft } from './validate.js';
 
 export const MAX_HINT_PAGE = 1000;
 /** Ids per batch delete (the vendor's client sends up to this many). */
@@ -31,12 +32,15 @@ export const listHints: Handler = (request, core) => {
   const offset = optionalCount(body.offset, 'offset', { fallback: 0 });
 
   dropDueDuplicates(core);
+  ensureDefaultControls(core, clients);
   const now = core.nowMs();
   purgeTombstones(core.state.hints, now);
   const rows: HintRecord[] = [];
+  const credentialsListed = core.config.elevatedToken;
   for (const stored of core.state.hints.values()) {
     const hint = listedVersion(stored, now);
     if (!isListed(stored, now) || !clients.includes(hint.clientid)) continue;
+    if (!credentialsListed && ruleKind(hint.type)?.credentials) continue;
     if (actionIds && !actionIds.includes(hint.actionid)) continue;
     if (ids && !ids.includes(hint.id)) continue;
     if (types && !types.includes(hint.type)) continue;
@@ -51,6 +55,9 @@ export const createHint: Handler = (request, core) => {
   dropDueDuplicates(core);
   const draft = validateHintCreate(request.body, ruleContext(core));
   core.authorize([draft.clientid]);
+  const kind = ruleKind(draft.type);
+  const sameCounter = kind?.counter ? liveCounter(core, draft) : undefined;
+  if (sameCounter) return { body: copy(sameCounter), wrote: false };
   const { state } = core;
   const nowSec = core.nowSeconds();
   const key = conditionSetKey(draft.clientid, draft.action);
@@ -59,8 +66,9 @@ export const createHint: Handler = (request, core) => {
     action = { id: state.nextIds.action++, clientid: draft.clientid, conditions: draft.action, updated_at: nowSec };
     state.actions.set(key, action);
   }
+  const id = state.nextIds.hint++;
   const hint: HintRecord = {
-    id: state.nextIds.hint++,
+    id,
     actionid: action.id,
     clientid: draft.clientid,
     type: draft.type,
@@ -78,7 +86,8 @@ export const createHint: Handler = (request, core) => {
     create_time: nowSec,
     updated_at: nowSec,
     ...draft.fields,
-    ...(ruleKind(draft.type)?.hasRegexId ? { regex_id: state.nextIds.regex++ } : {}),
+    ...kind?.readOnly?.(draft.type, id),
+    ...(kind?.hasRegexId ? { regex_id: state.nextIds.regex++ } : {}),
   };
   const stored: Stored<HintRecord> = { record: hint, listedFromMs: core.nowMs() + core.config.listingLagMs };
   state.hints.set(hint.id, stored);
@@ -89,8 +98,8 @@ export const createHint: Handler = (request, core) => {
 
 /**
  * Always 200: the body lists what was deleted, `[]` when nothing was (already
- * gone). System rules belong to the service: they are never deleted, and so
- * never listed as deleted.
+ * gone). System rules, the account's default controls and counters belong to
+ * the service: they are never deleted, and so never listed as deleted.
  */
 export const deleteHints: Handler = (request, core) => {
   const body = requireRecord(request.body, 'body');
@@ -103,7 +112,7 @@ export const deleteHints: Handler = (request, core) => {
   const deleted: HintRecord[] = [];
   for (const id of ids) {
     const stored = core.state.hints.get(id);
-    if (!stored || !isLive(stored) || stored.record.system || !clients.includes(stored.record.clientid)) continue;
+    if (!stored || !isLive(stored) || !clients.includes(stored.record.clientid) || !clientMayDelete(stored)) continue;
     deleted.push(copy(stored.record));
     markDeleted(core.state.hints, id, core.nowMs(), core.config.listingLagMs);
   }
@@ -124,6 +133,20 @@ export const listActions: Handler = (request, core) => {
     .sort((a, b) => a.id - b.id);
   return { body: rows.slice(offset, offset + limit).map((a) => structuredClone(a)) };
 };
+
+function clientMayDelete(stored: Stored<HintRecord>): boolean {
+  return !stored.record.system && !stored.serviceMade && !ruleKind(stored.record.type)?.counter;
+}
+
+/** A live counter of the draft's type on its condition set: the service gives it back rather than make another. */
+function liveCounter(core: EmulatorCore, draft: HintDraft): HintRecord | undefined {
+  const key = conditionSetKey(draft.clientid, draft.action);
+  for (const stored of core.state.hints.values()) {
+    const hint = stored.record;
+    if (isLive(stored) && hint.type === draft.type && conditionSetKey(hint.clientid, hint.action) === key) return hint;
+  }
+  return undefined;
+}
 
 function optionalStrings(value: unknown, path: readonly string[]): string[] | undefined {
   if (value === undefined || value === null) return undefined;

@@ -22,6 +22,7 @@ export function validateHintUpdate(current: HintRecord, input: unknown, context:
   if (Object.keys(body).length === 0) throw invalid('body', "can't be blank");
   const kind = ruleKind(current.type);
   if (kind?.extendedToken && !context.extendedToken) throw forbidden();
+  if (kind?.counter) throw invalid('id', 'is a counter: it cannot be changed');
   const patch: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) {
     if (name === 'comment') {
@@ -39,5 +40,6 @@ export function validateHintUpdate(current: HintRecord, input: unknown, context:
       throw invalid(name, `is not a field of ${current.type} rules`);
     }
   }
+  kind?.crossCheck?.({ ...current, ...patch });
   return patch;
 }

@@ -54,6 +54,7 @@ export function validateHintCreate(input: unknown, context: RuleContext): HintDr
   for (const name of Object.keys(body)) {
     if (!COMMON_FIELDS.has(name) && !Object.hasOwn(kind.fields, name)) throw invalid(name, `is not a field of ${type} rules`);
   }
+  kind.crossCheck?.(fields);
   if (typeof fields.regex_id === 'number' && !context.regexExists(clientid, fields.regex_id)) {
     throw invalid('regex_id', 'is not a regex rule of this account');
   }

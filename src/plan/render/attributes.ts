@@ -20,8 +20,13 @@ export interface Attribute {
 
 export const NONE = '(none)';
 
-/** Rule attributes: `when` (the application is shown apart), `point`, the kind's fields in registry order, `comment`. */
-export function ruleAttributes(rule: PlanRule): Map<string, string> {
+/**
+ * Rule attributes: `when` (the application is shown apart), `point`, the
+ * kind's fields in registry order (a nested value key by key:
+ * `threshold.count`), `comment`. For the old side of a change, `declared` is
+ * the new rule: a field it leaves out is the service's and is not shown.
+ */
+export function ruleAttributes(rule: PlanRule, declared?: PlanRule): Map<string, string> {
   const out = new Map<string, string>();
   const when = rule.conditions.filter((c) => !(c.point.length === 1 && c.point[0] === 'instance'));
   if (when.length > 0) out.set('when', when.map(formatCondition).join('; '));
@@ -30,19 +35,21 @@ export function ruleAttributes(rule: PlanRule): Map<string, string> {
     out.set('point', rule.point.length > 0 ? `[${rule.point.map(formatPoint).join(', ')}]` : NONE);
   }
   const formatted = new Set<string>();
+  const shown = (name: string) => declared === undefined || declared.fields[name] !== undefined;
   for (const field of kind?.fields ?? []) {
     const value = rule.fields[field.name];
     formatted.add(field.name);
-    if (value !== undefined) out.set(field.name, field.format(value as never));
+    if (value === undefined || !shown(field.name)) continue;
+    for (const [path, text] of field.show(value as never)) out.set(`${field.name}${path}`, text);
   }
   // A field this version's registry does not know (a plan from a newer version) still shows.
-  for (const [name, value] of Object.entries(rule.fields)) if (!formatted.has(name)) out.set(name, formatUnknown(value));
+  for (const [name, value] of Object.entries(rule.fields)) if (!formatted.has(name) && shown(name)) out.set(name, formatUnknown(value));
   if (rule.comment !== undefined) out.set('comment', JSON.stringify(rule.comment));
   return out;
 }
 
 function formatUnknown(value: FieldValue): string {
-  return typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? JSON.stringify(value) : String(value);
+  return typeof value === 'object' || typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
 export function formatExpiry(seconds: number): string {

@@ -74,21 +74,21 @@ function ruleBlocks(plan: Plan): ChangeBlock[] {
         title: ruleTitle(c.name, undefined, c.rule),
         detail: replacing ? [`replaces ${ids(c.replaces ?? [])}${order}`] : [],
         sources: [{ file: c.file, line: c.line, col: c.col }],
-        attributes: compareAttributes(ruleAttributes(c.rule), old ? ruleAttributes(old.rule) : undefined),
+        attributes: compareAttributes(ruleAttributes(c.rule), old ? ruleAttributes(old.rule, c.rule) : undefined),
         count: 1,
       });
     } else if (c.action === 'adopt') {
       out.push({
         ...base, action: 'adopt', sign: '@', title: ruleTitle(c.name, c.id, c.rule), detail: ['owner mark added'],
         sources: [{ file: c.file, line: c.line, col: c.col }],
-        attributes: compareAttributes(ruleAttributes(c.rule), ruleAttributes(c.before)),
+        attributes: compareAttributes(ruleAttributes(c.rule), ruleAttributes(c.before, c.rule)),
         count: 1,
       });
     } else if (c.action === 'update') {
       out.push({
         ...base, action: 'update', sign: '~', title: ruleTitle(c.name, c.id, c.rule), detail: [],
         sources: [{ file: c.file, line: c.line, col: c.col }],
-        attributes: compareAttributes(ruleAttributes(c.rule), ruleAttributes(c.before)),
+        attributes: compareAttributes(ruleAttributes(c.rule), ruleAttributes(c.before, c.rule)),
         count: 1,
       });
     }

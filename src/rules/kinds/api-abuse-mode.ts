@@ -2,7 +2,7 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
 const fields = {
-  mode: oneOf(['enabled', 'disabled'] as const, { required: true, example: 'enabled', description: '`enabled` or `disabled`.' }),
+  mode: oneOf(['enabled', 'disabled'] as const, { serviceDefault: 'enabled', example: 'enabled', description: '`enabled` (the service\'s value when left out) or `disabled`.' }),
 };
 
 export const apiAbuseMode = defineRuleKind({
@@ -13,6 +13,6 @@ export const apiAbuseMode = defineRuleKind({
   onePerScope: true,
   fields,
   updatable: ['mode'],
-  describe: (f) => f.mode ?? '?',
+  describe: (f) => f.mode ?? 'enabled',
   examples: [{ mode: 'enabled' }],
 });

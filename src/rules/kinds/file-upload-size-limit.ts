@@ -4,8 +4,8 @@ import { SIZE_UNITS } from '../vocabulary.js';
 
 const fields = {
   size: int({ min: 1, required: true, example: 10, description: 'The largest size allowed.' }),
-  size_unit: oneOf(SIZE_UNITS, { required: true, example: 'mb', description: '`b`, `kb`, `mb`, `gb` or `tb`.' }),
-  mode: oneOf(['monitoring', 'block', 'off', 'default'] as const, { required: true, example: 'block', description: '`monitoring`, `block`, `off` or `default`.' }),
+  size_unit: oneOf(SIZE_UNITS, { serviceDefault: 'b', example: 'mb', description: '`b`, `kb`, `mb`, `gb` or `tb`.' }),
+  mode: oneOf(['monitoring', 'block', 'off', 'default'] as const, { serviceDefault: 'monitoring', example: 'block', description: '`monitoring`, `block`, `off` or `default`.' }),
 };
 
 export const fileUploadSizeLimit = defineRuleKind({
@@ -15,7 +15,7 @@ export const fileUploadSizeLimit = defineRuleKind({
   point: 'optional',
   fields,
   updatable: ['mode', 'size'],
-  describe: (f) => `over ${f.size ?? '?'} ${f.size_unit ?? '?'}: ${f.mode ?? '?'}`,
+  describe: (f) => `over ${f.size ?? '?'} ${f.size_unit ?? 'b'}: ${f.mode ?? 'monitoring'}`,
   examples: [
     { size: 10, size_unit: 'mb', mode: 'block' },
     { size: 512, size_unit: 'kb', mode: 'monitoring', point: [['post'], ['multipart', 'avatar']] },

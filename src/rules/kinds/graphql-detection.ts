@@ -3,22 +3,22 @@ import { defineRuleKind } from '../kind.js';
 
 const fields = {
   mode: oneOf(['off', 'default', 'monitoring', 'block'] as const, { required: true, example: 'block', description: '`off`, `default`, `monitoring` or `block`.' }),
-  max_depth: int({ min: 0, example: 10, description: 'Deepest query nesting allowed.' }),
-  max_value_size_kb: int({ min: 0, example: 10, description: 'Largest value, in KiB.' }),
-  max_doc_size_kb: int({ min: 0, example: 100, description: 'Largest document, in KiB.' }),
-  max_aliases: int({ min: 0, example: 5, description: 'Most aliases in a query.' }),
-  max_doc_per_batch: int({ min: 0, example: 10, description: 'Most documents in a batch.' }),
-  introspection: bool({ default: false, example: false, description: 'Allow introspection queries (false when left out).' }),
-  debug_enabled: bool({ default: false, example: false, description: 'Allow debug mode (false when left out).' }),
+  max_depth: int({ min: 1, max: 100, serviceDefault: 10, example: 10, description: 'Deepest query nesting allowed.' }),
+  max_value_size_kb: int({ min: 1, max: 100, serviceDefault: 10, example: 10, description: 'Largest value, in KiB.' }),
+  max_doc_size_kb: int({ min: 1, max: 1024, serviceDefault: 100, example: 100, description: 'Largest document, in KiB.' }),
+  max_doc_per_batch: int({ min: 1, max: 100, serviceDefault: 10, example: 10, description: 'Most documents in a batch.' }),
+  max_alias_size_kb: int({ min: 1, serviceDefault: 5, example: 5, description: 'Largest size of the aliases of a query, in KiB. Set when the rule is created: a change makes a new rule.' }),
+  introspection: bool({ serviceDefault: true, example: false, description: 'Allow introspection queries.' }),
+  debug_enabled: bool({ serviceDefault: true, example: false, description: 'Allow debug mode.' }),
 };
 
 export const graphqlDetection = defineRuleKind({
   yaml: 'graphql_detection',
   api: 'graphql_detection',
-  description: 'GraphQL limits: documents beyond these limits are attacks, handled by `mode`.',
+  description: 'GraphQL limits: documents beyond these limits are attacks, handled by `mode`. A limit left out is the service\'s.',
   point: 'none',
   fields,
-  updatable: ['mode', 'max_depth', 'max_value_size_kb', 'max_doc_size_kb', 'max_aliases', 'max_doc_per_batch', 'introspection', 'debug_enabled'],
+  updatable: ['mode', 'max_depth', 'max_value_size_kb', 'max_doc_size_kb', 'max_doc_per_batch', 'introspection', 'debug_enabled'],
   describe: (f) => `${f.mode ?? '?'}${f.max_depth !== undefined ? `, depth ≤ ${f.max_depth}` : ''}`,
-  examples: [{ mode: 'block', max_depth: 10, max_aliases: 5, introspection: false, debug_enabled: false }],
+  examples: [{ mode: 'block', max_depth: 10, introspection: false, debug_enabled: false }],
 });

@@ -3,7 +3,7 @@ import { defineRuleKind } from '../kind.js';
 
 const fields = {
   overlimit_time: int({ min: 0, required: true, example: 1000, description: 'Time limit in milliseconds (0 is valid).' }),
-  mode: oneOf(['off', 'monitoring', 'blocking'] as const, { required: true, example: 'monitoring', description: '`off`, `monitoring` or `blocking`.' }),
+  mode: oneOf(['off', 'monitoring', 'blocking'] as const, { serviceDefault: 'monitoring', example: 'monitoring', description: '`off`, `monitoring` or `blocking`.' }),
 };
 
 export const overlimitResSettings = defineRuleKind({
@@ -14,6 +14,6 @@ export const overlimitResSettings = defineRuleKind({
   onePerScope: true,
   fields,
   updatable: ['overlimit_time', 'mode'],
-  describe: (f) => `over ${f.overlimit_time ?? '?'} ms: ${f.mode ?? '?'}`,
+  describe: (f) => `over ${f.overlimit_time ?? '?'} ms: ${f.mode ?? 'monitoring'}`,
   examples: [{ overlimit_time: 1000, mode: 'monitoring' }],
 });

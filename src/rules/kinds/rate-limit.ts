@@ -4,9 +4,9 @@ import { defineRuleKind } from '../kind.js';
 const fields = {
   rate: int({ min: 0, max: 1000, required: true, example: 30, description: 'Requests allowed per time unit.' }),
   rsp_status: int({ min: 400, max: 599, required: true, example: 429, description: 'The status answered beyond the rate.' }),
-  burst: int({ min: 0, default: 0, example: 10, description: 'Requests allowed above the rate in a burst (0 when left out).' }),
-  delay: int({ min: 0, max: 1000, default: 0, example: 0, description: 'Requests delayed rather than refused, within the burst (0 when left out).' }),
-  time_unit: oneOf(['rps', 'rpm'] as const, { default: 'rps', example: 'rpm', description: 'Per second (`rps`, the default) or per minute (`rpm`).' }),
+  burst: int({ min: 0, max: 1000, serviceDefault: 0, example: 10, description: 'Requests allowed above the rate in a burst (0 when left out).' }),
+  delay: int({ min: 0, max: 1000, serviceDefault: 0, example: 0, description: 'Requests delayed rather than refused, within the burst (0 when left out).' }),
+  time_unit: oneOf(['rps', 'rpm'] as const, { serviceDefault: 'rps', example: 'rpm', description: 'Per second (`rps`, the default) or per minute (`rpm`).' }),
 };
 
 export const rateLimit = defineRuleKind({

@@ -10,7 +10,7 @@ const fields = {
     check: { code: 'invalid-regex', problem: (value) => { const p = regexProblem(value); return p && `regex does not compile (${REGEX_DIALECT}): ${p}`; } },
   }),
   attack: oneOf(REGEX_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'scanner', description: 'The attack type a match reports.' }),
-  experimental: bool({ default: false, example: true, description: 'Record matches without acting on them (the API type `experimental_regex`).' }),
+  experimental: bool({ absentIs: false, example: true, description: 'Record matches without acting on them (the API type `experimental_regex`).' }),
 };
 
 export const regex = defineRuleKind({

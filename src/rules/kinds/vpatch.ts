@@ -4,7 +4,7 @@ import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
 
 const fields = {
   attack: oneOf(PATCH_ATTACK_TYPES, {
-    api: 'attack_type', default: 'any', example: 'any',
+    api: 'attack_type', serviceDefault: 'any', example: 'any',
     description: 'The attack to block at the point; `any` blocks every request the conditions select.',
   }),
 };

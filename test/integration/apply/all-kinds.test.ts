@@ -6,8 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import type { KindField, RuleKind } from '../../../src/rules/kind.js';
+import type { RuleKind } from '../../../src/rules/kind.js';
 import { RULE_KINDS } from '../../../src/rules/registry.js';
+import { otherValue } from '../../helpers/other-value.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
 import { CLIENT, CREATE_HINT, DELETE_HINT, parseJson, startHarness, UPDATE_HINT, type Harness } from './harness.js';
 const kinds = RULE_KINDS as readonly RuleKind[];
@@ -20,16 +21,6 @@ function policy(regexId: number, edit: (kind: RuleKind, rule: Record<string, unk
     return edit(kind, { name: `every-${kind.yaml}`, type: kind.yaml, ...example });
   });
   return stringify({ version: 1, client: CLIENT, application: 7, rules });
-}
-
-/** Another valid value of an updatable field. */
-function otherValue(field: KindField, value: unknown): unknown {
-  const schema = field.schema as { enum?: string[]; type?: string; minimum?: number; maximum?: number };
-  if (schema.enum) return schema.enum.find((v) => v !== value);
-  if (schema.type === 'integer') return typeof value === 'number' && value + 1 <= (schema.maximum ?? Infinity) ? value + 1 : (schema.minimum ?? 0) + 2;
-  if (schema.type === 'boolean') return !value;
-  if (schema.type === 'array') return [...((value as string[] | undefined) ?? []), 'extra'];
-  return `${String(value ?? 'x')}-changed`;
 }
 
 describe('a policy with every rule kind', () => {
@@ -66,7 +57,7 @@ describe('a policy with every rule kind', () => {
     const updatable = kinds.filter((kind) => kind.fields.some((field) => field.updatable));
     await policies.write('every.yaml', policy(regexId, (kind, rule) => {
       const field = kind.fields.find((f) => f.updatable);
-      return field ? { ...rule, [field.name]: otherValue(field, rule[field.name] ?? field.default) } : rule;
+      return field ? { ...rule, [field.name]: otherValue(field, rule[field.name] as never) } : rule;
     }));
     control.resetCalls();
     const updated = await harness.cli('apply', policies.dir, ['--settle-timeout', '5s']);

@@ -38,9 +38,9 @@ describe('apply from an empty account', () => {
   it('creates everything, after which plan shows no changes and a rerun writes nothing', async () => {
     const first = await apply();
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/Plan: 22 to create, 0 to update, 0 to delete, 0 unchanged \(20 API calls\)\./);
-    // Objects counted as the plan counts them; calls apart (20 writes plus the reads and the settle wait).
-    expect(first.stdout).toMatch(/Apply complete: 22 created, 0 updated, 0 deleted \(\d+ API calls, \d+\.\d s\)\./);
+    expect(first.stdout).toMatch(/Plan: 24 to create, 0 to update, 0 to delete, 0 unchanged \(22 API calls\)\./);
+    // Objects counted as the plan counts them; calls apart (22 writes plus the reads and the settle wait).
+    expect(first.stdout).toMatch(/Apply complete: 24 created, 0 updated, 0 deleted \(\d+ API calls, \d+\.\d s\)\./);
     // 11 rule creates, 9 IP creates (one per IP; one per group of countries/proxies/datacenters).
     expect(harness.emulator.control.count(CREATE_HINT)).toBe(SAMPLE_RULES);
     expect(harness.emulator.control.count(CREATE_IP)).toBe(9);
@@ -64,7 +64,7 @@ describe('apply from an empty account', () => {
   it('--dry-run prints the plan and writes nothing', async () => {
     const dry = await apply(['--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/Plan: 22 to create/);
+    expect(dry.stdout).toMatch(/Plan: 24 to create/);
     expect(dry.stdout).not.toMatch(/Apply complete/);
     expect(harness.writes()).toEqual([]);
     expect(harness.hints()).toEqual([]);
@@ -81,7 +81,7 @@ describe('the safety guard', () => {
 
     const refused = await apply();
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 22 objects owned by "rampart" (63.6%), more than the 30% limit.');
+    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 24 objects owned by "rampart" (58.3%), more than the 30% limit.');
     expect(refused.stderr).toContain('[unsafe_plan]');
     expect(harness.writes()).toEqual([]);
     expect(expectNoDuplicates(harness)).toEqual({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
@@ -90,13 +90,13 @@ describe('the safety guard', () => {
     expect(forced.code, forced.stderr).toBe(0);
     // The client's seven rule deletes in one call, and one batched IP delete.
     expect(harness.writes().map((w) => w.route).sort()).toEqual([DELETE_IP, DELETE_HINT].sort());
-    // What shop.yaml declares is left: 4 rules, 4 IP values.
-    expect(expectNoDuplicates(harness)).toEqual({ rules: 4, ipValues: 4 });
+    // What shop.yaml and abuse.yaml declare is left: 4 + 2 rules, 4 IP values.
+    expect(expectNoDuplicates(harness)).toEqual({ rules: 6, ipValues: 4 });
   });
 
   it('an empty or missing policy directory is an error, never "No changes", and deletes nothing', async () => {
     await applyInProcess(harness, policies.dir);
-    for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml', 'false-positives.yaml']) await policies.remove(file);
+    for (const file of ['api.yaml', 'account-wide.yaml', 'shop.yaml', 'false-positives.yaml', 'abuse.yaml']) await policies.remove(file);
     harness.emulator.control.resetCalls();
 
     const planned = await plan();
@@ -189,7 +189,7 @@ describe('apply --plan FILE', () => {
     await writeFile(file, JSON.stringify({ ...saved, safety: { ...saved.safety, ok: true, owned_count: 1000, share: 0.011 } }));
     const refused = await apply(['--plan', file]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 22 objects owned by "rampart" (63.6%)');
+    expect(refused.stderr).toContain('Refusing: the plan deletes 14 of the 24 objects owned by "rampart" (58.3%)');
     expect(refused.stderr).toContain('[unsafe_plan]');
     expect(harness.writes()).toEqual([]);
   });

@@ -116,7 +116,7 @@ describe('hint create', () => {
     expect(stamp.body).toMatchObject({ type: 'disable_stamp', stamp: 7730 });
     expect((await create({ clientid: C, type: 'disable_attack_type', attack_type: 'xss', point: [['get', 'q']], action: [] })).status).toBe(200);
     expect((await create({ clientid: C, type: 'set_response_header', mode: 'append', name: 'X-Frame-Options', values: ['DENY'], action: [] })).status).toBe(200);
-    expect((await create({ clientid: C, type: 'brute_counter', counter: 'b:1', action: [] })).body).toMatchObject({ type: 'brute_counter', counter: 'b:1' });
+    expect((await create({ clientid: C, type: 'attack_rechecker', state: 'off', action: [] })).body).toMatchObject({ type: 'attack_rechecker', state: 'off' });
     expect((await create({ clientid: C, type: 'experimental_regex', regex: 'a+', attack_type: 'sqli', point: [['post']], action: [] })).status).toBe(200);
   });
 

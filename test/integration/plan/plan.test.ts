@@ -172,7 +172,7 @@ describe('plan output formats', () => {
     const out = policies.scratch('plan.json');
     const text = await run(['--out', out]);
     expect(text.code).toBe(2);
-    expect(text.stdout).toMatch(/Plan: 22 to create/);
+    expect(text.stdout).toMatch(/Plan: 24 to create/);
     const saved = JSON.parse(await readFile(out, 'utf8')) as Plan;
     expect(saved.checksum).toBe(plan.checksum);
     expect(saved.changes).toEqual(plan.changes);

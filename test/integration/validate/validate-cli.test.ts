@@ -59,7 +59,7 @@ afterAll(async () => {
 describe('rampart validate', () => {
   it('accepts the sample policies (default ./policies) with exit 0', () => {
     const { code, stdout, stderr } = spawnRun([]);
-    expect(stdout).toBe('4 policy files valid\n');
+    expect(stdout).toBe('5 policy files valid\n');
     expect(code).toBe(0);
     expect(stderr).toBe('');
   });
@@ -81,7 +81,7 @@ describe('rampart validate', () => {
     const { code, stdout } = await run([], { RAMPART_POLICIES: join(dir, 'warn') });
     expect(code).toBe(0);
     expect(stdout).toContain('1 policy file valid (1 warning)');
-    expect((await run([], { RAMPART_POLICIES: '' })).stdout).toBe('4 policy files valid\n');
+    expect((await run([], { RAMPART_POLICIES: '' })).stdout).toBe('5 policy files valid\n');
   });
 
   it('prints JSON for machines', async () => {

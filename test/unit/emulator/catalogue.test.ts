@@ -32,7 +32,30 @@ const VALID: Readonly<Record<string, Record<string, unknown>>> = {
   overlimit_res_settings: { overlimit_time: 0, mode: 'blocking' },
   rate_limit: { rate: 0, rsp_status: 429, point: [['header', 'X-API-KEY']] },
   file_upload_size_limit: { size: 1, size_unit: 'mb', mode: 'block' },
-  graphql_detection: { mode: 'block', max_depth: 0, max_value_size_kb: 10, max_doc_size_kb: 100, max_aliases: 5, max_doc_per_batch: 10 },
+  graphql_detection: { mode: 'block', max_depth: 1, max_value_size_kb: 10, max_doc_size_kb: 100, max_alias_size_kb: 5, max_doc_per_batch: 10 },
+  brute: {
+    mode: 'block', threshold: { count: 20, period: 60 }, reaction: { block_by_session: 0, block_by_ip: 3600, graylist_by_ip: 0 },
+    enumerated_parameters: { mode: 'exact', points: [{ point: ['post', 'json_doc', 'hash', 'password'], sensitive: true }] },
+  },
+  bola: {
+    mode: 'monitoring', threshold: { count: 5, period: 30 }, reaction: { block_by_session: 0, block_by_ip: 0, graylist_by_ip: 600 },
+    enumerated_parameters: { mode: 'regexp', name_regexps: ['^id$'], value_regexps: [''], additional_parameters: false, plain_parameters: false },
+  },
+  enum: {
+    mode: 'block', threshold: { count: 1, period: 1 }, reaction: { block_by_session: 315569520, block_by_ip: 0, graylist_by_ip: 0 },
+    enumerated_parameters: { mode: 'regexp', name_regexps: ['^user'], value_regexps: [''], additional_parameters: true, plain_parameters: false },
+    advanced_conditions: [{ field: 'method', operator: 'eq', value: ['POST'] }],
+  },
+  forced_browsing: {
+    mode: 'monitoring', threshold: { count: 50, period: 60 }, reaction: { block_by_session: 0, block_by_ip: 0, graylist_by_ip: 86400 },
+    arbitrary_conditions: [{ point: ['header', 'X-CLIENT'], operator: 'eq', value: ['mobile'] }],
+  },
+  rate_limit_enum: { mode: 'block', threshold: { count: 100, period: 10 }, reaction: { block_by_session: 0, block_by_ip: 600, graylist_by_ip: 0 } },
+  credentials_regex: { regex: '^pass', login_regex: '^(login|email)$', case_sensitive: false, cred_stuff_type: 'custom' },
+  credentials_point: { point: POINT, login_point: ['post', 'json_doc', 'hash', 'login'], cred_stuff_type: 'default' },
+  brute_counter: {},
+  dirbust_counter: {},
+  bola_counter: {},
 };
 
 const body = (type: string, over: Record<string, unknown> = {}) => ({ clientid: C, type, action: [], validated: false, ...VALID[type], ...over });
@@ -128,7 +151,14 @@ describe('create validation from the catalogue', () => {
 
   it('applies the service defaults', () => {
     expect(validateHintCreate(body('rate_limit'), context()).fields).toEqual({ rate: 0, rsp_status: 429, burst: 0, delay: 0, time_unit: 'rps' });
-    expect(validateHintCreate(body('graphql_detection'), context()).fields).toMatchObject({ introspection: false, debug_enabled: false });
+    expect(validateHintCreate(body('graphql_detection', { max_depth: undefined }), context()).fields).toMatchObject({
+      max_depth: 10, max_value_size_kb: 10, max_doc_size_kb: 100, max_alias_size_kb: 5, max_doc_per_batch: 10, introspection: true, debug_enabled: true,
+    });
+    expect(validateHintCreate({ clientid: C, type: 'api_abuse_mode', action: [] }, context()).fields).toEqual({ mode: 'enabled' });
+    expect(validateHintCreate({ clientid: C, type: 'overlimit_res_settings', action: [], overlimit_time: 5 }, context()).fields.mode).toBe('monitoring');
+    expect(validateHintCreate({ clientid: C, type: 'file_upload_size_limit', action: [], size: 5 }, context()).fields)
+      .toEqual({ size: 5, size_unit: 'b', mode: 'monitoring' });
+    expect(validateHintCreate(body('credentials_regex', { cred_stuff_type: undefined }), context()).fields.cred_stuff_type).toBe('custom');
     expect(validateHintCreate(body('file_upload_size_limit'), context()).point).toEqual([]);
     expect(validateHintCreate(body('file_upload_size_limit', { point: [['post']] }), context()).point).toEqual(['post']);
   });
@@ -150,9 +180,76 @@ describe('create validation from the catalogue', () => {
   });
 
   it('keeps accepting types outside the catalogue, fields as sent', () => {
-    const draft = validateHintCreate({ clientid: C, type: 'bola_counter', action: [], counter: 'x', id: 99 }, context());
-    expect(draft.fields).toEqual({ counter: 'x' });
+    const draft = validateHintCreate({ clientid: C, type: 'attack_rechecker', action: [], state: 'off', id: 99 }, context());
+    expect(draft.fields).toEqual({ state: 'off' });
     expect(refusedField(() => validateHintCreate({ clientid: C, type: 'nonsense', action: [] }, context()))).toBe('type');
+  });
+});
+
+describe('abuse mitigation controls, credential stuffing and counters', () => {
+  it('stores points inside nested values flat, reaction keys left out as 0, regexp flags as the service fills them', () => {
+    const brute = validateHintCreate(body('brute', {
+      reaction: { block_by_ip: 3600 },
+      enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'password']] }] },
+      arbitrary_conditions: [{ point: [['header', 'X-Client']], operator: 'eq', value: ['app'] }],
+    }), context());
+    expect(brute.fields).toMatchObject({
+      reaction: { block_by_session: 0, block_by_ip: 3600, graylist_by_ip: 0 },
+      enumerated_parameters: { mode: 'exact', points: [{ point: ['post', 'json_doc', 'hash', 'password'], sensitive: false }] },
+      arbitrary_conditions: [{ point: ['header', 'X-Client'], operator: 'eq', value: ['app'] }],
+    });
+    const bola = validateHintCreate(body('bola', { enumerated_parameters: { mode: 'regexp', name_regexps: ['id'], value_regexps: [''] } }), context());
+    expect(bola.fields.enumerated_parameters).toEqual({ mode: 'regexp', name_regexps: ['id'], value_regexps: [''], additional_parameters: true, plain_parameters: true });
+    const login = validateHintCreate(body('credentials_point', { login_point: [['post'], ['json_doc'], ['hash', 'login']] }), context());
+    expect(login.fields.login_point).toEqual(['post', 'json_doc', 'hash', 'login']);
+  });
+
+  it.each([
+    ['a block control with graylist_by_ip', 'brute', { reaction: { graylist_by_ip: 600 } }, 'reaction'],
+    ['a monitoring control with block_by_ip', 'bola', { reaction: { block_by_ip: 600 } }, 'reaction'],
+    ['a threshold count of 0', 'brute', { threshold: { count: 0, period: 60 } }, 'threshold'],
+    ['a threshold without period', 'brute', { threshold: { count: 5 } }, 'threshold'],
+    ['a reaction below 600 s', 'brute', { reaction: { block_by_ip: 60 } }, 'reaction'],
+    ['a reaction with nothing set', 'brute', { reaction: { block_by_ip: 0 } }, 'reaction'],
+    ['exact mode with name_regexps', 'brute', { enumerated_parameters: { mode: 'exact', points: [{ point: ['get', 'q'] }], name_regexps: ['x'] } }, 'enumerated_parameters'],
+    ['regexp mode without value_regexps', 'bola', { enumerated_parameters: { mode: 'regexp', name_regexps: ['x'] } }, 'enumerated_parameters'],
+    ['an unknown enumerated mode', 'bola', { enumerated_parameters: { mode: 'fuzzy' } }, 'enumerated_parameters'],
+    ['an unknown advanced_conditions field', 'enum', { advanced_conditions: [{ field: 'cookie', operator: 'eq', value: ['x'] }] }, 'advanced_conditions'],
+    ['an unknown operator', 'enum', { advanced_conditions: [{ field: 'ip', operator: 'like', value: ['x'] }] }, 'advanced_conditions'],
+    ['enumerated_parameters on forced_browsing', 'forced_browsing', { enumerated_parameters: { mode: 'regexp', name_regexps: [''], value_regexps: [''] } }, 'enumerated_parameters'],
+    ['a login_regex over 4096 characters', 'credentials_regex', { login_regex: 'a'.repeat(4097) }, 'login_regex'],
+    ['an unknown cred_stuff_type', 'credentials_regex', { cred_stuff_type: 'other' }, 'cred_stuff_type'],
+    ['graphql max_depth 0', 'graphql_detection', { max_depth: 0 }, 'max_depth'],
+    ['graphql max_doc_size_kb over 1024', 'graphql_detection', { max_doc_size_kb: 1025 }, 'max_doc_size_kb'],
+    ['graphql max_aliases, a name the service does not have', 'graphql_detection', { max_aliases: 5 }, 'max_aliases'],
+    ['a counter with a field', 'brute_counter', { counter: 'b:1' }, 'counter'],
+  ])('refuses %s', (_what, type, over, field) => {
+    expect(refusedField(() => validateHintCreate(body(type, over), context()))).toBe(field);
+  });
+
+  const stored = (type: string, over: Record<string, unknown> = {}): HintRecord => ({
+    id: 1, actionid: 1, clientid: C, type, action: [], point: [], attack_type: null, regex: null, regex_id: null,
+    mode: null, comment: null, validated: false, variativity_disabled: true, active: true, system: false,
+    create_time: 1, updated_at: 1, ...validateHintCreate(body(type, over), context()).fields,
+  });
+
+  it('checks an update against the mode the control was made with', () => {
+    expect(refusedField(() => validateHintUpdate(stored('brute'), { reaction: { graylist_by_ip: 600 } }, context()))).toBe('reaction');
+    expect(validateHintUpdate(stored('brute'), { reaction: { block_by_session: 600 } }, context()))
+      .toEqual({ reaction: { block_by_session: 600, block_by_ip: 0, graylist_by_ip: 0 } });
+    expect(refusedField(() => validateHintUpdate(stored('brute'), { mode: 'monitoring' }, context()))).toBe('mode');
+    expect(refusedField(() => validateHintUpdate(stored('brute'), { advanced_conditions: [] }, context()))).toBe('advanced_conditions');
+  });
+
+  it('refuses null and out-of-range values in an update', () => {
+    expect(refusedField(() => validateHintUpdate(stored('graphql_detection'), { max_value_size_kb: null }, context()))).toBe('max_value_size_kb');
+    expect(refusedField(() => validateHintUpdate(stored('graphql_detection'), { max_depth: 0 }, context()))).toBe('max_depth');
+    expect(refusedField(() => validateHintUpdate(stored('graphql_detection'), { max_alias_size_kb: 6 }, context()))).toBe('max_alias_size_kb');
+    expect(refusedField(() => validateHintUpdate(stored('rate_limit'), { burst: 1001 }, context()))).toBe('burst');
+  });
+
+  it('a counter cannot be changed', () => {
+    expect(refusedField(() => validateHintUpdate(stored('dirbust_counter'), { comment: 'x' }, context()))).toBe('id');
   });
 });
 
@@ -166,7 +263,8 @@ describe('update validation from the catalogue', () => {
   it.each(Object.entries(RULE_CATALOGUE).flatMap(([type, kind]) => kind.updatable.map((field) => [type, field] as const)))(
     '%s may change %s', (type, field) => {
       const value = VALID[type]?.[field] ?? validateHintCreate(body(type), context()).fields[field];
-      expect(validateHintUpdate(record(type), { [field]: value }, context())).toEqual({ [field]: value });
+      const stored = validateHintCreate(body(type), context()).fields;
+      expect(validateHintUpdate(record(type, stored), { [field]: value }, context())).toEqual({ [field]: value });
     },
   );
 

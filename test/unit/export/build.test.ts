@@ -60,7 +60,7 @@ describe('buildExport', () => {
     const reasons = Object.fromEntries(result.skipped.map((s) => [s.id, s.reason]));
     expect(reasons).toEqual({
       [owned.id]: 'owned', [other.id]: 'other-owner', [twoApps.id]: 'unmappable', [copy.id]: 'duplicate',
-      [modeB.id]: 'conflict', [noAttack.id]: 'no-round-trip', [expired.id]: 'expired', [mixedPools.id]: 'unmappable', [allow.id]: 'conflict',
+      [modeB.id]: 'conflict', [expired.id]: 'expired', [mixedPools.id]: 'unmappable', [allow.id]: 'conflict',
     });
     const texts = result.files.map((f) => ({ file: f.name, text: f.text }));
     expect(loadPolicyTexts(texts, { now: new Date(NOW * 1000) }).desired).toBeDefined();

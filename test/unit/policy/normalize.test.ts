@@ -37,7 +37,7 @@ describe('rules', () => {
     expect(rule).toMatchObject({
       client: 10042,
       kind: 'vpatch',
-      fields: { attack: 'any' },
+      fields: {},
       point: [['header', 'HOST'], ['path', 0]],
       comment: 'why',
       conditions: [

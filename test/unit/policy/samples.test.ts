@@ -10,7 +10,7 @@ describe('sample policies', () => {
     expect(result.files.length).toBeGreaterThanOrEqual(3);
     const desired = result.desired;
     expect(desired?.clients).toEqual([10042]);
-    expect(new Set(desired?.rules.map((r) => r.kind))).toEqual(new Set(['vpatch', 'regex', 'mode', 'disable_attack_type', 'masking', 'rate_limit']));
+    expect(new Set(desired?.rules.map((r) => r.kind))).toEqual(new Set(['vpatch', 'regex', 'mode', 'disable_attack_type', 'masking', 'rate_limit', 'brute', 'bola']));
     const kinds = new Set(desired?.ipEntries.map((e) => `${e.list}:${e.ruleType}`));
     for (const kind of ['black:ip_range', 'black:country', 'black:proxy_type', 'black:datacenter', 'white:ip_range', 'gray:proxy_type']) {
       expect(kinds).toContain(kind);

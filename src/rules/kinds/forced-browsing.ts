@@ -1,0 +1,13 @@
+import { defineRuleKind } from '../kind.js';
+import { controlParts } from './abuse-control.js';
+
+export const forcedBrowsing = defineRuleKind({
+  yaml: 'forced_browsing',
+  api: 'forced_browsing',
+  description: 'Forced-browsing protection: sources that request more than `threshold` missing or hidden resources get the `reaction`.',
+  ...controlParts,
+  examples: [{
+    mode: 'block', threshold: { count: 30, period: 30 }, reaction: { block_by_ip: '1h' },
+    advanced_conditions: [{ field: 'status_code', operator: 'eq', value: ['404'] }],
+  }, { mode: 'monitoring', threshold: { count: 5, period: 10 }, reaction: { graylist_by_ip: '1h' } }],
+});

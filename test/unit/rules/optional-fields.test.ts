@@ -1,0 +1,81 @@
+/**
+ * A field a rule leaves out is the service's: never compared, never sent,
+ * never shown changing. A field it writes is managed; removing it from the
+ * rule stops managing it.
+ */
+import { describe, expect, it } from 'vitest';
+import { hintCreateRequest } from '../../../src/apply/requests.js';
+import { renderText } from '../../../src/plan/render/text.js';
+import type { PlanCreateRule, PlanUpdateRule } from '../../../src/plan/types.js';
+import { ruleFingerprint } from '../../../src/model/fingerprint.js';
+import { withOwnerMark } from '../../../src/model/ownership.js';
+import { ruleFromPlan } from '../../../src/plan/objects.js';
+import { loadPolicyTexts } from '../../../src/policy/validate.js';
+import { hint, OWNER, planFor, policyText, updateBody } from './scenario.js';
+
+/** What the service lists for a graphql rule created with mode and max_depth: every limit filled in. */
+const GRAPHQL_LISTED = {
+  mode: 'block', max_depth: 10, max_value_size_kb: 10, max_doc_size_kb: 100, max_doc_per_batch: 10,
+  max_alias_size_kb: 5, introspection: true, debug_enabled: true,
+};
+
+const graphql = (fields: string) => policyText(`  - name: r\n    type: graphql_detection\n    mode: block\n${fields}`);
+
+describe('optional fields', () => {
+  it('a rule writing only mode and max_depth plans nothing against the service\'s filled-in listing', () => {
+    const plan = planFor(graphql('    max_depth: 10\n'), [hint(1, 'graphql_detection', GRAPHQL_LISTED)]);
+    expect(plan.changes).toEqual([]);
+  });
+
+  it('changing one written field is one update whose body holds that field alone (and the comment\'s fresh mark)', () => {
+    const plan = planFor(graphql('    max_depth: 12\n'), [hint(1, 'graphql_detection', GRAPHQL_LISTED)]);
+    expect(plan.changes).toHaveLength(1);
+    const update = plan.changes[0] as PlanUpdateRule;
+    expect(update).toMatchObject({ action: 'update', id: 1, fields: ['max_depth'] });
+    const body = updateBody(update);
+    expect(Object.keys(body).sort()).toEqual(['comment', 'max_depth']);
+    expect(body.max_depth).toBe(12);
+    expect(Object.values(body)).not.toContain(null);
+    const text = renderText(plan);
+    expect(text).toContain('~ max_depth: 10 → 12');
+    expect(text).not.toContain('max_value_size_kb');
+    expect(text).not.toContain('(none)');
+  });
+
+  it('a rule Rampart created reads back with the service\'s values filled in: no change and no note', () => {
+    const policy = graphql('    max_depth: 10\n');
+    const [declared] = loadPolicyTexts([{ file: 'policies/p.yaml', text: policy }]).desired?.rules ?? [];
+    if (!declared) throw new Error('no rule');
+    const comment = withOwnerMark(undefined, { owner: OWNER, fingerprint: ruleFingerprint(declared), name: 'r' });
+    const plan = planFor(policy, [{ ...hint(1, 'graphql_detection', GRAPHQL_LISTED), comment }]);
+    expect(plan.changes).toEqual([]);
+    expect(plan.notes).toEqual([]);
+  });
+
+  it('removing a written field stops managing it: the service\'s value stands', () => {
+    const listed = { ...GRAPHQL_LISTED, max_doc_size_kb: 512 };
+    expect(planFor(graphql(''), [hint(1, 'graphql_detection', listed)]).changes).toEqual([]);
+  });
+
+  it('a create leaves out what the rule leaves out', () => {
+    const plan = planFor(graphql('    max_depth: 12\n'), []);
+    const create = plan.changes[0] as PlanCreateRule;
+    const body = hintCreateRequest(ruleFromPlan(create.client, create.rule), OWNER);
+    expect(body).toMatchObject({ type: 'graphql_detection', mode: 'block', max_depth: 12 });
+    for (const key of ['max_value_size_kb', 'max_doc_size_kb', 'max_doc_per_batch', 'max_alias_size_kb', 'introspection', 'debug_enabled']) {
+      expect(body).not.toHaveProperty(key);
+    }
+  });
+
+  it('an optional field that cannot change in place counts only where written: left out, any live value stands', () => {
+    const listed = { ...GRAPHQL_LISTED, max_alias_size_kb: 8 };
+    expect(planFor(graphql(''), [hint(1, 'graphql_detection', listed)]).changes).toEqual([]);
+    // Written and different: another rule, created, and the old one replaced after it.
+    const plan = planFor(graphql('    max_alias_size_kb: 5\n'), [hint(1, 'graphql_detection', listed)]);
+    expect(plan.changes).toMatchObject([{ action: 'create', kind: 'rule', replaces: [1] }, { action: 'delete', kind: 'rule', id: 1, reason: 'replaced' }]);
+  });
+
+  it('api_abuse_mode\'s mode may be left out: the service enables it', () => {
+    expect(planFor(policyText('  - name: r\n    type: api_abuse_mode\n'), [hint(1, 'api_abuse_mode', { mode: 'disabled' })]).changes).toEqual([]);
+  });
+});
