@@ -156,7 +156,7 @@ function render(r: Results): string {
       r.noopPlans.map((p) => [
         k(p.rules), k(p.ipValues), `${p.latencyMs} ms`, s(p.cold.totalMs), s(p.cold.loadMs), s(p.cold.readMs), s(p.cold.planMs), s(p.cold.cpuMs),
         `${s(p.floor.totalMs)} (${s(p.floor.loadMs)} + ${s(p.floor.readMs)})`, ratio(p.cold.totalMs, p.floor.totalMs),
-        s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB)`,
+        s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages + ${p.credentialCalls} credential)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB)`,
       ]),
     ),
     'floor: read and parse every policy file, then fetch and parse every listing page (sizes known, 8 in flight), in a fresh process; × floor = plan (cold) / floor.',

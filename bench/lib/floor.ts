@@ -20,7 +20,8 @@ import { BENCH_TOKEN } from './emulator-process.js';
 /** One listing to fetch: a client's rules, or one of its IP lists, and how many objects it holds. */
 export interface FloorListing {
   readonly client: number;
-  readonly list: 'rules' | 'black' | 'white' | 'gray';
+  /** `credentials`: the client's credential-stuffing rules, one call whatever their number. */
+  readonly list: 'rules' | 'credentials' | 'black' | 'white' | 'gray';
   readonly objects: number;
 }
 
@@ -72,6 +73,10 @@ async function floor(input: FloorInput): Promise<FloorFigures> {
   const schedule = createLimiter(input.concurrency);
   const pages: Promise<unknown>[] = [];
   for (const { client, list, objects } of input.listings) {
+    if (list === 'credentials') {
+      pages.push(schedule(() => http.call('GET', `/v4/clients/${client}/credential_stuffing/configs`)));
+      continue;
+    }
     const limit = list === 'rules' ? HINT_PAGE_LIMIT : IP_RULE_PAGE_LIMIT;
     for (let page = 0; page < minimumListingCalls(objects, limit); page++) {
       const offset = page * (limit - 1);

@@ -45,6 +45,8 @@ export interface NoopPlanFigures {
   readonly minimumCalls: number;
   readonly hintPages: number;
   readonly ipPages: number;
+  /** One call per client for its credential-stuffing rules. */
+  readonly credentialCalls: number;
   readonly changes: number;
   /** Time the emulator spent answering the cold plan's calls (sum over calls; they overlap). */
   readonly serverMs: number;
@@ -81,7 +83,7 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
   for (const client of desired.clients) {
     const rules = desired.rules.filter((r) => r.client === client).length;
     hintPages += minimumListingCalls(rules, HINT_PAGE_LIMIT);
-    listings.push({ client, list: 'rules', objects: rules });
+    listings.push({ client, list: 'rules', objects: rules }, { client, list: 'credentials', objects: 0 });
     for (const list of IP_LISTS) {
       const objects = desired.ipEntries.filter((e) => e.client === client && e.list === list).length;
       ipPages += minimumListingCalls(objects, IP_RULE_PAGE_LIMIT);
@@ -95,7 +97,9 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
   const { calls } = await emulator.calls();
   const floor = await measureFloor({ url: emulator.url, policies, listings, concurrency: READ_CONCURRENCY })
     .finally(() => emulator.setConfig({ latencyMs: 0 }));
-  if (floor.calls !== hintPages + ipPages) throw new Error(`the floor made ${floor.calls} calls, not the ${hintPages + ipPages} of a full read`);
+  const credentialCalls = desired.clients.length;
+  const minimumCalls = hintPages + ipPages + credentialCalls;
+  if (floor.calls !== minimumCalls) throw new Error(`the floor made ${floor.calls} calls, not the ${minimumCalls} of a full read`);
   if (report.changes !== 0) throw new Error(`the seeded account is not a no-op: ${report.changes} change(s) planned`);
   const coldCalls = calls.slice(0, report.calls);
   return {
@@ -107,9 +111,10 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     warm: report.warm,
     floor,
     calls: report.calls,
-    minimumCalls: hintPages + ipPages,
+    minimumCalls,
     hintPages,
     ipPages,
+    credentialCalls,
     changes: report.changes,
     serverMs: Math.round(coldCalls.reduce((sum, call) => sum + call.durationMs, 0)),
     rssMb: report.rssMb,

@@ -24,6 +24,21 @@ export class ServiceApi {
     return checkHints(expectArray(body, 'POST /v1/objects/hint'), 'POST /v1/objects/hint');
   }
 
+  /**
+   * The client's credential-stuffing rules, which a normal token's hint
+   * listing leaves out: one call, the `default` and `custom` lists together.
+   */
+  async listCredentialRules(clientId: number, options?: CallOptions): Promise<ApiHint[]> {
+    const route = '/v4/clients/{clientid}/credential_stuffing/configs';
+    const body = await this.http.call('GET', `/v4/clients/${clientId}/credential_stuffing/configs`, undefined, { route, ...options });
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw new ApiProtocolError(`GET ${route} answered with a body that is not an object of lists`, { route, body });
+    }
+    const lists = body as { default?: unknown; custom?: unknown };
+    const records = [...expectArray(lists.default ?? [], `GET ${route}`), ...expectArray(lists.custom ?? [], `GET ${route}`)];
+    return checkHints(records, `GET ${route}`);
+  }
+
   async createHint(hint: ApiHintCreate, options?: CallOptions): Promise<ApiHint> {
     const body = await this.http.call('POST', '/v1/objects/hint/create', hint, { idempotent: false, ...options });
     if (!body || typeof body !== 'object' || typeof (body as ApiHint).id !== 'number') {

@@ -8,8 +8,7 @@ import type { ServiceApi } from '../api/service.js';
 import { ApiConflictError } from '../errors.js';
 import { mayHaveBeenApplied } from '../api/retry.js';
 import { liveRuleFromHint } from '../live/normalize-hint.js';
-import { fetchAllPages } from '../live/paging.js';
-import { HINT_PAGE_LIMIT } from '../api/service.js';
+import { listClientRules } from '../live/rule-listing.js';
 import type { ApiHint } from '../api/records.js';
 import { checkIpRules } from '../api/check-records.js';
 import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
@@ -163,7 +162,8 @@ export async function deleteRules(client: number, ids: readonly number[], contex
  */
 export async function updateRule(change: PlanUpdateRule | PlanAdoptRule, context: ExecuteContext): Promise<Outcome> {
   const rule = ruleFromPlan(change.client, change.rule);
-  const request = hintUpdateRequest(rule, change.fields, context.owner, change.name);
+  // An adopted rule stays marked so: the service may have made it, and may refuse to let it go.
+  const request = hintUpdateRequest(rule, change.fields, context.owner, change.name, change.action === 'adopt' || change.adopted === true);
   const stored = await context.api.updateHint(change.id, request, { stopRetrying: context.stopRetrying });
   context.journal?.recordRuleCreated({ ...rule, id: change.id, owner: context.owner, fingerprint: ruleFingerprint(rule) });
   const read = liveRuleFromHint(stored);
@@ -190,7 +190,7 @@ async function findOwnedRule(written: LiveRule, context: ExecuteContext): Promis
   const key = ruleWriteKey(written);
   const deadline = Date.now() + context.verifyTimeoutMs;
   for (;;) {
-    const hints = await fetchAllPages((offset, limit) => context.api.listHints(written.client, offset, limit), HINT_PAGE_LIMIT);
+    const hints = await listClientRules(context.api, written.client);
     const match = hints
       .map((hint) => liveRuleFromHint(hint))
       .find((live) => live !== undefined && live.owner === context.owner && listedRuleWriteKey(live) === key);

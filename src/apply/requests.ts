@@ -10,10 +10,10 @@ import { withOwnerMark } from '../model/ownership.js';
 import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
 
-/** The comment with the owner mark: fingerprint of this declaration, and its name (`name`) when known. */
-function markedComment(rule: Rule, owner: string, name: string | undefined): string {
+/** The comment with the owner mark: fingerprint of this declaration, its name (`name`) when known, whether it was adopted. */
+function markedComment(rule: Rule, owner: string, name: string | undefined, adopted = false): string {
   // The server rejects an empty comment; the mark alone is never empty.
-  return withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule), ...(name !== undefined ? { name } : {}) });
+  return withOwnerMark(rule.comment, { owner, fingerprint: ruleFingerprint(rule), ...(name !== undefined ? { name } : {}), adopted });
 }
 
 /**
@@ -57,8 +57,8 @@ export function hintCreateRequest(rule: Rule, owner: string, name?: string): Api
  * and always the comment, whose mark must carry the new declaration's
  * fingerprint.
  */
-export function hintUpdateRequest(rule: Rule, fields: readonly string[], owner: string, name?: string): ApiHintUpdate {
-  return { ...apiFields(rule, fields), comment: markedComment(rule, owner, name) };
+export function hintUpdateRequest(rule: Rule, fields: readonly string[], owner: string, name?: string, adopted = false): ApiHintUpdate {
+  return { ...apiFields(rule, fields), comment: markedComment(rule, owner, name, adopted) };
 }
 
 /** One create for entries sharing list, type, pools, expiry and reason (one value for ip_range). */

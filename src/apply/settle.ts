@@ -4,10 +4,11 @@
  * bounded wait passes), so a `plan` right after shows no changes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
+import { IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { liveRuleFromHint } from '../live/normalize-hint.js';
 import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
 import { fetchAllPages } from '../live/paging.js';
+import { listClientRules } from '../live/rule-listing.js';
 import { ipWriteKey, listedIpWriteKey, listedRuleWriteKey, ruleWriteKey } from '../model/fingerprint.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import type { ChangeResult } from './results.js';
@@ -75,7 +76,7 @@ function expectations(results: readonly ChangeResult[]): Expectations {
 async function listingsShow(expected: Expectations, options: SettleOptions): Promise<boolean> {
   const clients = new Set([...expected.ruleIds.keys(), ...expected.ruleKeys.keys(), ...expected.goneRuleIds.keys()]);
   for (const client of clients) {
-    const hints = await fetchAllPages((offset, limit) => options.api.listHints(client, offset, limit), HINT_PAGE_LIMIT);
+    const hints = await listClientRules(options.api, client);
     const listedIds = new Set(hints.map((hint) => hint.id));
     const listedKeys = new Set(hints.flatMap((hint) => {
       const rule = liveRuleFromHint(hint);

@@ -27,7 +27,7 @@ export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner(
     if (read !== undefined) fields[field.name] = typeof read === 'string' ? intern.string(read) : read;
   }
   const mark = readOwnerMark(hint.comment);
-  const { fingerprint, name } = mark;
+  const { fingerprint, name, adopted } = mark;
   const comment = intern.string(mark.text);
   const owner = intern.string(mark.owner);
   const conditions = sortConditions((hint.action ?? []).map((condition) => sharedCondition(canonicalCondition(condition), intern)));
@@ -43,6 +43,7 @@ export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner(
     ...(owner !== undefined ? { owner } : {}),
     ...(fingerprint !== undefined ? { fingerprint } : {}),
     ...(name !== undefined ? { name } : {}),
+    ...(adopted ? { adopted } : {}),
   } as LiveRule;
 }
 

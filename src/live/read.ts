@@ -16,6 +16,7 @@ import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
 import { listingKey, type ListingKey, type ListingSizes } from './listing-sizes.js';
 import { Interner } from './interner.js';
 import { fetchAllPages } from './paging.js';
+import { withoutRepeats } from './rule-listing.js';
 
 export interface ReadLiveOptions {
   readonly signal?: AbortSignal;
@@ -35,6 +36,8 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const signal = abort.signal;
   const rules: LiveRule[][] = [];
+  /** Read from their own endpoint; a token with more rights also sees them in the hint listing. */
+  const credentialRules: LiveRule[][] = [];
   const ipEntries: LiveIpEntry[][] = [];
 
   const schedule = createLimiter(options.concurrency ?? 8);
@@ -68,6 +71,10 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
       listed(key, read);
       rules.push(lastById(read).flatMap((record) => record.objects));
     });
+    forClient(client, async () => {
+      const hints = await schedule(() => api.listCredentialRules(client, { signal }));
+      credentialRules.push(hints.flatMap((hint) => (hint.clientid === client ? (liveRuleFromHint(hint, intern) ?? []) : [])));
+    });
     for (const list of IP_LISTS) {
       forClient(client, async () => {
         const key = listingKey(client, list);
@@ -91,7 +98,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   }
   return {
     clients: [...clients].sort((a, b) => a - b),
-    rules: rules.flat().sort((a, b) => a.id - b.id),
+    rules: withoutRepeats([...rules.flat(), ...credentialRules.flat()]).sort((a, b) => a.id - b.id),
     ipEntries: ipEntries.flat().sort((a, b) => a.id - b.id || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)),
   };
 }

@@ -32,12 +32,15 @@ export interface OwnerMark {
   readonly fingerprint?: string;
   /** The rule's name in the policies. */
   readonly name?: string;
+  /** Rampart adopted the object rather than created it (the service may have made it, and may keep it). */
+  readonly adopted?: boolean;
 }
 
-/** `text [managed-by:owner fp:… name:…]`, or the bare mark when there is no text. */
+/** `text [managed-by:owner fp:… name:… adopted:1]`, or the bare mark when there is no text. */
 export function withOwnerMark(text: string | undefined, mark: OwnerMark): string {
   let attributes = mark.fingerprint !== undefined ? ` fp:${mark.fingerprint}` : '';
   if (mark.name !== undefined && mark.name !== '') attributes += ` name:${encodeName(mark.name)}`;
+  if (mark.adopted) attributes += ' adopted:1';
   const tag = `${MARK_START}${mark.owner}${attributes}]`;
   return text ? `${text} ${tag}` : tag;
 }
@@ -48,6 +51,7 @@ export interface ReadMark {
   readonly owner?: string;
   readonly fingerprint?: string;
   readonly name?: string;
+  readonly adopted?: boolean;
 }
 
 /**
@@ -74,16 +78,19 @@ export function readOwnerMark(text: string | null | undefined): ReadMark {
 function markOf(userText: string | undefined, owner: string, attributes: string): ReadMark {
   let fingerprint: string | undefined;
   let name: string | undefined;
+  let adopted = false;
   ATTRIBUTE.lastIndex = 0;
   for (let found = ATTRIBUTE.exec(attributes); found; found = ATTRIBUTE.exec(attributes)) {
     const [, key, value] = found;
     if (key === 'fp') fingerprint = value;
     else if (key === 'name') name = decodeName(value as string);
+    else if (key === 'adopted') adopted = value === '1';
   }
-  const mark: { text?: string; owner: string; fingerprint?: string; name?: string } = { owner };
+  const mark: { text?: string; owner: string; fingerprint?: string; name?: string; adopted?: boolean } = { owner };
   if (userText) mark.text = userText;
   if (fingerprint !== undefined) mark.fingerprint = fingerprint;
   if (name !== undefined) mark.name = name;
+  if (adopted) mark.adopted = true;
   return mark;
 }
 

@@ -75,6 +75,8 @@ interface LiveRuleFacts {
   readonly name?: string;
   /** A regex rule's id for `ignore_regex` rules to point at (regex kinds only). */
   readonly regexId?: number;
+  /** Rampart adopted the rule rather than created it, from the mark. */
+  readonly adopted?: boolean;
 }
 
 export function kindOf(rule: Rule): RuleKind {

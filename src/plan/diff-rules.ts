@@ -10,6 +10,8 @@ export interface RuleDiff {
   readonly notes: Note[];
   /** Live rules carrying our owner mark. */
   readonly owned: number;
+  /** Owned rules to go that a client cannot delete: left in place, no call made. */
+  readonly kept: readonly LiveRule[];
 }
 
 interface Bucket {
@@ -57,10 +59,15 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
 
   const changes: Change[] = [];
   const notes: Note[] = [];
+  const kept: LiveRule[] = [];
   let unchanged = 0;
   const drop = (rules: readonly LiveRule[], reason: DeleteRule['reason']): void => {
-    // A journal placeholder (our create, not listed yet) is no object of the service: nothing to delete.
-    for (const rule of rules) if (!isPlaceholder(rule)) changes.push({ action: 'delete', kind: 'rule', rule, reason });
+    for (const rule of rules) {
+      // A journal placeholder (our create, not listed yet) is no object of the service: nothing to delete.
+      if (isPlaceholder(rule)) continue;
+      if (undeletable(rule)) kept.push(rule);
+      else changes.push({ action: 'delete', kind: 'rule', rule, reason });
+    }
   };
 
   for (const b of buckets.values()) {
@@ -117,7 +124,13 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
     changes.push(create);
     if (replaced) changes.push({ action: 'delete', kind: 'rule', rule: replaced, reason: 'replaced' });
   }
-  return { changes: pairReplacements(changes), unchanged, notes, owned };
+  return { changes: pairReplacements(changes), unchanged, notes, owned, kept };
+}
+
+/** A rule the service will not let a client delete: a counter, or an adopted rule of a kind the service makes itself. */
+function undeletable(rule: LiveRule): boolean {
+  const { undeletable: which } = kindOf(rule);
+  return which === 'always' || (which === 'adopted' && rule.adopted === true);
 }
 
 /**

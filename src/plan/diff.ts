@@ -1,5 +1,6 @@
 import type { Change } from '../model/change.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
+import type { LiveRule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { adoptUnmanaged, linkMoves, type Conflict, type UnmanagedMatch } from './adopt.js';
 import { diffIp } from './diff-ip.js';
@@ -35,6 +36,8 @@ export interface DiffResult {
   readonly conflicts: readonly Conflict[];
   /** Exported unmanaged objects no declaration matches any more: they stay in the account. */
   readonly leftBehind: readonly LeftBehind[];
+  /** Owned rules no longer declared that a client cannot delete: they stay in the account. */
+  readonly kept: readonly LiveRule[];
 }
 
 /**
@@ -67,5 +70,6 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
     unmanaged: adoption.unmanaged,
     conflicts: adoption.conflicts,
     leftBehind: leftBehind(options.exported ?? [], liveRules.live, liveIp.live, adoption.claimed),
+    kept: rules.kept,
   };
 }

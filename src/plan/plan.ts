@@ -2,7 +2,7 @@ import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp, IpAttributesBefor
 import type { Conflict, UnmanagedMatch } from './adopt.js';
 import type { ExportedObject } from '../export/record.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
-import { compareStrings } from '../model/rule.js';
+import { compareStrings, kindOf, type LiveRule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson, sha256 } from './canonical.js';
 import { addCounts } from './counts.js';
@@ -16,7 +16,7 @@ import {
 } from './objects.js';
 import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
 import {
-  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanConflict, type PlanIpBefore, type PlanNote, type PlanSource, type PlanSummary, type PlanUnmanaged,
+  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanConflict, type PlanIpBefore, type PlanKept, type PlanNote, type PlanSource, type PlanSummary, type PlanUnmanaged,
 } from './types.js';
 
 export interface PlanOptions extends Partial<SafetyLimits> {
@@ -65,6 +65,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     notes: sortNotes(result.notes).map(toPlanNote),
     unmanaged: sortBySource(result.unmanaged).map(toPlanUnmanaged),
     left_unmanaged: result.leftBehind.map((o) => ({ ...o })),
+    ...(result.kept.length > 0 ? { kept: [...result.kept].sort((a, b) => a.client - b.client || a.id - b.id).map(toPlanKept) } : {}),
     ...(result.conflicts.length > 0 ? { conflicts: sortBySource(result.conflicts).map(toPlanConflict) } : {}),
   };
 }
@@ -193,6 +194,7 @@ function toPlanChange(change: Change): PlanChange {
     return {
       action: 'update', ...base, id: live.id, file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name,
       fields: [...change.fields], ...nestedKeys(rule, live, change.fields), rule: toPlanRule(rule), before: toPlanRule(live),
+      ...(live.adopted ? { adopted: true } : {}),
     };
   }
   if (change.action === 'delete') {
@@ -207,6 +209,13 @@ function toPlanChange(change: Change): PlanChange {
     ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
     ...(change.deleteFirst ? { delete_first: true } : {}),
     rule: toPlanRule(rule),
+  };
+}
+
+function toPlanKept(rule: LiveRule): PlanKept {
+  return {
+    kind: 'rule', client: rule.client, id: rule.id, type: rule.kind, ...(rule.name !== undefined ? { name: rule.name } : {}),
+    undeletable: kindOf(rule).undeletable ?? 'always',
   };
 }
 

@@ -107,6 +107,8 @@ interface PlanInPlaceRule extends PlanChangeBase {
   readonly rule: PlanRule;
   /** The rule as it is. */
   readonly before: PlanRule;
+  /** Rampart adopted the rule rather than created it (its mark says so, and keeps saying so). */
+  readonly adopted?: true;
 }
 
 /** One update in place of an owned rule. */
@@ -210,6 +212,22 @@ export interface PlanUnmanaged {
   readonly value?: string;
 }
 
+/**
+ * An owned rule no longer declared that a client cannot delete (see
+ * `Plan.kept`): a counter, or an adopted rule the service made.
+ */
+export interface PlanKept {
+  readonly kind: 'rule';
+  readonly client: number;
+  readonly id: number;
+  /** The rule kind (`type` in the policy files). */
+  readonly type: string;
+  /** The rule's name in the policies, when its mark says. */
+  readonly name?: string;
+  /** `always`: the kind cannot be deleted (counters); `adopted`: the service made it (default controls). */
+  readonly undeletable: 'always' | 'adopted';
+}
+
 /** An exported unmanaged object no longer declared (see `Plan.left_unmanaged`). */
 export interface PlanLeftUnmanaged {
   readonly kind: 'rule' | 'ip';
@@ -294,6 +312,11 @@ export interface Plan {
    * Rampart's). Adopt them before removing their declaration to have them deleted.
    */
   readonly left_unmanaged: readonly PlanLeftUnmanaged[];
+  /**
+   * Present when some are: owned rules the policies no longer declare that a
+   * client cannot delete. No call is made; each stays as the service keeps it.
+   */
+  readonly kept?: readonly PlanKept[];
   /** Present only when an unmanaged object blocks a declaration (never in a plan that is applied). */
   readonly conflicts?: readonly PlanConflict[];
 }

@@ -1,5 +1,15 @@
-/** Rules between the fields of a kind, as data the kind module lists. */
+/** Rules between the fields of a kind, as data the kind module lists, and checks fields share. */
+import { regexProblem, REGEX_DIALECT } from '../policy/regex.js';
 import type { KindCheck } from './kind.js';
+
+/** A text field that holds a regular expression: it must compile. */
+export const compilesAsRegex = {
+  code: 'invalid-regex',
+  problem: (value: string): string | undefined => {
+    const problem = regexProblem(value);
+    return problem && `regex does not compile (${REGEX_DIALECT}): ${problem}`;
+  },
+} as const;
 
 /**
  * Which keys of the object field `field` each value of `by` allows:

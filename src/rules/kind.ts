@@ -45,11 +45,22 @@ export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
   readonly variants?: readonly { readonly api: string; readonly fields: NoInfer<FieldValues<F>> }[];
   /** Rules between fields the schema cannot express (which `reaction` keys each `mode` allows). */
   readonly checks?: readonly KindCheck[];
+  /** What the service will not let a client delete (see Undeletable). */
+  readonly undeletable?: Undeletable;
   /** One line for plans: `30 rpm, then 429`. */
   readonly describe: (fields: NoInfer<FieldValues<F>>) => string;
   /** Complete rules of this kind as written (without `name` and `type`), for docs and conformance tests. */
   readonly examples: readonly Readonly<Record<string, unknown>>[];
 }
+
+/**
+ * Rules a client cannot delete. `always`: none of the kind (counters: the
+ * service removes one when no trigger uses it). `adopted`: one Rampart adopted
+ * rather than created (the account's default abuse controls, which the
+ * service made and keeps). Removed from the policies, such a rule is left in
+ * place and the plan says so; no call is made.
+ */
+export type Undeletable = 'always' | 'adopted';
 
 /** A rule between fields: problems of a schema-valid rule as written, at paths relative to the rule. */
 export interface KindCheck {
@@ -82,6 +93,7 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
   readonly variants: readonly { readonly api: string; readonly fields: Readonly<Record<string, FieldValue>> }[];
   readonly exactlyOne: readonly string[];
   readonly checks: readonly KindCheck[];
+  readonly undeletable?: Undeletable;
   readonly describe: (fields: V) => string;
   readonly examples: readonly Readonly<Record<string, unknown>>[];
 }
@@ -114,6 +126,7 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
     variants: (spec.variants ?? []) as RuleKind['variants'],
     exactlyOne: spec.exactlyOne ?? [],
     checks: spec.checks ?? [],
+    ...(spec.undeletable ? { undeletable: spec.undeletable } : {}),
     describe: spec.describe,
     examples: spec.examples,
   };

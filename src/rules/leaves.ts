@@ -46,7 +46,7 @@ export function duration(options: { readonly min: number; readonly max: number; 
 }
 
 /** A point inside a nested value: written `[[post], [json_doc], [hash, password]]`, sent and listed flat. */
-export function point(options: { readonly required?: boolean; readonly description: string }): FieldFactory<readonly Point[]> {
+export function point(options: { readonly required?: boolean; readonly description: string; readonly example?: readonly Point[] }): FieldFactory<readonly Point[]> {
   return field<readonly Point[]>(options, {
     schema: { type: 'array', minItems: 1, items: { $ref: '#/$defs/point' } },
     values: 'point',

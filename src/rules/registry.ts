@@ -7,6 +7,9 @@ import type { RuleKind } from './kind.js';
 import { apiAbuseMode } from './kinds/api-abuse-mode.js';
 import { binaryData } from './kinds/binary-data.js';
 import { bola } from './kinds/bola.js';
+import { bolaCounter, bruteforceCounter, dirbustCounter } from './kinds/counters.js';
+import { credentialStuffingPoint } from './kinds/credential-stuffing-point.js';
+import { credentialStuffingRegex } from './kinds/credential-stuffing-regex.js';
 import { brute } from './kinds/brute.js';
 import { disableAttackType } from './kinds/disable-attack-type.js';
 import { disableStamp } from './kinds/disable-stamp.js';
@@ -30,6 +33,7 @@ export const RULE_KINDS = [
   vpatch, regex, mode, disableAttackType, disableStamp, ignoreRegex, masking, binaryData, uploads,
   parserState, setResponseHeader, overlimitResSettings, rateLimit, fileUploadSizeLimit, graphqlDetection, apiAbuseMode,
   brute, bola, enumeration, forcedBrowsing, rateLimitEnum,
+  credentialStuffingRegex, credentialStuffingPoint, bruteforceCounter, dirbustCounter, bolaCounter,
 ] as const;
 
 type AnyKind = (typeof RULE_KINDS)[number];

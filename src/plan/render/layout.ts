@@ -14,7 +14,24 @@ export const NO_CHANGES_LEFT_BEHIND = 'No changes Rampart can make; the account 
 /** `Plan: 2 to create, 1 to update, 1 to delete, 4 unchanged (4 API calls).` or the no-changes line. */
 export function planSummaryLine(plan: Plan): string {
   if (plan.changes.length > 0) return `Plan: ${planPhrase(plan.summary)} (${callsPhrase(plan.api_calls)}).`;
-  return plan.left_unmanaged.length > 0 ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES;
+  return plan.left_unmanaged.length > 0 || (plan.kept?.length ?? 0) > 0 ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES;
+}
+
+/**
+ * One line for the owned rules no longer declared that a client cannot
+ * delete (the plan's `kept` names each), or undefined when there is none.
+ */
+export function keptPhrase(plan: Plan): string | undefined {
+  const kept = plan.kept ?? [];
+  if (kept.length === 0) return undefined;
+  const named = (o: (typeof kept)[number]) => (o.name !== undefined ? `${o.type} ${o.name} #${o.id}` : `${o.type} #${o.id}`);
+  const counters = kept.filter((o) => o.undeletable === 'always');
+  const made = kept.filter((o) => o.undeletable === 'adopted');
+  const parts = [
+    counters.length > 0 ? `${counters.map(named).join(', ')} stay${counters.length === 1 ? 's' : ''} until the triggers using ${counters.length === 1 ? 'it' : 'them'} are gone (a client cannot delete a counter)` : '',
+    made.length > 0 ? `${made.map(named).join(', ')} stay${made.length === 1 ? 's' : ''}: the service made ${made.length === 1 ? 'it' : 'them'} and keeps ${made.length === 1 ? 'it' : 'them'} (edit or disable ${made.length === 1 ? 'it' : 'them'} in a policy instead)` : '',
+  ].filter((part) => part !== '');
+  return `No longer declared, and no call is made: ${parts.join('; ')}.`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Plan } from '../types.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
-import { attributeLines, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
+import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
 
 export { escapeMarkdown, type CommentContext } from './header.js';
 
@@ -107,6 +107,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (unmanaged) head.push(`> [!NOTE]\n> ${escapeMarkdown(unmanaged).replace(/\\`/g, '`')}`, '');
   const left = leftUnmanagedPhrase(plan);
   if (left) head.push(`> [!WARNING]\n> ${escapeMarkdown(left).replace(/\\`/g, '`')}`, '');
+  const kept = keptPhrase(plan);
+  if (kept) head.push(`> [!NOTE]\n> ${escapeMarkdown(kept)}`, '');
   const blocks = changeBlocks(plan);
   const warning = deletionWarning(plan, blocks.filter((b) => b.action === 'delete' && b.count > 0));
   const chunks = bodyChunks(plan);

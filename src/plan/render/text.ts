@@ -2,7 +2,7 @@ import { applicationLabel, applicationSortKey } from '../objects.js';
 import type { Plan } from '../types.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
-import { attributeLines, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
+import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
 
 export interface TextOptions {
   /** ANSI colours; callers pass `isTTY && !NO_COLOR`. */
@@ -50,6 +50,8 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   if (unmanaged) out.push(unmanaged, '');
   const left = leftUnmanagedPhrase(plan);
   if (left) out.push(paint(ANSI.yellow, left), '');
+  const kept = keptPhrase(plan);
+  if (kept) out.push(kept, '');
   if (!plan.safety.ok) {
     out.push(paint(ANSI.red, `Warning: this plan deletes ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
       'owned objects, more than the safety limit; apply refuses it without --force.'));

@@ -6,6 +6,8 @@ export const bola = defineRuleKind({
   api: 'bola',
   description: 'BOLA protection (broken object-level authorization): sources that walk through more than `threshold` object ids (the `enumerated_parameters`) get the `reaction`.',
   ...enumeratingControlParts,
+  // Every account has one the service made: adopted, it is never deleted.
+  undeletable: 'adopted',
   examples: [{
     mode: 'monitoring', threshold: { count: 50, period: 30 }, reaction: { graylist_by_ip: '1d' },
     enumerated_parameters: { mode: 'regexp', name_regexps: ['^order_id$'], value_regexps: [''] },

@@ -6,6 +6,8 @@ export const brute = defineRuleKind({
   api: 'brute',
   description: 'Brute-force protection: sources that send more than `threshold` requests (with the `enumerated_parameters` watched, such as a password) get the `reaction`.',
   ...enumeratingControlParts,
+  // Every account has one the service made: adopted, it is never deleted.
+  undeletable: 'adopted',
   examples: [{
     mode: 'block', threshold: { count: 20, period: 60 }, reaction: { block_by_ip: '1h' },
     enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'password']], sensitive: true }] },

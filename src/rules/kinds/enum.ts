@@ -6,6 +6,8 @@ export const enumeration = defineRuleKind({
   api: 'enum',
   description: 'Enumeration protection: sources that try more than `threshold` distinct values of the `enumerated_parameters` (user names, coupon codes) get the `reaction`.',
   ...enumeratingControlParts,
+  // Every account has one the service made: adopted, it is never deleted.
+  undeletable: 'adopted',
   examples: [{
     mode: 'block', threshold: { count: 10, period: 60 }, reaction: { block_by_session: '30m' },
     enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'username']] }] },

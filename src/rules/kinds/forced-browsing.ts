@@ -6,6 +6,8 @@ export const forcedBrowsing = defineRuleKind({
   api: 'forced_browsing',
   description: 'Forced-browsing protection: sources that request more than `threshold` missing or hidden resources get the `reaction`.',
   ...controlParts,
+  // Every account has one the service made: adopted, it is never deleted.
+  undeletable: 'adopted',
   examples: [{
     mode: 'block', threshold: { count: 30, period: 30 }, reaction: { block_by_ip: '1h' },
     advanced_conditions: [{ field: 'status_code', operator: 'eq', value: ['404'] }],

@@ -1,4 +1,4 @@
-import { regexProblem, REGEX_DIALECT } from '../../policy/regex.js';
+import { compilesAsRegex } from '../checks.js';
 import { bool, oneOf, text } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 import { REGEX_ATTACK_TYPES } from '../vocabulary.js';
@@ -7,7 +7,7 @@ const fields = {
   regex: text({
     required: true, example: '.*curltool.*',
     description: 'The regular expression (the service speaks PCRE; Rampart checks it as a JavaScript RegExp).',
-    check: { code: 'invalid-regex', problem: (value) => { const p = regexProblem(value); return p && `regex does not compile (${REGEX_DIALECT}): ${p}`; } },
+    check: compilesAsRegex,
   }),
   attack: oneOf(REGEX_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'scanner', description: 'The attack type a match reports.' }),
   experimental: bool({ absentIs: false, example: true, description: 'Record matches without acting on them (the API type `experimental_regex`).' }),

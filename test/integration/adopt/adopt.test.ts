@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/plan/types.js';
 import { CLIENT, CONSOLE_IP_VALUES, CONSOLE_RULES, consoleAccount, instance, parseJson, seedConsoleObjects, type ConsoleAccount } from './console-account.js';
 
-const MARK = /\[managed-by:rampart fp:[0-9a-f]{16}( name:[^\s\]]+)?\]$/;
+const MARK = /\[managed-by:rampart fp:[0-9a-f]{16}( name:[^\s\]]+)?( adopted:1)?\]$/;
 let account: ConsoleAccount;
 afterEach(async () => account?.close());
 
@@ -46,12 +46,13 @@ describe('export → plan → adopt → manage', () => {
     const writes = account.writes();
     expect(writes.filter((w) => w === 'PUT /v3/hint/{id}')).toHaveLength(CONSOLE_RULES);
     expect(writes.filter((w) => w !== 'PUT /v3/hint/{id}' && w !== 'POST /v4/ip_rules')).toEqual([]);
-    // Rules kept their ids and their user's comment; the mark is appended.
+    // Rules kept their ids and their user's comment; the mark is appended, and says Rampart adopted them.
     const ours = account.hints().filter((h) => !h.comment?.includes('team-b'));
     expect(ours).toHaveLength(CONSOLE_RULES);
     for (const hint of ours) {
       expect(before.has(hint.id)).toBe(true);
       expect(hint.comment).toMatch(MARK);
+      expect(hint.comment).toContain(' adopted:1]');
     }
     expect(ours.find((h) => h.type === 'vpatch')?.comment).toMatch(/^the old admin panel \[managed-by:rampart /);
     expect(account.hints().find((h) => h.comment?.includes('team-b'))?.comment).toBe('made by team b [managed-by:team-b]');

@@ -68,7 +68,8 @@ describe('a no-op read with predicted pages', () => {
     try {
       const listingSizes = new ListingSizeMemory();
       const minimum = minimumListingCalls(0, HINT_PAGE_LIMIT) + minimumListingCalls(DENY, IP_RULE_PAGE_LIMIT)
-        + minimumListingCalls(0, IP_RULE_PAGE_LIMIT) + minimumListingCalls(FOREIGN_GRAY, IP_RULE_PAGE_LIMIT);
+        + minimumListingCalls(0, IP_RULE_PAGE_LIMIT) + minimumListingCalls(FOREIGN_GRAY, IP_RULE_PAGE_LIMIT)
+        + 1; // the client's credential-stuffing rules, in one call
 
       const first = new WatchedApi(http);
       const cold = await prepare({ policies, api: first, owner: 'rampart', listingSizes });

@@ -80,6 +80,10 @@ function slowApi(hints: ApiHint[], black: ApiIpRule[]) {
       mostInFlight = Math.max(mostInFlight, ++inFlight);
       await new Promise((resolve) => setTimeout(resolve, 3));
       inFlight--;
+      if (path.includes('/credential_stuffing/')) {
+        calls.push('credentials');
+        return { default: [], custom: [] };
+      }
       if (method === 'POST' && body) {
         calls.push(`rules@${body.offset}`);
         return hints.slice(body.offset, body.offset + body.limit);
@@ -96,7 +100,8 @@ function slowApi(hints: ApiHint[], black: ApiIpRule[]) {
 describe('readLiveState with expected sizes', () => {
   const hints = Array.from({ length: 2500 }, (_, i) => hint(i + 1));
   const black = Array.from({ length: 1000 }, (_, i) => ip(i + 1));
-  const minimum = minimumListingCalls(2500, HINT_PAGE_LIMIT) + minimumListingCalls(1000, IP_RULE_PAGE_LIMIT) + 2;
+  // The two empty IP lists take a call each, and the credential-stuffing rules one.
+  const minimum = minimumListingCalls(2500, HINT_PAGE_LIMIT) + minimumListingCalls(1000, IP_RULE_PAGE_LIMIT) + 2 + 1;
 
   it('requests the predicted pages at once, bounded, at the minimum calls, and reports each listing size', async () => {
     const { api, calls, mostInFlight } = slowApi(hints, black);
@@ -116,8 +121,8 @@ describe('readLiveState with expected sizes', () => {
     const { api, calls, mostInFlight } = slowApi(hints, black);
     await readLiveState(api, [CLIENT], { concurrency: 8 });
     expect(calls).toHaveLength(minimum);
-    // One page of each of the four listings at a time.
-    expect(mostInFlight()).toBe(4);
+    // One page of each of the four listings at a time, and the credential-stuffing rules.
+    expect(mostInFlight()).toBe(5);
     expect(calls.filter((call) => call.startsWith('rules@'))).toEqual(['rules@0', 'rules@999', 'rules@1998']);
   });
 });

@@ -61,7 +61,7 @@ describe('liveRuleFromHint', () => {
   });
 
   it('drops rule types Rampart does not manage, and the service\'s own system rules', () => {
-    expect(liveRuleFromHint({ id: 1, clientid: 1, type: 'brute_counter', action: [] })).toBeUndefined();
+    expect(liveRuleFromHint({ id: 1, clientid: 1, type: 'attack_rechecker', action: [] })).toBeUndefined();
     expect(liveRuleFromHint({ id: 1, clientid: 1, type: 'service_mode', mode: 'monitoring', system: true, action: [] })).toBeUndefined();
   });
 

@@ -36,7 +36,7 @@ describe('readLiveState with malformed records', () => {
   });
 
   it('accepts unmanaged rule types of any shape (they are never read further)', async () => {
-    const odd = { id: 9, clientid: CLIENT, type: 'brute_counter', action: [{ point: 'weird' }], point: { any: 'thing' } };
+    const odd = { id: 9, clientid: CLIENT, type: 'attack_rechecker', action: [{ point: 'weird' }], point: { any: 'thing' } };
     const live = await readLiveState(fakeApi([odd, ownedHint]), [CLIENT]);
     expect(live.rules.map((rule) => rule.id)).toEqual([5]);
   });

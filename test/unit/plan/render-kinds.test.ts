@@ -63,10 +63,11 @@ describe('every rule kind', () => {
   });
 
   it('updated in place and replaced: old → new for every changed field', () => {
-    // Each kind's updatable fields all changed; a kind without one gets an identity field changed (a replacement).
+    // Each kind's updatable fields all changed; a rule that writes none gets an identity field changed (a replacement).
+    const written = (rule: DesiredRule) => kindOf(rule).fields.filter((f) => f.updatable && rule.fields[f.name as never] !== undefined);
     const live = desired.rules.map((rule, i) => made(rule, 100 + i, (r) => {
       const kind = kindOf(r);
-      const updatable = kind.fields.filter((f) => f.updatable);
+      const updatable = written(r);
       if (updatable.length > 0) return updatable.reduce((acc, f) => withField(acc, f.name, otherValue(f, acc.fields[f.name as never])), r);
       const identity = kind.fields.find((f) => !f.updatable && !f.local && !f.viaType);
       if (identity) return withField(r, identity.name, otherValue(identity, r.fields[identity.name as never]));
@@ -74,7 +75,7 @@ describe('every rule kind', () => {
     }));
     const plan = buildPlan(desired, liveState(live));
     const updates = plan.changes.filter((c) => c.action === 'update');
-    expect(updates.length).toBe(kinds.filter((k) => k.fields.some((f) => f.updatable)).length);
+    expect(updates.length).toBe(desired.rules.filter((rule) => written(rule).length > 0).length);
     const text = renderText(plan);
     // Every updatable field a rule writes shows as old → new (a nested one key by key); the fields it leaves out are the service's.
     for (const rule of desired.rules) {
@@ -91,9 +92,14 @@ describe('every rule kind', () => {
   it('deleted: each named by its mark', () => {
     const live = desired.rules.map((rule, i) => made(rule, 100 + i));
     const plan = buildPlan({ ...desired, rules: [] }, liveState(live));
-    expect(plan.summary.delete).toBe(kinds.length);
+    // A client cannot delete a counter: it stays, named, and no call is made.
+    const counters = kinds.filter((kind) => kind.undeletable === 'always');
+    expect(counters.length).toBeGreaterThan(0);
+    expect(plan.summary.delete).toBe(kinds.length - counters.length);
+    expect(plan.kept?.map((o) => o.type).sort()).toEqual(counters.map((kind) => kind.yaml).sort());
     const text = renderText(plan);
-    for (const kind of kinds) expect(text).toContain(`- rule every-${kind.yaml} #`);
+    for (const kind of kinds.filter((k) => !counters.includes(k))) expect(text).toContain(`- rule every-${kind.yaml} #`);
+    for (const kind of counters) expect(text).toMatch(new RegExp(`${kind.yaml} every-${kind.yaml} #\\d+[^]*stay[^]*until the triggers using`));
     golden('every-kind-delete.txt', text);
     golden('every-kind-delete.md', renderMarkdown(plan));
   });

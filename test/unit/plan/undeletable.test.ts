@@ -1,0 +1,85 @@
+/**
+ * What a client cannot delete: a counter removed from the policies, and an
+ * adopted abuse control (the account's default ones are the service's), stay
+ * in place with a line in the plan and no call; a control Rampart created is
+ * deleted as usual. Updates keep an adopted rule marked so.
+ */
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { hintUpdateRequest } from '../../../src/apply/requests.js';
+import { readOwnerMark, withOwnerMark } from '../../../src/model/ownership.js';
+import type { DesiredRule, LiveRule } from '../../../src/model/rule.js';
+import { buildPlan } from '../../../src/plan/plan.js';
+import { renderText } from '../../../src/plan/render/text.js';
+import { loadPolicyTexts } from '../../../src/policy/validate.js';
+import { CLIENT, liveRule, liveState, OWNER } from './builders.js';
+
+function compile(rules: readonly Record<string, unknown>[]): DesiredRule[] {
+  const result = loadPolicyTexts([{ file: 'p.yaml', text: stringify({ version: 1, client: CLIENT, application: 7, rules }) }]);
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return [...(result.desired?.rules ?? [])];
+}
+
+const counter = { name: 'login-counter', type: 'bruteforce_counter', when: [{ point: ['path', 0], equal: 'login' }] };
+const control = { name: 'login-brute', type: 'brute', mode: 'monitoring', threshold: { count: 5, period: 60 }, reaction: { graylist_by_ip: '1h' } };
+const other = { name: 'other', type: 'vpatch', attack: 'any', point: [['header', 'X-A']] };
+
+/** The live copy of a declaration, carrying Rampart's mark (adopted or created). */
+function owned(rule: DesiredRule, id: number, adopted = false): LiveRule {
+  const { source, ...rest } = rule;
+  return { ...liveRule(rest as LiveRule, id, OWNER), name: source.name, ...(adopted ? { adopted: true } : {}) };
+}
+
+const desiredOnly = (rules: DesiredRule[]) => ({ clients: [CLIENT], rules, ipEntries: [] });
+
+describe('rules a client cannot delete', () => {
+  it('a counter removed from the policies stays: no change, named in the plan, asked again never', () => {
+    const [kept, staying] = compile([counter, other]) as [DesiredRule, DesiredRule];
+    const plan = buildPlan(desiredOnly([staying]), liveState([owned(kept, 41), owned(staying, 42)]));
+    expect(plan.changes).toEqual([]);
+    expect(plan.kept).toEqual([{ kind: 'rule', client: CLIENT, id: 41, type: 'bruteforce_counter', name: 'login-counter', undeletable: 'always' }]);
+    expect(renderText(plan)).toContain('bruteforce_counter login-counter #41 stays until the triggers using it are gone (a client cannot delete a counter)');
+    expect(renderText(plan)).not.toContain('No changes. The account matches');
+  });
+
+  it('an adopted control removed from the policies stays; one Rampart created is deleted', () => {
+    const [made] = compile([control]) as [DesiredRule];
+    const adopted = buildPlan(desiredOnly([]), liveState([owned(made, 7, true)]));
+    expect(adopted.changes).toEqual([]);
+    expect(adopted.kept).toEqual([expect.objectContaining({ id: 7, type: 'brute', undeletable: 'adopted' })]);
+    expect(renderText(adopted)).toContain('brute login-brute #7 stays: the service made it and keeps it');
+    const created = buildPlan(desiredOnly([]), liveState([owned(made, 7)]));
+    expect(created.changes.map((change) => [change.action, change.kind === 'rule' && change.action === 'delete' ? change.id : 0])).toEqual([['delete', 7]]);
+    expect(created.kept).toBeUndefined();
+  });
+
+  it('an adopted control whose mode changes gets its replacement, and is itself kept', () => {
+    const [before] = compile([control]) as [DesiredRule];
+    const [after] = compile([{ ...control, mode: 'block', reaction: { block_by_ip: '1h' } }]) as [DesiredRule];
+    const plan = buildPlan(desiredOnly([after]), liveState([owned(before, 7, true)]));
+    expect(plan.changes.map((change) => change.action)).toEqual(['create']);
+    expect(plan.kept?.map((o) => o.id)).toEqual([7]);
+  });
+
+  it('an update of an adopted rule keeps saying so in the mark', () => {
+    const [rule] = compile([control]) as [DesiredRule];
+    const plan = buildPlan(desiredOnly([rule]), liveState([owned({ ...rule, fields: { ...rule.fields, threshold: { count: 9, period: 60 } } } as DesiredRule, 7, true)]));
+    const [update] = plan.changes;
+    expect(update).toMatchObject({ action: 'update', adopted: true, fields: ['threshold'] });
+    const body = hintUpdateRequest(rule, ['threshold'], OWNER, 'login-brute', true);
+    expect(Object.keys(body).sort()).toEqual(['comment', 'threshold']);
+    expect(readOwnerMark(body.comment)).toMatchObject({ owner: OWNER, name: 'login-brute', adopted: true });
+  });
+
+  it('the mark reads back adopted only when it says so; older marks are not', () => {
+    expect(readOwnerMark(withOwnerMark('x', { owner: OWNER, fingerprint: 'ab', adopted: true }))).toEqual({ text: 'x', owner: OWNER, fingerprint: 'ab', adopted: true });
+    expect(readOwnerMark('x [managed-by:rampart fp:ab]')).toEqual({ text: 'x', owner: OWNER, fingerprint: 'ab' });
+  });
+});
+
+describe('credential-stuffing updates', () => {
+  it('send the changed field alone, with the comment', () => {
+    const [rule] = compile([{ name: 'creds', type: 'credential_stuffing_regex', regex: '^pass$', login_regex: '^user$', case_sensitive: true }]) as [DesiredRule];
+    expect(Object.keys(hintUpdateRequest(rule, ['login_regex'], OWNER, 'creds')).sort()).toEqual(['comment', 'login_regex']);
+  });
+});
