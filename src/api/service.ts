@@ -9,6 +9,7 @@ import type { ApiHint, ApiHintCreate, ApiHintUpdate, ApiIpRule, ApiIpRuleCreate 
 
 export const HINT_PAGE_LIMIT = 1000;
 export const IP_RULE_PAGE_LIMIT = 300;
+export const HIT_PAGE_LIMIT = 1000;
 
 export class ServiceApi {
   constructor(readonly http: ApiClient) {}
@@ -37,6 +38,25 @@ export class ServiceApi {
     const lists = body as { default?: unknown; custom?: unknown };
     const records = [...expectArray(lists.default ?? [], `GET ${route}`), ...expectArray(lists.custom ?? [], `GET ${route}`)];
     return checkHints(records, `GET ${route}`);
+  }
+
+  /** One page of the hits of a client matching `filter` (the service's filter keys), oldest first. */
+  async listHits(clientId: number, filter: Readonly<Record<string, unknown>>, offset: number, limit = HIT_PAGE_LIMIT, options?: CallOptions): Promise<unknown[]> {
+    const body = await this.http.call('POST', '/v1/objects/hit', {
+      filter: { ...filter, clientid: clientId }, limit, offset, order_by: 'time', order_desc: false,
+    }, options);
+    return expectArray(body, 'POST /v1/objects/hit');
+  }
+
+  /** The conditions the service itself scopes a hit to (without the application), and its client. */
+  async actionByHit(id: readonly [string, string], options?: CallOptions): Promise<{ conditions: unknown[]; clientid: number }> {
+    const route = 'POST /v1/objects/action/by_hit';
+    const body = await this.http.call('POST', '/v1/objects/action/by_hit', { id }, options);
+    const answer = body as { conditions?: unknown; clientid?: unknown } | null;
+    if (!answer || !Array.isArray(answer.conditions) || typeof answer.clientid !== 'number') {
+      throw new ApiProtocolError(`${route} answered without the hit's conditions`, { route, body });
+    }
+    return { conditions: answer.conditions, clientid: answer.clientid };
   }
 
   async createHint(hint: ApiHintCreate, options?: CallOptions): Promise<ApiHint> {

@@ -9,6 +9,7 @@ import { HttpError } from './envelope.js';
 import { faultProblem, type FaultSpec } from './faults.js';
 import { parseJson, sendEnvelope } from './http.js';
 import { configProblem } from './options.js';
+import type { HitSeed } from './hits/records.js';
 import type { HintSeed, IpObjectSeed } from './seed.js';
 import { isPositiveInt, isRecord } from './validate.js';
 
@@ -67,6 +68,9 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, AdminHandler>>>> =
       await c.flush();
       return created;
     },
+  },
+  '/__admin/seed/hits': {
+    POST: (b, c) => c.seedHits(items(b, 'hits') as HitSeed[]),
   },
   '/__admin/seed/ip-rules': {
     POST: async (b, c) => {

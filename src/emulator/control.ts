@@ -9,6 +9,7 @@ import type { ClientDemo, DemoCounts } from './demo/data.js';
 import type { ActiveFault, FaultScript, FaultSpec } from './faults.js';
 import { configProblem, type EmulatorConfig } from './options.js';
 import { dropDueDuplicates } from './rules/scope-duplicates.js';
+import { hitFromSeed, type HitRecord, type HitSeed } from './hits/records.js';
 import { seedHint, seedIpObject, type HintSeed, type IpObjectSeed } from './seed.js';
 import { emptyState, type ActionRecord, type HintRecord, type IpObject, type Stored } from './store.js';
 
@@ -42,6 +43,8 @@ export interface EmulatorControl {
   reset(): void;
   seedHint(seed: HintSeed): HintRecord;
   seedIpObject(seed: IpObjectSeed): IpObject;
+  /** Adds hits the service saw (listed by `/v1/objects/hit` beside the demo ones); answers them as listed. */
+  seedHits(seeds: readonly HitSeed[]): HitRecord[];
   /** Replaces an account's demo attacks/vulnerabilities with sets of these sizes. */
   seedDemo(clientid: number, counts: DemoCounts): ClientDemo;
   state(): StateView;
@@ -61,6 +64,7 @@ export function createControl(deps: {
   const persistSoon = () => {
     deps.flush().catch((error: unknown) => deps.logger.error({ err: error }, 'emulator state write failed'));
   };
+  let hitSerial = 0;
   return {
     config: () => ({ ...core.config }),
     setConfig(patch) {
@@ -87,6 +91,7 @@ export function createControl(deps: {
     reset() {
       core.state = emptyState();
       core.demo.clear();
+      core.hits.clear();
       faults.clear();
       calls.reset();
       core.changed();
@@ -101,6 +106,13 @@ export function createControl(deps: {
       const object = seedIpObject(core, seed);
       persistSoon();
       return object;
+    },
+    seedHits(seeds) {
+      return seeds.map((seed) => {
+        const hit = hitFromSeed(seed, ++hitSerial, core.nowSeconds());
+        core.hits.set(seed.clientid, [...(core.hits.get(seed.clientid) ?? []), hit]);
+        return structuredClone(hit.record);
+      });
     },
     seedDemo: (clientid, counts) => structuredClone(core.demo.seed(clientid, counts, core.nowSeconds())),
     state: () => {

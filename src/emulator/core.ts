@@ -7,6 +7,7 @@ import { forbidden } from './envelope.js';
 import type { EmulatorConfig } from './options.js';
 import type { EmulatorState } from './store.js';
 import { DemoData } from './demo/data.js';
+import type { StoredHit } from './hits/records.js';
 
 export interface ApiRequest {
   readonly method: string;
@@ -31,6 +32,8 @@ export type Handler = (request: ApiRequest, core: EmulatorCore) => HandlerResult
 
 export class EmulatorCore {
   readonly demo = new DemoData();
+  /** Seeded hits per account (not persisted: like the demo data, they are what a test or demo starts with). */
+  readonly hits = new Map<number, StoredHit[]>();
   /** Counts the writes: what was derived from the state at one revision holds until the next (or until a time passes). */
   private writes = 0;
 

@@ -2,6 +2,7 @@
 import type { Handler } from './core.js';
 import { listAttacks, listVulns, pageAttacks } from './demo/handlers.js';
 import { HttpError } from './envelope.js';
+import { actionByHit, listHits } from './hits/handlers.js';
 import { createIpRules, deleteIpRules, listIpRules } from './ip/handlers.js';
 import { listCredentialConfigs } from './rules/credential-configs.js';
 import { createHint, deleteHints, listActions, listHints } from './rules/handlers.js';
@@ -15,6 +16,8 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/v1/objects/hint/create': { POST: createHint },
   '/v1/objects/hint/delete': { POST: deleteHints },
   '/v1/objects/action': { POST: listActions },
+  '/v1/objects/hit': { POST: listHits },
+  '/v1/objects/action/by_hit': { POST: actionByHit },
   '/v4/ip_rules': { GET: listIpRules, POST: createIpRules, DELETE: deleteIpRules },
   '/v3/hint/{id}': { PUT: updateHint },
   '/v4/clients/{clientid}/credential_stuffing/configs': { GET: listCredentialConfigs },

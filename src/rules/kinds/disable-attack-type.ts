@@ -12,7 +12,8 @@ export const disableAttackType = defineRuleKind({
   description: 'False-positive tuning: attacks of type `attack` found at `point` are ignored.',
   point: 'required',
   fields,
-  updatable: ['attack'],
+  // The service could change `attack` in place, but one point holds one rule per attack type (tuning stops each apart): it is what the rule is.
+  updatable: [],
   describe: (f) => `ignores ${f.attack ?? '?'}`,
   examples: [
     { attack: 'sqli', point: [['get', 'q']], when: [{ point: ['path', 0], equal: 'search' }] },

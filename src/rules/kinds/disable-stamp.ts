@@ -11,7 +11,8 @@ export const disableStamp = defineRuleKind({
   description: 'False-positive tuning: one detection signature (stamp) is ignored at `point`. The service wants an extended admin token for it.',
   point: 'required',
   fields,
-  updatable: ['stamp'],
+  // The service could change `stamp` in place, but one point holds one rule per stamp (tuning stops each apart): it is what the rule is.
+  updatable: [],
   describe: (f) => `ignores stamp ${f.stamp ?? '?'}`,
   examples: [{ stamp: 7432, point: [['post'], ['json_doc'], ['hash', 'bio']] }],
 });
