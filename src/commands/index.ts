@@ -21,6 +21,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   ci: () => import('./ci.js'),
   run: () => import('./run.js'),
   fmt: () => import('./fmt.js'),
+  tune: () => import('./tune.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

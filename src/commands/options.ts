@@ -98,14 +98,13 @@ function ownerName(value: string): string {
   return value;
 }
 
-/** `60s`, `5m`, `1h`, `1500ms` or plain seconds → milliseconds. */
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `60s`, `5m`, `1h`, `30d`, `1500ms` or plain seconds → milliseconds. */
 export function parseDuration(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!match) throw new UsageError(`invalid duration "${value}" (use e.g. 30s, 5m, 1h)`);
-  const amount = Number(match[1]);
-  const unit = match[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1_000 : unit === 'm' ? 60_000 : 3_600_000;
-  return Math.round(amount * factor);
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`invalid duration "${value}" (use e.g. 30s, 5m, 1h, 7d)`);
+  return Math.round(Number(match[1]) * (DURATION_UNITS_MS[match[2] ?? 's'] ?? 1_000));
 }
 
 export interface JournalFlags {

@@ -14,8 +14,9 @@
  * A value that does not check (an unknown country) is left as written:
  * `validate` says what is wrong with it.
  */
-import { CST, isMap, isScalar, isSeq, parseDocument, Parser, Scalar, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document } from 'yaml';
 import { canonicalCidr, cidrBounds, parseCidr } from '../model/cidr.js';
+import { padFlowMaps } from '../policy/flow-layout.js';
 import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from '../policy/sources.js';
 
 export type FormatResult =
@@ -124,23 +125,3 @@ function compareAddressNodes(a: unknown, b: unknown): number {
   return x.size === y.size ? 0 : x.size > y.size ? -1 : 1;
 }
 
-/** `{a: b}` → `{ a: b }`, token by token (the library pads flow sequences and maps alike or not at all). */
-function padFlowMaps(text: string): string {
-  let out = '';
-  for (const token of new Parser().parse(text)) {
-    if (token.type !== 'document') {
-      out += CST.stringify(token);
-      continue;
-    }
-    CST.visit(token, (item) => {
-      for (const node of [item.key, item.value] as (CST.Token | null | undefined)[]) {
-        if (node?.type !== 'flow-collection' || node.start.source !== '{' || node.items.length === 0) continue;
-        node.start.source = '{ ';
-        const end = node.end[0];
-        if (end?.source === '}') end.source = ' }';
-      }
-    });
-    out += CST.stringify(token);
-  }
-  return out;
-}

@@ -3,7 +3,8 @@
  * for every account, so `rampart tune --emulator` has something to tune. A
  * search for a name with an apostrophe reads as SQL injection in the shop
  * (application 7); a profile text with markup reads as XSS in the API
- * (application 8); a scanner probe that is a real attack stays out of tuning.
+ * (application 8); a brute-force hit on the same request is no detector's and
+ * stays out of tuning.
  */
 import { hitFromSeed, type HitSeed, type StoredHit } from './records.js';
 
@@ -24,7 +25,7 @@ function seeds(clientid: number): HitSeed[] {
     { ...search, type: 'sqli', stamps: [7730, 7731] },
     { ...search, type: 'sqli', stamps: [7731], point: ['get', 'sort'], value: "name' desc" },
     { ...profile, type: 'xss', stamps: [1201] },
-    { ...profile, type: 'scanner', stamps: [], point: ['header', 'USER-AGENT'], value: 'curltool/8.1' },
+    { ...profile, type: 'brute', stamps: [], point: ['post', 'json_doc', 'hash', 'password'], value: '********' },
   ];
 }
 

@@ -1,0 +1,138 @@
+/**
+ * `rampart tune --request-id ID…`: false positives the service recorded
+ * become proposed `disable_stamp` / `disable_attack_type` rules, scoped as the
+ * service scopes them, placed in the file that declares their client and
+ * application. Prints them; `--write` adds them to the files (comments and
+ * layout kept), after validating the result. Never writes to the account.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { parse } from 'yaml';
+import { EXIT } from '../exit-codes.js';
+import { PolicyInvalidError, UsageError } from '../errors.js';
+import { readLiveState } from '../live/read.js';
+import { createLogger } from '../log.js';
+import { findPolicyFiles } from '../policy/files.js';
+import { formatDiagnostics } from '../policy/format.js';
+import { loadPolicyTexts } from '../policy/validate.js';
+import type { PolicyDocument } from '../tune/place.js';
+import { renderTuneJson, renderTuneText } from '../tune/render.js';
+import { tune } from '../tune/tune.js';
+import type { RuleToAdd } from '../tune/write.js';
+import { addRules, newPolicyFile } from '../tune/write.js';
+import { connect } from './connect.js';
+import { addConnectionOptions, addLogOptions, addPolicyOptions, parseDuration, type ConnectionOptions, type LogFlags, type PolicyOptions } from './options.js';
+
+interface TuneFlags extends ConnectionOptions, LogFlags, PolicyOptions {
+  requestId: string[];
+  client?: number;
+  attack?: boolean;
+  since: string;
+  only?: 'stamp' | 'attack';
+  write?: boolean;
+  format: 'text' | 'json';
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('tune')
+    .description('propose false-positive rules (disable_stamp, disable_attack_type) from the hits of requests; --write adds them to the policies')
+    .requiredOption('--request-id <id>', 'a request the service detected as an attack by mistake (repeatable)', (value: string, all: string[] = []) => [...all, value])
+    .option('--client <id>', 'the account the request belongs to (default: every account the policies declare)', clientId)
+    .option('--attack', 'also take the other hits of those requests\' attacks, on the same host, path and application')
+    .option('--since <duration>', 'how far back hits are read (30d, 12h)', '30d')
+    .addOption(new Option('--only <kind>', 'propose only one rule type').choices(['stamp', 'attack']))
+    .option('--write', 'add the proposed rules to the policy files (validated first; comments and layout kept)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'));
+  addPolicyOptions(command);
+  addConnectionOptions(command);
+  addLogOptions(command);
+  command.action(async (flags: TuneFlags) => {
+    process.exitCode = await runTune(flags);
+  });
+}
+
+export async function runTune(flags: TuneFlags): Promise<number> {
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const documents = await readDocuments(flags.policies);
+  const loaded = loadPolicyTexts(documents);
+  if (!loaded.desired) throw new PolicyInvalidError(`the policies are invalid; fix them before tuning:\n${formatDiagnostics({ files: documents.map((d) => d.file), diagnostics: loaded.diagnostics }, 'text')}`);
+  const clients = flags.client !== undefined ? [flags.client] : loaded.desired.clients;
+  if (clients.length === 0) throw new UsageError('no account to read hits from: the policies declare none; pass --client');
+  const now = Math.floor(Date.now() / 1000);
+  const connection = await connect(flags, logger, { failFast: true });
+  try {
+    const result = await tune(
+      { requestIds: flags.requestId, clients, attack: Boolean(flags.attack), since: now - parseDuration(flags.since) / 1000, ...(flags.only ? { only: flags.only } : {}), owner: flags.owner, now },
+      {
+        api: connection.api, documents, declared: loaded.desired.rules, newFilePath: (name) => join(flags.policies, name),
+        liveRules: async (client) => (await readLiveState(connection.api, [client], { concurrency: flags.concurrency })).rules,
+      },
+    );
+    const toAdd = rulesByFile(result.rules, flags.requestId, new Date(now * 1000));
+    const written = flags.write ? await writeRules(documents, toAdd, result.rules) : undefined;
+    const output = { result, requestIds: flags.requestId, toAdd, ...(written ? { written } : {}) };
+    process.stdout.write(flags.format === 'json' ? renderTuneJson(output) : renderTuneText(output));
+    return EXIT.ok;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Every policy file with the client and applications it declares, for placing rules. */
+async function readDocuments(policies: string): Promise<PolicyDocument[]> {
+  const found = await findPolicyFiles(policies);
+  if (!found.exists) throw new UsageError(`policy directory ${policies} does not exist`);
+  return Promise.all(found.files.map(async (file) => {
+    const text = await readFile(file.path, 'utf8');
+    const doc = (() => { try { return parse(text) as Record<string, unknown> | null; } catch { return null; } })();
+    const application = doc?.application;
+    const rules = Array.isArray(doc?.rules) ? (doc.rules as { name?: unknown }[]) : [];
+    return {
+      file: join(policies, file.relative),
+      text,
+      ...(typeof doc?.client === 'number' ? { client: doc.client } : {}),
+      ...(application === 'all' ? { applications: 'all' as const } : typeof application === 'number' ? { applications: [application] } : Array.isArray(application) ? { applications: application as number[] } : {}),
+      names: new Set(rules.flatMap((rule) => (typeof rule?.name === 'string' ? [rule.name] : []))),
+    };
+  }));
+}
+
+function rulesByFile(rules: Awaited<ReturnType<typeof tune>>['rules'], requestIds: readonly string[], today: Date): Map<string, RuleToAdd[]> {
+  const byFile = new Map<string, RuleToAdd[]>();
+  const day = today.toISOString().slice(0, 10);
+  for (const rule of rules) {
+    if (rule.placement.status !== 'new') continue;
+    const requests = [...new Set(rule.proposal.group.hits.map((hit) => hit.requestId))].filter((id) => requestIds.includes(id));
+    const comment = `tune: request${requests.length === 1 ? '' : 's'} ${(requests.length > 0 ? requests : requestIds).join(', ')} (${day})`;
+    byFile.set(rule.file, [...(byFile.get(rule.file) ?? []), { name: rule.name, written: rule.written, comment }]);
+  }
+  return byFile;
+}
+
+/** The new texts, validated together with every other file before any is written. */
+async function writeRules(documents: readonly PolicyDocument[], toAdd: ReadonlyMap<string, readonly RuleToAdd[]>, rules: Awaited<ReturnType<typeof tune>>['rules']): Promise<string[]> {
+  const texts = new Map(documents.map((d) => [d.file, d.text]));
+  for (const [file, adding] of toAdd) {
+    const existing = texts.get(file);
+    const first = rules.find((r) => r.file === file);
+    const group = first?.proposal.group;
+    texts.set(file, existing !== undefined ? addRules(existing, adding) : newPolicyFile(group?.client ?? 0, group?.application ?? 0, adding));
+  }
+  const check = loadPolicyTexts([...texts].map(([file, text]) => ({ file, text })));
+  if (!check.desired) throw new PolicyInvalidError(`the tuned policies would not validate; nothing was written:\n${formatDiagnostics({ files: [...texts.keys()], diagnostics: check.diagnostics }, 'text')}`);
+  const written: string[] = [];
+  for (const file of toAdd.keys()) {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, texts.get(file) ?? '');
+    written.push(file);
+  }
+  return written;
+}
+
+function clientId(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--client must be a positive integer account id, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,128 @@
+/**
+ * `rampart tune`, the steps: read the hits of the requests (and, with
+ * `--attack`, of their whole attacks on the same host, path and application),
+ * group them into proposed rules, check each scope with the service's own,
+ * place each in the file that declares its client and application, and say
+ * what each is. Reads only; `write.ts` and the command write files.
+ */
+import type { ServiceApi } from '../api/service.js';
+import { ApiAuthError, UsageError } from '../errors.js';
+import { conditionKey, type DesiredRule, type LiveRule } from '../model/rule.js';
+import { readHits, type Hit } from './hits.js';
+import { compiled, fileFor, newFileName, placementOf, ruleName, writtenRule, type PlacedRule, type PolicyDocument } from './place.js';
+import { groupHits, isDetectorHit, proposedRules, type HitGroup, type RuleChoice } from './propose.js';
+import { serviceScope } from './scope.js';
+
+export interface TuneRequest {
+  readonly requestIds: readonly string[];
+  readonly clients: readonly number[];
+  readonly attack: boolean;
+  /** Hits older than this (seconds since the epoch) are not read. */
+  readonly since: number;
+  readonly only?: RuleChoice;
+  readonly owner: string;
+  readonly now: number;
+}
+
+export interface TuneInputs {
+  readonly api: ServiceApi;
+  readonly documents: readonly PolicyDocument[];
+  readonly declared: readonly DesiredRule[];
+  /** Where a new policy file of that name goes. */
+  readonly newFilePath: (name: string) => string;
+  /** The live rules of a client (read once per client that has proposals). */
+  readonly liveRules: (client: number) => Promise<readonly LiveRule[]>;
+}
+
+export interface TuneResult {
+  readonly rules: readonly PlacedRule[];
+  /** What a reviewer should know: hosts a request spans, scopes the service sets otherwise, hits left out. */
+  readonly notes: readonly string[];
+  readonly hits: number;
+}
+
+export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<TuneResult> {
+  const notes: string[] = [];
+  const hits = await requestHits(request, inputs.api, notes);
+  const groups = groupHits(hits);
+  await checkScopes(groups, inputs.api, notes);
+  const hosts = new Set(groups.map((g) => `${g.client}|${g.domain}`));
+  if (hosts.size > 1) notes.push(`the hits span ${hosts.size} hosts (${[...new Set(groups.map((g) => g.domain))].join(', ')}): each gets rules scoped to it`);
+
+  const taken = new Map<string, Set<string>>();
+  const live = new Map<number, readonly LiveRule[]>();
+  const rules: PlacedRule[] = [];
+  for (const proposal of proposedRules(groups, request.only)) {
+    const { client, application } = proposal.group;
+    const document = fileFor(inputs.documents, client, application);
+    const file = document?.file ?? inputs.newFilePath(newFileName(client, application));
+    const names = taken.get(file) ?? new Set(document?.names ?? []);
+    taken.set(file, names);
+    const written = writtenRule(proposal);
+    const rule = compiled(written, client, application);
+    if (!rule) throw new Error(`internal: the proposed rule for ${proposal.type} ${proposal.value} does not compile`);
+    if (!live.has(client)) live.set(client, await inputs.liveRules(client));
+    const placement = placementOf(rule, inputs.declared, live.get(client) ?? [], request.owner);
+    const name = placement.status === 'new' ? ruleName(proposal, names) : '';
+    rules.push({ proposal, file, newFile: document === undefined, name, written, placement });
+  }
+  return { rules, notes, hits: hits.length };
+}
+
+async function requestHits(request: TuneRequest, api: ServiceApi, notes: string[]): Promise<Hit[]> {
+  const found: Hit[] = [];
+  for (const client of request.clients) {
+    try {
+      found.push(...await readHits(api, client, { request_id: [...request.requestIds] }));
+    } catch (error) {
+      if (error instanceof ApiAuthError) throw new ApiAuthError(`the API token may not read the hits of client ${client}: ${error.message}`, { cause: error, httpStatus: error.httpStatus, tokenRejected: error.tokenRejected });
+      throw error;
+    }
+  }
+  const unknown = request.requestIds.filter((id) => !found.some((hit) => hit.requestId === id));
+  if (unknown.length > 0) {
+    throw new UsageError(`no hits of request ${unknown.join(', ')} in client ${request.clients.join(', ')}: check the request id (the service keeps hits about six months)`);
+  }
+  const old = request.requestIds.filter((id) => found.filter((hit) => hit.requestId === id).every((hit) => hit.time < request.since));
+  if (old.length > 0) throw new UsageError(`request ${old.join(', ')} is older than --since: widen --since to tune from it`);
+  const recent = found.filter((hit) => hit.time >= request.since);
+  const left = recent.filter((hit) => !isDetectorHit(hit));
+  if (left.length > 0) notes.push(`${left.length} hit${left.length === 1 ? '' : 's'} of ${[...new Set(left.map((h) => h.type))].join(', ')} left out: not a detector's false positive`);
+  if (!request.attack) return recent;
+  return [...recent, ...await attackHits(recent, request, api)];
+}
+
+/** `--attack`: the other hits of the same attacks, on the same host, path and application, within `--since`. */
+async function attackHits(seen: readonly Hit[], request: TuneRequest, api: ServiceApi): Promise<Hit[]> {
+  const out: Hit[] = [];
+  const ids = new Set(seen.map((hit) => JSON.stringify(hit.id)));
+  const byClient = new Map<number, Hit[]>();
+  for (const hit of seen) byClient.set(hit.client, [...(byClient.get(hit.client) ?? []), hit]);
+  for (const [client, hits] of byClient) {
+    const attackids = [...new Map(hits.map((hit) => [JSON.stringify(hit.attackId), [...hit.attackId]])).values()];
+    const same = new Set(hits.map((hit) => JSON.stringify([hit.domain, hit.path, Math.max(hit.application, 0)])));
+    const wider = await readHits(api, client, { attackid: attackids, time: [[request.since, request.now]] });
+    for (const hit of wider) {
+      if (ids.has(JSON.stringify(hit.id)) || !same.has(JSON.stringify([hit.domain, hit.path, Math.max(hit.application, 0)]))) continue;
+      ids.add(JSON.stringify(hit.id));
+      out.push(hit);
+    }
+  }
+  return out;
+}
+
+/** The service's own scope for each group's first hit; where it differs, it wins, and a note says so. */
+async function checkScopes(groups: HitGroup[], api: ServiceApi, notes: string[]): Promise<void> {
+  for (const group of groups) {
+    const [first] = group.hits;
+    if (!first) continue;
+    const answer = await api.actionByHit(first.id);
+    const theirs = serviceScope(answer.conditions);
+    const ours = group.scope.map(conditionKey);
+    const same = theirs.length === ours.length && theirs.every((c, i) => conditionKey(c) === ours[i]);
+    if (same) continue;
+    notes.push(`the service scopes hits on ${group.domain}${group.path} otherwise than Rampart derived: its scope is used`);
+    group.derivedScope = group.scope;
+    group.scope = theirs;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * `rampart tune` as users run it (the CLI's main, in process) against the
+ * emulator seeded with hits: the rules it proposes, `--write` keeping the
+ * file's comments, `plan` and `apply` on the result, a second run changing
+ * nothing, and the errors a person meets.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HitSeed } from '../../../src/emulator/hits/records.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { policyDir, type PolicyDir } from '../../helpers/policies.js';
+
+const CLIENT = 10042;
+const SHOP = `# The shop (application 7).
+version: 1
+client: ${CLIENT}
+application: 7   # the storefront
+
+rules:
+  # Keep the admin panel closed.
+  - name: block-admin
+    type: vpatch
+    attack: any
+    point: [[header, HOST]]
+    when:
+      - { point: [path, 0], equal: admin }
+`;
+
+let emulator: TestEmulator;
+let policies: PolicyDir;
+beforeEach(async () => {
+  emulator = await startTestEmulator();
+  policies = await policyDir({ 'shop.yaml': SHOP });
+});
+afterEach(async () => {
+  await emulator.close();
+  await policies.cleanup();
+});
+
+const rampart = (command: string, args: string[]) => runCliInProcess(
+  [command, '--api-url', emulator.url, '--policies', policies.dir, ...args],
+  { env: { RAMPART_API_TOKEN: TEST_TOKEN } },
+);
+const tune = (args: string[]) => rampart('tune', args);
+
+const base = { clientid: CLIENT, poolid: 7, domain: 'shop.example.com', time: Math.floor(Date.now() / 1000) - 3600 };
+function seed(hits: Omit<HitSeed, 'clientid'>[]): void {
+  emulator.control.seedHits(hits.map((hit) => ({ ...base, ...hit })));
+}
+
+interface TuneJson {
+  summary: { new: number; declared: number; unmanaged: number; hits: number };
+  rules: { status: string; file: string; name?: string; rule: Record<string, unknown>; service_scope_differs?: boolean }[];
+  notes: string[];
+}
+
+describe('rampart tune', () => {
+  it('proposes exactly the rules the scoping and grouping give, in the file of the client and application', async () => {
+    seed([
+      { request_id: 'req-1', type: 'sqli', path: '/search', point: ['get', 'q'], stamps: [7730, 7731] },
+      { request_id: 'req-1', type: 'xss', path: '/search', point: ['get', 'q'], stamps: [7731] },
+      { request_id: 'req-1', type: 'brute', path: '/search', point: ['get', 'q'], stamps: [] },
+      { request_id: 'other', type: 'xss', path: '/search', point: ['get', 'x'], stamps: [1] },
+    ]);
+    const result = await tune(['--request-id', 'req-1', '--format', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as TuneJson;
+    const when = [
+      { point: ['header', 'HOST'], iequal: 'shop.example.com' }, { point: ['action_name'], equal: 'search' },
+      { point: ['action_ext'], absent: true }, { point: ['path', 0], absent: true },
+    ];
+    expect(json.rules.map((r) => ({ status: r.status, name: r.name, rule: r.rule }))).toEqual([
+      { status: 'new', name: 'stamp-7730-search-q', rule: { type: 'disable_stamp', stamp: 7730, point: [['get', 'q']], when } },
+      { status: 'new', name: 'stamp-7731-search-q', rule: { type: 'disable_stamp', stamp: 7731, point: [['get', 'q']], when } },
+      { status: 'new', name: 'sqli-search-q', rule: { type: 'disable_attack_type', attack: 'sqli', point: [['get', 'q']], when } },
+      { status: 'new', name: 'xss-search-q', rule: { type: 'disable_attack_type', attack: 'xss', point: [['get', 'q']], when } },
+    ]);
+    expect(new Set(json.rules.map((r) => r.file))).toEqual(new Set([`${policies.dir}/shop.yaml`]));
+    expect(json.notes).toEqual(['1 hit of brute left out: not a detector\'s false positive']);
+  });
+
+  it('--write keeps every comment; plan shows creates, apply converges, a second run changes nothing', async () => {
+    seed([{ request_id: 'req-2', type: 'sqli', path: '/api/report.tar.gz', point: ['get', 'id'], stamps: [42] }]);
+    const written = await tune(['--request-id', 'req-2', '--write']);
+    expect(written.code, written.stderr).toBe(0);
+    const text = await policies.read('shop.yaml');
+    expect(text.startsWith(SHOP.trimEnd())).toBe(true);
+    for (const comment of ['# The shop (application 7).', '# the storefront', '# Keep the admin panel closed.']) expect(text).toContain(comment);
+    expect(text).toMatch(/# tune: request req-2 \(\d{4}-\d\d-\d\d\)\n {2}- name: stamp-42-api-report-tar-gz-id\n/);
+    expect(text).toContain('- { point: [action_ext], equal: tar.gz }');
+
+    const planned = await rampart('plan', ['--detailed-exitcode']);
+    expect(planned.code, planned.stdout + planned.stderr).toBe(2);
+    expect(planned.stdout).toContain('Plan: 3 to create');
+    const applied = await rampart('apply', ['--settle-timeout', '5s']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await rampart('plan', ['--detailed-exitcode'])).code).toBe(0);
+
+    const again = await tune(['--request-id', 'req-2', '--write']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Tune: 0 new, 2 already declared');
+    expect(await policies.read('shop.yaml')).toBe(text);
+  });
+
+  it('uses the service\'s scope where it differs, and says so', async () => {
+    seed([{
+      request_id: 'req-3', type: 'xss', path: '/Search', point: ['get', 'q'], stamps: [5],
+      scope: [{ point: ['header', 'HOST'], type: 'iequal', value: 'shop.example.com' }, { point: ['path', 0], type: 'equal', value: 'search' }],
+    }]);
+    const json = JSON.parse((await tune(['--request-id', 'req-3', '--format', 'json'])).stdout) as TuneJson;
+    expect(json.rules.map((r) => [r.rule.when, r.service_scope_differs])).toEqual([
+      [[{ point: ['header', 'HOST'], iequal: 'shop.example.com' }, { point: ['path', 0], equal: 'search' }], true],
+      [[{ point: ['header', 'HOST'], iequal: 'shop.example.com' }, { point: ['path', 0], equal: 'search' }], true],
+    ]);
+    expect(json.notes).toEqual([expect.stringContaining('the service scopes hits on shop.example.com/Search otherwise')]);
+  });
+
+  it('a request across two hosts gets rules per host and says so; an application no file declares gets a new file', async () => {
+    seed([
+      { request_id: 'req-4', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [] },
+      { request_id: 'req-4', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [], domain: 'cdn.example.com', poolid: 9 },
+    ]);
+    const result = await tune(['--request-id', 'req-4', '--write']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('note: the hits span 2 hosts (shop.example.com, cdn.example.com)');
+    const created = await readFile(`${policies.dir}/tuning-${CLIENT}-app-9.yaml`, 'utf8');
+    expect(created).toContain('application: 9');
+    expect(created).toContain('iequal: cdn.example.com');
+    const validated = await runCliInProcess(['validate', '--policies', policies.dir]);
+    expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+  });
+
+  it('a rule an unmanaged live rule already holds is not proposed again, and says how to adopt it', async () => {
+    seed([{ request_id: 'req-5', type: 'xss', path: '/', point: ['get', 'q'], stamps: [] }]);
+    emulator.control.seedHint({
+      clientid: CLIENT, type: 'disable_attack_type', attack_type: 'xss', point: ['get', 'q'], comment: 'from the console',
+      action: [
+        { point: ['instance'], type: 'equal', value: '7' }, { point: ['header', 'HOST'], type: 'iequal', value: 'shop.example.com' },
+        { point: ['action_name'], type: 'equal', value: '' }, { point: ['path', 0], type: 'absent', value: null },
+      ],
+    });
+    const result = await tune(['--request-id', 'req-5']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/already held by unmanaged rule #\d+: disable_attack_type xss at get q on shop\.example\.com\/; declare it and run `rampart adopt`/);
+    expect(result.stdout).toContain('Tune: 0 new, 0 already declared, 1 held by unmanaged rules');
+  });
+
+  it('an unknown request, or one older than --since, is a clear error with exit 1', async () => {
+    seed([{ request_id: 'old', type: 'xss', path: '/', point: ['get', 'q'], stamps: [], time: Math.floor(Date.now() / 1000) - 40 * 86_400 }]);
+    const unknown = await tune(['--request-id', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no hits of request nope in client 10042');
+    const old = await tune(['--request-id', 'old']);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toContain('request old is older than --since');
+    expect((await tune(['--request-id', 'old', '--since', '60d'])).code).toBe(0);
+  });
+
+  it('a client the token cannot read is a 403 naming the client', async () => {
+    await emulator.close();
+    emulator = await startTestEmulator({ clients: [CLIENT] });
+    const result = await tune(['--request-id', 'x', '--client', '555']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('may not read the hits of client 555');
+  });
+});
