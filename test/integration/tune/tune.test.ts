@@ -146,6 +146,19 @@ describe('rampart tune', () => {
     expect(result.stdout).toContain('Tune: 0 new, 0 already declared, 1 held by unmanaged rules');
   });
 
+  it('--attack widens to the other hits of the same attacks on the same host, path and application', async () => {
+    const attack = ['idx', 'atk-1'] as [string, string];
+    seed([
+      { request_id: 'req-6', type: 'xss', path: '/comment', point: ['post', 'form_urlencoded', 'text'], stamps: [11], attackid: attack },
+      { request_id: 'req-7', type: 'xss', path: '/comment', point: ['post', 'form_urlencoded', 'text'], stamps: [12], attackid: attack },
+      { request_id: 'req-8', type: 'xss', path: '/elsewhere', point: ['get', 'q'], stamps: [13], attackid: attack },
+    ]);
+    const narrow = JSON.parse((await tune(['--request-id', 'req-6', '--only', 'stamp', '--format', 'json'])).stdout) as TuneJson;
+    expect(narrow.rules.map((r) => r.rule.stamp)).toEqual([11]);
+    const wide = JSON.parse((await tune(['--request-id', 'req-6', '--only', 'stamp', '--attack', '--format', 'json'])).stdout) as TuneJson;
+    expect(wide.rules.map((r) => r.rule.stamp)).toEqual([11, 12]);
+  });
+
   it('an unknown request, or one older than --since, is a clear error with exit 1', async () => {
     seed([{ request_id: 'old', type: 'xss', path: '/', point: ['get', 'q'], stamps: [], time: Math.floor(Date.now() / 1000) - 40 * 86_400 }]);
     const unknown = await tune(['--request-id', 'nope']);
