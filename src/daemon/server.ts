@@ -37,8 +37,13 @@ export interface AdminOptions {
   readonly onChange: () => void;
 }
 
-/** Longest body `POST /pause` reads (a reason). */
-const MAX_PAUSE_BODY = 4096;
+/** Longest request body any endpoint reads (`POST /pause` takes a reason; the others take none). */
+const MAX_BODY = 4096;
+/** How much of a refused body is read off the socket, so the 413 reaches a client still sending instead of a reset. */
+const MAX_DRAIN = 1024 * 1024;
+
+/** A body over MAX_BODY: answered 413. */
+class BodyTooLarge extends Error {}
 
 export interface DaemonServer {
   /** `http://HOST:PORT` with the port actually bound. */
@@ -89,9 +94,18 @@ function planBody(state: DaemonState): unknown {
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, options: DaemonServerOptions): Promise<void> {
+  // Every body is read (up to MAX_BODY) before routing: one limit for all endpoints, and a sent body never left unread.
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return refuseBody(req, res);
+  let body: string;
+  try {
+    body = await readBody(req);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return refuseBody(req, res);
+    throw error;
+  }
   const state = typeof options.loop === 'function' ? options.loop() : options.loop;
   const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-  if (pathname === '/pause' && options.admin) return handlePause(req, res, options.admin, options.logger);
+  if (pathname === '/pause' && options.admin) return handlePause(req, res, body, options.admin, options.logger);
   const known = ['/healthz', '/readyz', '/metrics', '/plan'];
   if (!known.includes(pathname)) return sendJson(res, 404, { error: 'not found' });
   if (req.method !== 'GET') {
@@ -121,7 +135,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Daemon
   }
 }
 
-async function handlePause(req: IncomingMessage, res: ServerResponse, admin: AdminOptions, parent?: Logger): Promise<void> {
+async function handlePause(req: IncomingMessage, res: ServerResponse, body: string, admin: AdminOptions, parent?: Logger): Promise<void> {
   if (req.method !== 'POST' && req.method !== 'DELETE') {
     res.setHeader('allow', 'POST, DELETE');
     return sendJson(res, 405, { error: 'method not allowed' });
@@ -137,7 +151,7 @@ async function handlePause(req: IncomingMessage, res: ServerResponse, admin: Adm
     admin.onChange();
     return sendJson(res, 200, { paused: false });
   }
-  const pause = admin.pause.set(await pauseReasonOf(req));
+  const pause = admin.pause.set(pauseReasonOf(body));
   logger.warn({ reason: pause.reason, by: 'endpoint' }, 'paused: no writes until DELETE /pause or a restart');
   admin.onChange();
   return sendJson(res, 200, { paused: true, ...shownPause(pause) });
@@ -160,14 +174,49 @@ async function authorized(req: IncomingMessage, tokenFile: string, logger: Logge
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/**
+ * 413 with a JSON error, and the connection closed once the client has sent
+ * its body (read and dropped, up to MAX_DRAIN): a client still writing gets
+ * the answer, not a reset.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  sendJson(res, 413, { error: `request body too large: at most ${MAX_BODY} bytes` });
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAIN) req.destroy();
+  });
+  req.resume();
+}
+
+/**
+ * The body as text; over MAX_BODY, BodyTooLarge, with the stream left open (a
+ * `for await` would destroy it, and the client would see a reset, not the 413).
+ */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= MAX_BODY) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.off('end', onEnd);
+      reject(new BodyTooLarge());
+    };
+    const onEnd = (): void => resolve(Buffer.concat(chunks).toString('utf8'));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+  });
+}
+
 /** `{"reason": "..."}` or plain text; empty: no reason given. */
-async function pauseReasonOf(req: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of req) {
-    body += String(chunk);
-    if (body.length > MAX_PAUSE_BODY) break;
-  }
-  body = body.slice(0, MAX_PAUSE_BODY);
+function pauseReasonOf(body: string): string {
   if (/^\s*\{/.test(body)) {
     try {
       const reason = (JSON.parse(body) as { reason?: unknown }).reason;

@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReconcileLoop } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
@@ -6,6 +9,7 @@ import type { DaemonState } from '../../../src/daemon/state.js';
 import { cycleRecord } from '../../../src/daemon/cycle-record.js';
 import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
+import { PauseSwitch } from '../../../src/daemon/pause-switch.js';
 import { waitFor } from '../../unit/daemon/wait.js';
 
 const servers: DaemonServer[] = [];
@@ -158,6 +162,34 @@ describe('daemon server', () => {
     expect(JSON.parse((await get(`${server.url}/readyz`)).body)).toMatchObject({ status: 'ready' });
     // Without --admin-token-file there is no pause endpoint at all.
     expect((await get(`${server.url}/pause`, 'POST')).status).toBe(404);
+  });
+
+  it('answers an oversized body 413 with a JSON error and closes the connection cleanly, on every endpoint', async () => {
+    const tokenFile = join(tmpdir(), `rampart-admin-${process.pid}-${Date.now()}`);
+    await writeFile(tokenFile, 'admin-secret\n');
+    const pause = new PauseSwitch();
+    const server = await startDaemonServer({ listen: '127.0.0.1:0', loop: state(), metrics: new DaemonMetrics(), admin: { tokenFile, pause, onChange: () => undefined } });
+    servers.push(server);
+    /** A raw request that keeps writing its body after the answer could have come: the answer must still arrive. */
+    const send = (path: string, method: string, body: string, headers: Record<string, string> = {}) => new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', authorization: 'Bearer admin-secret', ...headers } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => { text += String(chunk); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, connection: res.headers.connection }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    const big = JSON.stringify({ reason: 'x'.repeat(200_000) });
+    const length = { 'content-length': String(Buffer.byteLength(big)) };
+    // A GET body needs its length said: Node's client frames no GET body on its own.
+    for (const [path, method, headers] of [['/pause', 'POST', length], ['/pause', 'POST', { 'transfer-encoding': 'chunked' }], ['/plan', 'GET', length], ['/readyz', 'DELETE', length]] as const) {
+      const answer = await send(path, method, big, headers);
+      expect([answer.status, JSON.parse(answer.body)], `${method} ${path}`).toEqual([413, { error: 'request body too large: at most 4096 bytes' }]);
+      expect(answer.connection).toBe('close');
+    }
+    expect(pause.current).toBeUndefined();
+    expect((await send('/pause', 'POST', JSON.stringify({ reason: 'maintenance' }))).status).toBe(200);
   });
 
   it('answers 404 on unknown paths and 405 on other methods', async () => {
