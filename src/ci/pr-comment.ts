@@ -4,6 +4,7 @@
  * it. Pure: the runners (github.ts, gitlab.ts) do the HTTP.
  */
 
+import { RUN_LINE_MARKER } from '../plan/render/header.js';
 import { MARKDOWN_MARKER } from '../plan/render/markdown.js';
 
 /** The hidden marker the markdown plan starts with. */
@@ -53,9 +54,13 @@ function isNewer(a: ExistingComment, b: ExistingComment): boolean {
   return a.id > b.id;
 }
 
-/** The forges normalise line endings and trailing whitespace of stored bodies. */
+/**
+ * The same comment: equal but for the run line (which run, when, from which
+ * commit), so a run that finds the same plan edits nothing and notifies no one.
+ * The forges normalise line endings and trailing whitespace of stored bodies.
+ */
 function sameBody(a: string, b: string): boolean {
-  const norm = (s: string) => s.replace(/\r\n/g, '\n').trimEnd();
+  const norm = (s: string) => s.replace(/\r\n/g, '\n').split('\n').filter((line) => !line.includes(RUN_LINE_MARKER)).join('\n').trimEnd();
   return norm(a) === norm(b);
 }
 

@@ -37,7 +37,14 @@ function safeUrl(url: string): string | undefined {
   return /^https?:\/\/[^\s<>]+$/.test(url) ? url.replace(/[()]/g, (c) => encodeURIComponent(c)) : undefined;
 }
 
-/** `Commit `0123456789ab` · [CI run](…) · API `https://…` · 2026-11-23 18:40:12 UTC` */
+/**
+ * Ends the header line: what changes from run to run (the run, the time, a
+ * new commit with the same plan), so a comment whose plan did not change is
+ * left as it is (ci/pr-comment.ts compares bodies without this line).
+ */
+export const RUN_LINE_MARKER = '<!-- rampart-run -->';
+
+/** `Commit `0123456789ab` · [CI run](…) · API `https://…` · 2026-11-23 18:40:12 UTC <!-- rampart-run -->` */
 export function commentHeader(context: CommentContext): string {
   const parts: string[] = [];
   if (context.commit) parts.push(`Commit ${code(/^[0-9a-f]{40,64}$/i.test(context.commit) ? context.commit.slice(0, 12) : context.commit)}`);
@@ -45,5 +52,5 @@ export function commentHeader(context: CommentContext): string {
   if (run) parts.push(`[CI run](${run})`);
   if (context.apiUrl) parts.push(`API ${code(context.apiUrl)}`);
   if (context.time) parts.push(context.time.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC'));
-  return parts.join(' · ');
+  return `${parts.join(' · ')} ${RUN_LINE_MARKER}`;
 }

@@ -99,6 +99,26 @@ describe('the plan comment from the saved plan', () => {
     expect(text).toContain('> - **rule old-scanner \\#552 (regex)**');
   });
 
+  it('a second run on the same plan edits nothing, though its run, time and commit differ; a changed plan is one edit', async () => {
+    forge = await startFakeForge('github', TOKEN);
+    const plan = buildPlan(everyChange().desired, everyChange().live);
+    const file = await saved('same.json', plan);
+    const first = await postPlanComment({ plan: file }, githubEnv(forge.url));
+    expect(first).toMatchObject({ posted: true, action: 'create' });
+    const writes = () => forge?.calls.filter((call) => call.method !== 'GET').length ?? 0;
+    expect(writes()).toBe(1);
+    const rerun = { ...githubEnv(forge.url), GITHUB_RUN_ID: '9002', GITHUB_SHA: 'e'.repeat(40) };
+    const second = await postPlanComment({ plan: file, commit: 'fedcba9876543210fedcba9876543210fedcba98' }, rerun);
+    expect(second).toMatchObject({ posted: true, action: 'none' });
+    expect(writes()).toBe(1);
+    expect(forge.comments[0]?.body).toContain('runs/9001');
+
+    const changed = await saved('changed.json', buildPlan(everyChange().desired, liveState([])));
+    expect(await postPlanComment({ plan: changed }, rerun)).toMatchObject({ posted: true, action: 'update' });
+    expect(writes()).toBe(2);
+    expect(forge.comments[0]?.body).toContain('runs/9002');
+  });
+
   it('refuses a saved plan edited after it was made', async () => {
     const plan = buildPlan(everyChange().desired, everyChange().live);
     const file = join(dir, 'edited.json');

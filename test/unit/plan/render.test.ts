@@ -83,7 +83,7 @@ describe('markdown', () => {
     const md = renderMarkdown(plan, {
       context: { commit: 'a'.repeat(40), runUrl: 'https://ci.example/runs/1', apiUrl: 'https://api.example', time: '2026-11-23T18:40:12.345Z' },
     });
-    expect(md.split('\n')[3]).toBe('Commit `aaaaaaaaaaaa` · [CI run](https://ci.example/runs/1) · API `https://api.example` · 2026-11-23 18:40:12 UTC');
+    expect(md.split('\n')[3]).toBe('Commit `aaaaaaaaaaaa` · [CI run](https://ci.example/runs/1) · API `https://api.example` · 2026-11-23 18:40:12 UTC <!-- rampart-run -->');
   });
 
   it('escapes user text', () => {
