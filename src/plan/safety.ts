@@ -2,9 +2,11 @@ import type { Plan, PlanChange, PlanSafety } from './types.js';
 
 /**
  * The guard against a plan that empties the account: a policy directory
- * mounted wrong, a wrong `--owner`, a deleted file. Only deletes of objects no
- * policy declares count (replacements and duplicates do not take protection
- * away); below `minOwned` owned objects the guard does not apply.
+ * mounted wrong, a wrong `--owner`, a deleted file. Deletes of objects no
+ * policy declares count, and so do the holders `--adopt` deletes to move their
+ * values into another list (the values leave the list they were in);
+ * replacements and duplicates do not take protection away. Below `minOwned`
+ * owned objects the guard does not apply.
  */
 
 export interface SafetyLimits {
@@ -33,18 +35,37 @@ export interface SafetyVerdict {
   readonly message: string;
 }
 
-/** Owned objects the plan deletes because no policy declares them any more. */
-export function undeclaredDeletes(changes: readonly PlanChange[]): number {
+export interface GuardedDeletes {
+  /** Objects the guard counts: deleted as no longer declared, or moved by `--adopt`. */
+  readonly count: number;
+  /** Of those, values `--adopt` moves out of the list that held them. */
+  readonly moves: number;
+}
+
+/** What the plan deletes that the guard counts (see the module comment). */
+export function guardedDeletes(changes: readonly PlanChange[]): GuardedDeletes {
   let count = 0;
+  let moves = 0;
   for (const c of changes) {
     if (c.action !== 'delete') continue;
     if (c.kind === 'rule') {
       if (c.reason === 'not-declared') count++;
-    } else {
-      for (const o of c.objects) if (o.reason === 'not-declared') count += o.object.values.length;
+      continue;
+    }
+    for (const o of c.objects) {
+      if (o.reason === 'not-declared') count += o.object.values.length;
+      if (o.reason === 'moved') {
+        count += o.object.values.length;
+        moves += o.object.values.length;
+      }
     }
   }
-  return count;
+  return { count, moves };
+}
+
+/** ` (3 of them moves made by --adopt)`, or nothing. */
+export function movesPhrase(moves: number | undefined): string {
+  return moves ? ` (${moves} of them ${moves === 1 ? 'a move' : 'moves'} made by --adopt)` : '';
 }
 
 function exceeds(deleteCount: number, ownedCount: number, limits: SafetyLimits): boolean {
@@ -53,10 +74,11 @@ function exceeds(deleteCount: number, ownedCount: number, limits: SafetyLimits):
 
 /** What `buildPlan` records in `plan.safety`. */
 export function safetyOf(changes: readonly PlanChange[], ownedCount: number, limits: SafetyLimits): PlanSafety {
-  const deleteCount = undeclaredDeletes(changes);
+  const { count: deleteCount, moves } = guardedDeletes(changes);
   return {
     ok: !exceeds(deleteCount, ownedCount, limits),
     delete_count: deleteCount,
+    ...(moves > 0 ? { move_count: moves } : {}),
     owned_count: ownedCount,
     share: ownedCount > 0 ? deleteCount / ownedCount : 0,
     threshold: limits.maxDeleteShare,
@@ -71,11 +93,11 @@ export function checkSafety(plan: Plan, options: SafetyOptions = {}): SafetyVerd
     maxDeleteShare: options.maxDeleteShare ?? DEFAULT_SAFETY.maxDeleteShare,
     minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
   };
-  const deleteCount = undeclaredDeletes(plan.changes);
+  const { count: deleteCount, moves } = guardedDeletes(plan.changes);
   const ownedCount = plan.safety.owned_count;
   const share = ownedCount > 0 ? deleteCount / ownedCount : 0;
   const over = exceeds(deleteCount, ownedCount, limits);
-  const what = `the plan deletes ${deleteCount} of the ${ownedCount} objects owned by "${plan.owner}" (${percent(share)})`;
+  const what = `the plan deletes ${deleteCount} of the ${ownedCount} objects owned by "${plan.owner}" (${percent(share)})${movesPhrase(moves)}`;
   let message: string;
   if (!over) {
     message = ownedCount < limits.minOwned

@@ -278,8 +278,10 @@ export interface PlanSummary {
 /** The guard's verdict with the default or configured limits, without `--force`. */
 export interface PlanSafety {
   readonly ok: boolean;
-  /** Owned objects deleted as not declared (replacements and duplicates excluded). */
+  /** Objects deleted as not declared, and values `--adopt` moves to another list (replacements and duplicates excluded). */
   readonly delete_count: number;
+  /** Present when some are: how many of `delete_count` are moves made by `--adopt`. */
+  readonly move_count?: number;
   /** Objects carrying our owner mark before the plan. */
   readonly owned_count: number;
   readonly share: number;

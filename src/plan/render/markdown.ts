@@ -4,6 +4,7 @@ import type { Plan } from '../types.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
+import { movesPhrase } from '../safety.js';
 import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
 
 export { escapeMarkdown, type CommentContext } from './header.js';
@@ -81,7 +82,7 @@ function deletionWarning(plan: Plan, deletions: readonly ChangeBlock[]): { head:
   const n = plan.summary.delete;
   const head = `> [!CAUTION]\n> **This plan deletes ${n} object${n === 1 ? '' : 's'}** from the account:\n`;
   const tail = plan.safety.ok ? '\n' : `>\n> The safety guard refuses it: ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
-    `owned objects (more than ${Math.round(plan.safety.threshold * 100)}%). Apply with \`--force\` only if intended.\n\n`;
+    `owned objects${movesPhrase(plan.safety.move_count)} (more than ${Math.round(plan.safety.threshold * 100)}%). Apply with \`--force\` only if intended.\n\n`;
   return { head, lines: deletions.map(deletionLine), tail };
 }
 

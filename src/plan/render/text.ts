@@ -2,6 +2,7 @@ import { applicationLabel, applicationSortKey } from '../objects.js';
 import type { Plan } from '../types.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
+import { movesPhrase } from '../safety.js';
 import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
 
 export interface TextOptions {
@@ -54,7 +55,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   if (kept) out.push(kept, '');
   if (!plan.safety.ok) {
     out.push(paint(ANSI.red, `Warning: this plan deletes ${plan.safety.delete_count} of ${plan.safety.owned_count} ` +
-      'owned objects, more than the safety limit; apply refuses it without --force.'));
+      `owned objects${movesPhrase(plan.safety.move_count)}, more than the safety limit; apply refuses it without --force.`));
     out.push('');
   }
   out.push(planSummaryLine(plan));

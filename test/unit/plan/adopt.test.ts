@@ -1,5 +1,6 @@
 /** The adoption pass (src/plan/adopt.ts) through buildPlan: pure, no emulator. */
 import { describe, expect, it } from 'vitest';
+import { checkSafety } from '../../../src/plan/safety.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { renderGithub } from '../../../src/plan/render/github.js';
 import { renderMarkdown } from '../../../src/plan/render/markdown.js';
@@ -95,8 +96,9 @@ describe('adopting IP values', () => {
       expect.objectContaining({ action: 'create', kind: 'ip', force: false, replaces: [9] }),
       expect.objectContaining({ action: 'delete', kind: 'ip', ids: [9], objects: [expect.objectContaining({ reason: 'moved' })] }),
     ]);
-    // Not counted against the safety guard: it was never Rampart's.
-    expect(plan.safety.delete_count).toBe(0);
+    // Counted by the safety guard, as a move: the value leaves the list that held it.
+    expect(plan.safety).toMatchObject({ delete_count: 1, move_count: 1 });
+    expect(checkSafety(plan, { minOwned: 0, maxDeleteShare: 0 }).message).toContain('(1 of them a move made by --adopt)');
   });
 });
 
