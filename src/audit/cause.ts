@@ -9,12 +9,13 @@
  *    touches an object whose fingerprint is still declared repairs the object:
  *    drift. One whose fingerprint is declared no more follows a changed
  *    declaration: intent. This needs no memory, so `apply` uses it too.
- * 2. Memory of the last converged cycle (the daemon): the digest and the
- *    fingerprints it had declared. Policies with the same digest mean every
+ * 2. Memory of the last converged run (the daemon's, kept on disk beside the
+ *    journal for a restart and a one-shot `apply`: converged-memory.ts): the
+ *    digest and the fingerprints it had declared. Policies with the same digest mean every
  *    write is drift; a create of a fingerprint declared then means its copy
  *    vanished: drift; a fingerprint new since then: intent.
- * A plain create with neither witness (the daemon's first cycle, a one-shot
- * `apply`) cannot be told apart: a new declaration and an object deleted in the
+ * A plain create with neither witness (nothing remembered: no journal, or
+ * its memory lost) cannot be told apart: a new declaration and an object deleted in the
  * console look the same. It is `unknown`, never guessed.
  */
 import { ipFingerprint, ipWriteKey, ruleFingerprint } from '../model/fingerprint.js';
@@ -24,6 +25,7 @@ import type { DesiredState, LiveState } from '../model/state.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import type { Plan, PlanChange, PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanDeleteRule, PlanUpdateRule } from '../plan/types.js';
 import { appendTo } from '../plan/append.js';
+import { rememberedIpKey } from './converged-memory.js';
 
 export type WriteCause = 'intent' | 'drift' | 'unknown';
 
@@ -33,7 +35,7 @@ export const WRITE_CAUSES: readonly WriteCause[] = ['intent', 'drift', 'unknown'
 export interface DeclaredFingerprints {
   readonly digest: string;
   readonly rules: ReadonlySet<string>;
-  /** `ipWriteKey` of every declared IP entry. */
+  /** `rememberedIpKey(ipWriteKey(entry))` of every declared IP entry. */
   readonly ip: ReadonlySet<string>;
 }
 
@@ -48,7 +50,7 @@ export function declaredFingerprints(desired: DesiredState, digest: string): Dec
   return {
     digest,
     rules: new Set(desired.rules.map(ruleFingerprint)),
-    ip: new Set(desired.ipEntries.map(ipWriteKey)),
+    ip: new Set(desired.ipEntries.map((entry) => rememberedIpKey(ipWriteKey(entry)))),
   };
 }
 
@@ -145,7 +147,7 @@ function ipCreateCause(change: PlanCreateIp, plan: Plan, why: readonly (ChangeWh
     if (deletes.includes('intent')) return 'intent';
     if (deletes.includes('drift')) return 'drift';
   }
-  const keys = entries.map(ipWriteKey);
+  const keys = entries.map((entry) => rememberedIpKey(ipWriteKey(entry)));
   return remembered((p) => keys.every((key) => p.ip.has(key)), context.previous);
 }
 

@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { withDeadline } from '../api/deadline.js';
 import { applyPlan } from '../apply/apply.js';
 import { declaredFingerprints, explainChanges } from '../audit/cause.js';
+import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { renderReport } from '../apply/render-report.js';
 import { openJournalFile } from '../apply/journal-file.js';
 import { ApplyFailedError, PausedError, UnsafePlanError, UsageError } from '../errors.js';
@@ -98,6 +99,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const disposeSignals = onShutdownSignals(stop, { logger });
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
+    const memory = flags.journal ? openConvergedMemory(convergedMemoryFile(flags.journal), flags.owner, logger) : undefined;
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
       prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger, concurrency: flags.concurrency }));
     // A saved plan was made by `plan` from the listing alone; compare like with like.
@@ -112,6 +114,8 @@ export async function apply(flags: ApplyFlags): Promise<number> {
 
     const safety = checkSafety(plan, { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned, force: flags.force });
     if (!safety.ok) throw new UnsafePlanError(safety.message);
+    const declared = declaredFingerprints(prepared.desired, prepared.policy.digest);
+    if (!flags.dryRun && !flags.adoptOnly && !hasChanges(plan)) await memory?.save(declared);
     if (flags.dryRun || !hasChanges(plan)) {
       if (flags.format === 'json') await writePlan(plan, 'json');
       logger.info({ dryRun: Boolean(flags.dryRun), ...plan.summary }, flags.dryRun ? 'dry run: nothing applied' : 'nothing to apply');
@@ -125,9 +129,9 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       logger,
       journal,
       settleTimeoutMs,
-      // Stateless: the owner marks tell drift from intent where an object is there to read (audit/cause.ts).
+      // The owner marks tell drift from intent where an object is there to read; the last converged run's memory, elsewhere (audit/cause.ts).
       audit: {
-        why: explainChanges(plan, saved ? prepared.listed : prepared.live, declaredFingerprints(prepared.desired, prepared.policy.digest)),
+        why: explainChanges(plan, saved ? prepared.listed : prepared.live, declared, await memory?.load()),
         ...(revision ? { revision: revision.revision } : {}),
       },
     });
@@ -135,6 +139,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     if (report.failed > 0 || report.skipped > 0) {
       throw new ApplyFailedError(`${report.failed} change(s) failed and ${report.skipped} were not attempted; run apply again to converge`);
     }
+    if (!flags.adoptOnly) await memory?.save(declared);
     return EXIT.ok;
   } finally {
     disposeSignals();

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { openJournalFile } from '../apply/journal-file.js';
+import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { WriteJournal } from '../apply/write-journal.js';
 import type { Cycle } from '../daemon/index.js';
 import { UsageError } from '../errors.js';
@@ -107,6 +108,7 @@ export async function run(flags: RunFlags): Promise<number> {
       settleTimeoutMs,
       ...(flags.once ? { readDeadline: { ms: timeoutMs, target: connection.target } } : {}),
       pause: () => pause.current,
+      ...(flags.journal ? { memory: openConvergedMemory(convergedMemoryFile(flags.journal), flags.owner, logger) } : {}),
     });
     const cycle: Cycle = async (context) => {
       runningCycle = context.cycleId;

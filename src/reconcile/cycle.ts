@@ -10,6 +10,7 @@
  */
 import { withDeadline } from '../api/deadline.js';
 import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../audit/cause.js';
+import type { ConvergedMemory } from '../audit/converged-memory.js';
 import { applyPlan } from '../apply/apply.js';
 import { objectsDone } from '../apply/render-report.js';
 import { changeCounts, summaryCounts, type ObjectAction } from '../plan/counts.js';
@@ -49,6 +50,8 @@ export interface CycleSettings {
   readonly readDeadline?: { readonly ms: number; readonly target: string };
   /** A pause set by other means than the file (the `POST /pause` endpoint). */
   readonly pause?: () => Pause | undefined;
+  /** The last converged run's declarations on disk: read before the first write, kept after each convergence. */
+  readonly memory?: ConvergedMemory;
 }
 
 /** Reasons that ask for a full resync even when the files did not change. */
@@ -61,6 +64,12 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
   let lastConvergedDigest: string | undefined;
   /** What the last converged cycle declared: tells drift from intent (audit/cause.ts). */
   let converged: DeclaredFingerprints | undefined;
+  /** The memory on disk is read once, before the first cycle that writes. */
+  let remembered = false;
+  const convergedOn = async (declared: DeclaredFingerprints): Promise<void> => {
+    converged = declared;
+    await settings.memory?.save(declared);
+  };
   /** The pause the last cycle saw: a change of it is worth a cycle even when the policies are the same. */
   let lastPauseKey = '';
   /** When this process first saw the pause in effect: a git-sync checkout gives the file a new time on every commit. */
@@ -146,10 +155,14 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };
     if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, pending, ...(invalid ? { error: invalid } : {}) };
     const declared = declaredFingerprints(policy.desired, policy.digest);
+    if (!remembered) {
+      remembered = true;
+      converged ??= await settings.memory?.load();
+    }
     if (!hasChanges(plan)) {
       if (!invalid && held.length === 0) {
         lastConvergedDigest = policy.digest;
-        converged = declared;
+        await convergedOn(declared);
       }
       if (invalid) return { result: 'invalid', error: invalid, plan };
       return held.length > 0 ? { result: 'churn', plan, ...churn } : { result: 'no-op', plan };
@@ -189,7 +202,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     if (invalid) return { result: 'invalid', error: invalid, plan, changes: pending };
     if (held.length > 0) return { result: 'churn', plan, changes: pending, ...churn };
     lastConvergedDigest = policy.digest;
-    converged = declared;
+    await convergedOn(declared);
     return { result: 'success', plan, changes: pending };
   }
 }

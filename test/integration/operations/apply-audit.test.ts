@@ -4,6 +4,7 @@
  * checkout; a `.rampart-pause` file makes it refuse, and `--dry-run` still plans.
  */
 import { execFileSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CLIENT, parseJson, useSampleSetup } from '../apply/harness.js';
 
@@ -43,6 +44,34 @@ describe('apply: the audit record and the pause', () => {
     // The live copy's mark carries the old declaration's fingerprint: the policies changed.
     expect(replaced.map((r) => [r.action, r.cause, r.revision])).toEqual([['update', 'intent', second]]);
     expect(replaced[0]).toMatchObject({ name: 'curltool-scanner', fields: ['comment'], id: rule?.id });
+  });
+
+  it('with a journal, remembers the converged state: a rule deleted in the console comes back as drift, a new declaration as intent', async () => {
+    const harness = await setup.start();
+    const { policies } = setup;
+    const journal = policies.scratch('journal.json');
+    const apply = async () => {
+      const run = await harness.cli('apply', policies.dir, ['--journal', journal, '--format', 'json', '--settle-timeout', '10s']);
+      expect(run.code, run.stderr).toBe(0);
+      return parseJson<{ results: Record<string, unknown>[] }>(run).results;
+    };
+    const deleteInConsole = (id: unknown) => harness.emulator.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [CLIENT], id } });
+
+    const scanner = (await apply()).find((r) => r.name === 'curltool-scanner');
+    expect(scanner?.cause).toBe('unknown');
+
+    // The write journal would stand in for the deleted rule for a while (a create not listed yet looks the same): start without it.
+    await rm(journal, { force: true });
+    await deleteInConsole(scanner?.id);
+    await policies.edit('shop.yaml', /^rules:\n/m, 'rules:\n  - { name: new-patch, type: vpatch, attack: xss, point: [[get, fresh]] }\n');
+    const second = await apply();
+    expect(Object.fromEntries(second.map((r) => [r.name, r.cause]))).toEqual({ 'curltool-scanner': 'drift', 'new-patch': 'intent' });
+
+    // A lost memory loses causes, nothing else: the next such write is unknown again.
+    await rm(`${journal}.converged.json`);
+    await rm(journal, { force: true });
+    await deleteInConsole(second.find((r) => r.name === 'new-patch')?.id);
+    expect((await apply()).map((r) => [r.name, r.cause])).toEqual([['new-patch', 'unknown']]);
   });
 
   it('refuses while .rampart-pause is present, naming the reason; --dry-run and plan still work', async () => {

@@ -1,0 +1,89 @@
+/**
+ * What the last converged run declared, kept on disk beside the write
+ * journal (`<journal>.converged.json`), so the first write after a restart and
+ * a one-shot `apply` can still tell drift from intent (audit/cause.ts): a
+ * create of something declared then is a repair; of something new, intent.
+ *
+ * Safe to lose: without it a create that no owner mark explains is `unknown`,
+ * as before. Written atomically (a temporary file renamed over it); a file
+ * that does not read back, or was written for another owner, is ignored with
+ * a warning. Bounded: past MAX_ENTRIES declared objects nothing is kept (the
+ * file would cost more than the causes it tells).
+ */
+import { createHash } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { Logger } from '../log.js';
+import type { DeclaredFingerprints } from './cause.js';
+
+export const MAX_ENTRIES = 500_000;
+const VERSION = 1;
+
+export interface ConvergedMemory {
+  /** The last converged run's declarations, or undefined when none is remembered. */
+  load(): Promise<DeclaredFingerprints | undefined>;
+  save(declared: DeclaredFingerprints): Promise<void>;
+}
+
+interface MemoryFile {
+  readonly version: number;
+  readonly owner: string;
+  readonly digest: string;
+  readonly rules: readonly string[];
+  readonly ip: readonly string[];
+}
+
+/** The memory file that goes with a journal file. */
+export function convergedMemoryFile(journalFile: string): string {
+  return `${journalFile}.converged.json`;
+}
+
+export function openConvergedMemory(file: string, owner: string, logger?: Logger): ConvergedMemory {
+  return {
+    async load() {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger?.warn({ file, code: (error as NodeJS.ErrnoException).code }, 'cannot read the converged-state memory; write causes may be unknown');
+        return undefined;
+      }
+      const read = parse(text);
+      if (!read) {
+        logger?.warn({ file }, 'the converged-state memory does not read back; ignored (write causes may be unknown until the next converged run)');
+        return undefined;
+      }
+      if (read.owner !== owner) return undefined;
+      return { digest: read.digest, rules: new Set(read.rules), ip: new Set(read.ip) };
+    },
+    async save(declared) {
+      if (declared.rules.size + declared.ip.size > MAX_ENTRIES) {
+        logger?.info({ file, entries: declared.rules.size + declared.ip.size }, 'too many declared objects to remember the converged state; not kept');
+        return;
+      }
+      const body: MemoryFile = { version: VERSION, owner, digest: declared.digest, rules: [...declared.rules], ip: [...declared.ip] };
+      const temporary = `${file}.${process.pid}.tmp`;
+      try {
+        await writeFile(temporary, JSON.stringify(body));
+        await rename(temporary, file);
+      } catch (error) {
+        logger?.warn({ file, code: (error as NodeJS.ErrnoException).code }, 'cannot write the converged-state memory; write causes after a restart may be unknown');
+      }
+    },
+  };
+}
+
+function parse(text: string): MemoryFile | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<MemoryFile>;
+    const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
+    if (value.version !== VERSION || typeof value.owner !== 'string' || typeof value.digest !== 'string' || !strings(value.rules) || !strings(value.ip)) return undefined;
+    return value as MemoryFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An IP write key as remembered: a short digest of it, so the file stays small. */
+export function rememberedIpKey(writeKey: string): string {
+  return createHash('sha256').update(writeKey).digest('hex').slice(0, 20);
+}
