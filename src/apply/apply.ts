@@ -15,6 +15,7 @@ import type { Plan, PlanChange, PlanCreateRule, PlanDeleteIp, PlanDeleteRule } f
 import type { ServiceApi } from '../api/service.js';
 import { adoptIp, createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
 import { type ApplyReport, type ChangeResult, summarize } from './results.js';
+import { removeConcurrentCopies, type ConcurrentCopy } from './concurrent-copies.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from './write-journal.js';
 import { appendTo } from '../plan/append.js';
@@ -118,10 +119,28 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     stop: options.stop,
   });
   if (!settled && !options.stop?.aborted) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
+  // Only once the listings show this run's writes: its own copies must be there to compare with.
+  const copies = settled && (options.settleTimeoutMs ?? 30_000) > 0 && !options.stop?.aborted
+    ? await removeConcurrentCopies(results, { api: options.api, owner: plan.owner, ...(options.stop ? { stop: options.stop } : {}) })
+    : [];
+  reportCopies(copies, plan.owner, audit, logger);
   return summarize(results, {
-    calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled,
+    calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled, concurrentCopies: copies,
     ...(audit.revision !== undefined ? { revision: audit.revision } : {}),
   });
+}
+
+/** A warning, and one audit line per copy deleted, with the cause `concurrent-writer`. */
+function reportCopies(copies: readonly ConcurrentCopy[], owner: string, audit: AuditContext, logger: Logger): void {
+  if (copies.length === 0) return;
+  logger.warn({ owner, copies: copies.length }, `another writer of owner "${owner}" created the same objects at the same time; kept the lowest id of each and deleted ${copies.length} cop${copies.length === 1 ? 'y' : 'ies'} (keep one writer per account: see the operations guide)`);
+  for (const copy of copies) {
+    logger.info({
+      action: 'delete', kind: copy.kind, client: copy.client, id: copy.id, kept: copy.kept,
+      ...(copy.name !== undefined ? { name: copy.name } : {}), ...(copy.values ? { values: copy.values, list: copy.list } : {}),
+      cause: 'concurrent-writer', status: 'applied', ...(audit.revision !== undefined ? { revision: audit.revision } : {}),
+    }, 'write');
+  }
 }
 
 /** A shorter settle wait asks for a shorter look too (tests, impatient callers); never longer than the default. */

@@ -64,6 +64,10 @@ function reportJson(plan: Plan, report: ApplyReport) {
     settled: report.settled,
     ...(report.revision !== undefined ? { revision: report.revision } : {}),
     results: report.results.map((result) => resultJson(result, report.revision)),
+    // Another writer's copies of what this run created, deleted: the audit record of each (cause `concurrent-writer`).
+    ...(report.concurrentCopies.length > 0 ? {
+      concurrent_writer: report.concurrentCopies.map((copy) => ({ action: 'delete', cause: 'concurrent-writer', status: 'applied', ...copy })),
+    } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { WriteCause } from '../audit/cause.js';
 import type { FieldRewrite } from '../model/rewrites.js';
 import type { PlanChange } from '../plan/types.js';
+import type { ConcurrentCopy } from './concurrent-copies.js';
 
 export type ChangeStatus =
   /** The call succeeded. */
@@ -48,11 +49,13 @@ export interface ApplyReport {
   readonly settled: boolean;
   /** The policy revision the plan was made from, when known. */
   readonly revision?: string;
+  /** Copies another writer of the same owner made at the same time, deleted (apply/concurrent-copies.ts). */
+  readonly concurrentCopies: readonly ConcurrentCopy[];
 }
 
 export function summarize(
   results: readonly ChangeResult[],
-  extra: Pick<ApplyReport, 'calls' | 'durationMs' | 'settled' | 'revision'>,
+  extra: Pick<ApplyReport, 'calls' | 'durationMs' | 'settled' | 'revision'> & { readonly concurrentCopies?: readonly ConcurrentCopy[] },
 ): ApplyReport {
   const count = (status: ChangeStatus) => results.filter((result) => result.status === status).length;
   return {
@@ -63,5 +66,6 @@ export function summarize(
     failed: count('failed'),
     rewritten: results.filter((result) => (result.rewrites?.length ?? 0) > 0).length,
     ...extra,
+    concurrentCopies: extra.concurrentCopies ?? [],
   };
 }

@@ -28,7 +28,12 @@ export interface SettleOptions {
  * and ids absent.
  */
 interface Expectations {
-  readonly ruleIds: Map<number, Set<number>>;
+  /**
+   * A created rule: its id listed, or a lower id of the same write key (the
+   * copy another writer of the owner made first, which concurrent-copies.ts
+   * keeps when it deletes this one).
+   */
+  readonly ruleIds: Map<number, Set<{ readonly id: number; readonly key: string }>>;
   readonly ruleKeys: Map<number, Set<string>>;
   readonly goneRuleIds: Map<number, Set<number>>;
   /** `client|list` → keys present / ids gone. */
@@ -55,8 +60,9 @@ function expectations(results: readonly ChangeResult[]): Expectations {
   for (const { change, status, id } of results) {
     if (status !== 'applied' && status !== 'already-done') continue;
     if (change.action === 'create' && change.kind === 'rule') {
-      if (id !== undefined) add(expected.ruleIds, change.client, id);
-      else add(expected.ruleKeys, change.client, ruleWriteKey(ruleFromPlan(change.client, change.rule)));
+      const key = ruleWriteKey(ruleFromPlan(change.client, change.rule));
+      if (id !== undefined) add(expected.ruleIds, change.client, { id, key });
+      else add(expected.ruleKeys, change.client, key);
     } else if (change.action === 'update' || (change.action === 'adopt' && change.kind === 'rule')) {
       // Listed with the mark the update wrote: the listing shows the new version.
       add(expected.ruleKeys, change.client, ruleWriteKey(ruleFromPlan(change.client, change.rule)));
@@ -78,11 +84,14 @@ async function listingsShow(expected: Expectations, options: SettleOptions): Pro
   for (const client of clients) {
     const hints = await listClientRules(options.api, client);
     const listedIds = new Set(hints.map((hint) => hint.id));
-    const listedKeys = new Set(hints.flatMap((hint) => {
+    const lowestOfKey = new Map<string, number>();
+    for (const hint of hints) {
       const rule = liveRuleFromHint(hint);
-      return rule && rule.owner === options.owner ? (listedRuleWriteKey(rule) ?? []) : [];
-    }));
-    if ([...(expected.ruleIds.get(client) ?? [])].some((id) => !listedIds.has(id))) return false;
+      const key = rule && rule.owner === options.owner ? listedRuleWriteKey(rule) : undefined;
+      if (key !== undefined) lowestOfKey.set(key, Math.min(lowestOfKey.get(key) ?? hint.id, hint.id));
+    }
+    const listedKeys = new Set(lowestOfKey.keys());
+    if ([...(expected.ruleIds.get(client) ?? [])].some(({ id, key }) => !listedIds.has(id) && !((lowestOfKey.get(key) ?? Infinity) < id))) return false;
     if ([...(expected.ruleKeys.get(client) ?? [])].some((key) => !listedKeys.has(key))) return false;
     if ([...(expected.goneRuleIds.get(client) ?? [])].some((id) => listedIds.has(id))) return false;
   }

@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
 import { isCycleOutcome, isSuccessfulResult, pendingAfter, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
-import type { DaemonState } from './state.js';
+import type { ConcurrentWriterSeen, DaemonState } from './state.js';
 import { cycleRecord, type CycleRecord } from './cycle-record.js';
 
 export interface BackoffOptions {
@@ -58,6 +58,7 @@ export class ReconcileLoop implements DaemonState {
   lastPlanCycle: CycleRecord | undefined;
   /** Cycles that failed in a row; drives the backoff. */
   consecutiveFailures = 0;
+  concurrentWriter: ConcurrentWriterSeen | undefined;
 
   private readonly options: ReconcileLoopOptions;
   private readonly logger: Logger;
@@ -208,6 +209,8 @@ export class ReconcileLoop implements DaemonState {
       this.lastSuccessAt = endedAt;
     }
     this.consecutiveFailures = result === 'failed' ? this.consecutiveFailures + 1 : 0;
+    const copies = Object.values(outcome.concurrentCopies ?? {}).reduce((sum, n) => sum + n, 0);
+    if (copies > 0) this.concurrentWriter = { at: endedAt, copies, total: (this.concurrentWriter?.total ?? 0) + copies };
 
     const metrics = this.options.metrics;
     if (metrics) {
@@ -218,6 +221,7 @@ export class ReconcileLoop implements DaemonState {
       if (result === 'invalid') metrics.setPolicyValid(false);
       else if (result !== 'failed' && result !== 'unsafe') metrics.setPolicyValid(true);
       if (succeeded) metrics.setLastSuccess(endedAt);
+      for (const [kind, n] of Object.entries(outcome.concurrentCopies ?? {})) metrics.recordConcurrentCopies(kind, n);
       const pending = pendingAfter(outcome);
       if (pending) metrics.setPendingChanges(pending);
       // A cycle that failed before it read the policies leaves both as they were.

@@ -92,6 +92,13 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  private readonly concurrentCopies = new Counter({
+    name: 'rampart_concurrent_writer_copies_deleted_total',
+    help: 'Copies another writer of the same owner made of what a cycle created at the same time, found after the writes and deleted (the lowest id kept), by object kind.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   private readonly paused = new Gauge({
     name: 'rampart_paused',
     help: '1 while a pause (.rampart-pause file or POST /pause) keeps the daemon from writing.',
@@ -176,6 +183,10 @@ export class DaemonMetrics {
 
   recordWriteCause(cause: string, kind: string): void {
     this.writesByCause.inc({ cause, kind });
+  }
+
+  recordConcurrentCopies(kind: string, n: number): void {
+    this.concurrentCopies.inc({ kind }, n);
   }
 
   /** `since` in milliseconds since the epoch; undefined: not paused. */

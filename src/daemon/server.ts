@@ -83,6 +83,11 @@ function readiness(state: DaemonState) {
     ...(last?.revision ? { revision: last.revision.revision } : {}),
     ...(last?.paused ? { paused: last.paused } : {}),
     ...(state.consecutiveFailures ? { consecutiveFailures: state.consecutiveFailures } : {}),
+    ...(state.concurrentWriter ? {
+      concurrentWriter: {
+        lastSeenAt: new Date(state.concurrentWriter.at).toISOString(), copiesDeleted: state.concurrentWriter.copies, copiesDeletedTotal: state.concurrentWriter.total,
+      },
+    } : {}),
   };
 }
 

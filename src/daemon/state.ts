@@ -20,4 +20,15 @@ export interface DaemonState {
   readonly lastPlanCycle?: CycleRecord;
   /** Cycles that failed in a row. */
   readonly consecutiveFailures?: number;
+  /** The last time a cycle found and deleted another writer's copies (one writer per account is the rule). */
+  readonly concurrentWriter?: ConcurrentWriterSeen;
+}
+
+export interface ConcurrentWriterSeen {
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+  /** Copies deleted that time. */
+  readonly copies: number;
+  /** Copies deleted since the daemon started. */
+  readonly total: number;
 }

@@ -188,6 +188,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       },
     });
     breaker.recordApplied(report.results);
+    const copies = report.concurrentCopies.length > 0 ? { concurrentCopies: countByKind(report.concurrentCopies) } : {};
     logger.info({ objects: objectsDone(report), applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, apiCalls: report.calls }, 'apply finished');
     if (report.failed > 0 || report.skipped > 0) {
       const failure = report.results.find((result) => result.status === 'failed');
@@ -197,12 +198,19 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
         changes: pending,
         ...churn,
         error: new ApplyFailedError(`${report.failed} change(s) failed, ${report.skipped} not attempted${failure ? `; first: ${failure.detail}` : ''}`),
+        ...copies,
       };
     }
-    if (invalid) return { result: 'invalid', error: invalid, plan, changes: pending };
-    if (held.length > 0) return { result: 'churn', plan, changes: pending, ...churn };
+    if (invalid) return { result: 'invalid', error: invalid, plan, changes: pending, ...copies };
+    if (held.length > 0) return { result: 'churn', plan, changes: pending, ...churn, ...copies };
     lastConvergedDigest = policy.digest;
     await convergedOn(declared);
-    return { result: 'success', plan, changes: pending };
+    return { result: 'success', plan, changes: pending, ...copies };
   }
+}
+
+function countByKind(copies: readonly { readonly kind: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const copy of copies) counts[copy.kind] = (counts[copy.kind] ?? 0) + 1;
+  return counts;
 }

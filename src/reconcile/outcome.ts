@@ -40,6 +40,8 @@ export interface CycleOutcome {
   readRevision?: PolicyRevision;
   /** The pause in effect, when the cycle found one. */
   paused?: Pause;
+  /** Copies another writer of the same owner made at the same time, deleted by this cycle, by object kind. */
+  concurrentCopies?: Readonly<Record<string, number>>;
 }
 
 /** What a cycle records as it goes; the daemon's metrics registry (daemon/metrics.ts) is one. */
