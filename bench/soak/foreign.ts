@@ -15,7 +15,7 @@ export function plantForeignObjects(control: EmulatorControl, clients: readonly 
       control.seedHint({ clientid, type: 'regex', action: [instance], point: ['header', 'USER-AGENT'], attack_type: 'scanner', regex: '.*other.*', regex_id: 1, comment: 'other tool [managed-by:other-team]' }).id,
       control.seedHint({ clientid, type: 'service_mode', action: [{ point: ['instance'], type: 'equal', value: '1' }, { point: ['uri'], type: 'equal', value: '/console' }], mode: 'off' }).id,
       // A type Rampart has no kind for, even with our mark: never touched.
-      control.seedHint({ clientid, type: 'brute_counter', action: [{ point: ['instance'], type: 'equal', value: '1' }], comment: 'counter [managed-by:rampart]' }).id,
+      control.seedHint({ clientid, type: 'attack_rechecker', action: [{ point: ['instance'], type: 'equal', value: '1' }], comment: 'rechecker [managed-by:rampart]' }).id,
     );
     ipIds.push(
       control.seedIpObject({ clientid, list: 'black', rule_type: 'ip_range', values: ['192.168.50.1/32'], pools: [1], reason: 'console' }).id,
