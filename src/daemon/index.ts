@@ -77,6 +77,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       ...(options.admin ? { admin: { ...options.admin, onChange: () => loop.request('pause changed') } } : {}),
     })
     : undefined;
+  if (server) logger.info({ url: `${server.url}/` }, `status page: ${server.url}/`);
 
   let watcherReady = (): void => undefined;
   const watcherInPlace = new Promise<void>((resolve) => { watcherReady = resolve; });

@@ -11,6 +11,7 @@ import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
 import { isCycleOutcome, isSuccessfulResult, pendingAfter, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
 import type { ConcurrentWriterSeen, DaemonState } from './state.js';
+import { StatusHistory } from './status-page/history.js';
 import { cycleRecord, type CycleRecord } from './cycle-record.js';
 
 export interface BackoffOptions {
@@ -59,6 +60,7 @@ export class ReconcileLoop implements DaemonState {
   /** Cycles that failed in a row; drives the backoff. */
   consecutiveFailures = 0;
   concurrentWriter: ConcurrentWriterSeen | undefined;
+  readonly history = new StatusHistory();
 
   private readonly options: ReconcileLoopOptions;
   private readonly logger: Logger;
@@ -200,6 +202,7 @@ export class ReconcileLoop implements DaemonState {
     this.running = false;
     this.lastOutcome = outcome;
     this.lastCycle = cycleRecord(cycleId, outcome, startedAt, endedAt);
+    this.history.record(cycleId, outcome, startedAt, endedAt);
     if (outcome.plan !== undefined) {
       this.lastPlan = outcome.plan;
       this.lastPlanCycle = this.lastCycle;

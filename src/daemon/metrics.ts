@@ -185,6 +185,14 @@ export class DaemonMetrics {
     this.writesByCause.inc({ cause, kind });
   }
 
+  /** Calls to the service API so far, by route and status (the status page's API health). */
+  async apiCallCounts(): Promise<{ route: string; status: string; calls: number }[]> {
+    const { values } = await this.apiCalls.get();
+    return values
+      .map((v) => ({ route: String(v.labels.route ?? ''), status: String(v.labels.status ?? ''), calls: v.value }))
+      .sort((a, b) => (a.route < b.route ? -1 : a.route > b.route ? 1 : a.status < b.status ? -1 : 1));
+  }
+
   recordConcurrentCopies(kind: string, n: number): void {
     this.concurrentCopies.inc({ kind }, n);
   }

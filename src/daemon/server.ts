@@ -15,6 +15,8 @@ import type { DaemonMetrics } from './metrics.js';
 import type { DaemonState } from './state.js';
 import { errorMessage, shownPause } from './cycle-record.js';
 import type { PauseSwitch } from './pause-switch.js';
+import { renderPage } from './status-page/page.js';
+import { renderMain } from './status-page/render.js';
 
 /** How long a response in flight may take to finish when the server closes. */
 const CLOSE_GRACE_MS = 2000;
@@ -111,13 +113,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Daemon
   const state = typeof options.loop === 'function' ? options.loop() : options.loop;
   const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
   if (pathname === '/pause' && options.admin) return handlePause(req, res, body, options.admin, options.logger);
-  const known = ['/healthz', '/readyz', '/metrics', '/plan'];
+  const known = ['/', '/healthz', '/readyz', '/metrics', '/plan'];
   if (!known.includes(pathname)) return sendJson(res, 404, { error: 'not found' });
   if (req.method !== 'GET') {
     res.setHeader('allow', 'GET');
     return sendJson(res, 405, { error: 'method not allowed' });
   }
   switch (pathname) {
+    case '/':
+      return sendPage(req, res, state, options);
     case '/healthz':
       return state.alive
         ? sendJson(res, 200, { status: 'ok' })
@@ -138,6 +142,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Daemon
         ? sendJson(res, 404, { error: 'no plan yet' })
         : sendJson(res, 200, planBody(state));
   }
+}
+
+/** The status page, or its refreshing part (`?part=main`). */
+async function sendPage(req: IncomingMessage, res: ServerResponse, state: DaemonState, options: DaemonServerOptions): Promise<void> {
+  const input = { state, api: await options.metrics.apiCallCounts(), admin: options.admin !== undefined, now: Date.now() };
+  const common = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+  if (new URL(req.url ?? '/', 'http://localhost').searchParams.get('part') === 'main') {
+    res.writeHead(200, { ...common, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" });
+    res.end(renderMain(input).text);
+    return;
+  }
+  const page = renderPage(input);
+  res.writeHead(200, { ...common, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.contentSecurityPolicy });
+  res.end(page.body);
 }
 
 async function handlePause(req: IncomingMessage, res: ServerResponse, body: string, admin: AdminOptions, parent?: Logger): Promise<void> {

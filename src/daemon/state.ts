@@ -1,6 +1,7 @@
 /** What the daemon's HTTP server shows of the loop. */
 import type { CycleOutcome } from '../reconcile/outcome.js';
 import type { CycleRecord } from './cycle-record.js';
+import type { StatusHistory } from './status-page/history.js';
 
 /** What the HTTP server shows; `ReconcileLoop` provides it. */
 export interface DaemonState {
@@ -20,6 +21,8 @@ export interface DaemonState {
   readonly lastPlanCycle?: CycleRecord;
   /** Cycles that failed in a row. */
   readonly consecutiveFailures?: number;
+  /** The last cycles and writes, for the status page. */
+  readonly history?: StatusHistory;
   /** The last time a cycle found and deleted another writer's copies (one writer per account is the rule). */
   readonly concurrentWriter?: ConcurrentWriterSeen;
 }

@@ -11,6 +11,7 @@
 import { withDeadline } from '../api/deadline.js';
 import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../audit/cause.js';
 import type { ConvergedMemory } from '../audit/converged-memory.js';
+import { auditEntry } from '../audit/entry.js';
 import { applyPlan } from '../apply/apply.js';
 import { objectsDone } from '../apply/render-report.js';
 import { changeCounts, summaryCounts, type ObjectAction } from '../plan/counts.js';
@@ -188,7 +189,10 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
       },
     });
     breaker.recordApplied(report.results);
-    const copies = report.concurrentCopies.length > 0 ? { concurrentCopies: countByKind(report.concurrentCopies) } : {};
+    const copies = {
+      writes: report.results.map((result) => auditEntry(result, policy.revision ? { revision: policy.revision.revision } : {})),
+      ...(report.concurrentCopies.length > 0 ? { concurrentCopies: countByKind(report.concurrentCopies) } : {}),
+    };
     logger.info({ objects: objectsDone(report), applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, apiCalls: report.calls }, 'apply finished');
     if (report.failed > 0 || report.skipped > 0) {
       const failure = report.results.find((result) => result.status === 'failed');

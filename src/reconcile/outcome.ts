@@ -3,6 +3,7 @@
  * the cycle (reconcile/cycle.ts) and the loop that runs it (daemon/loop.ts),
  * which records exactly one outcome per cycle.
  */
+import type { AuditEntry } from '../audit/entry.js';
 import type { Logger } from '../log.js';
 import type { Pause } from '../policy/pause.js';
 import type { PolicyRevision } from '../policy/revision.js';
@@ -40,6 +41,8 @@ export interface CycleOutcome {
   readRevision?: PolicyRevision;
   /** The pause in effect, when the cycle found one. */
   paused?: Pause;
+  /** The audit record of each write the cycle made (audit/entry.ts), for the status page. */
+  writes?: readonly AuditEntry[];
   /** Copies another writer of the same owner made at the same time, deleted by this cycle, by object kind. */
   concurrentCopies?: Readonly<Record<string, number>>;
 }

@@ -192,10 +192,26 @@ describe('daemon server', () => {
     expect((await send('/pause', 'POST', JSON.stringify({ reason: 'maintenance' }))).status).toBe(200);
   });
 
+  it('serves the status page as HTML under a CSP that allows nothing external, its refreshing part too', async () => {
+    const server = await serve(state());
+    const response = await fetch(`${server.url}/`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(csp).toMatch(/^default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]+'; style-src 'nonce-[A-Za-z0-9+/=]+'; connect-src 'self'/);
+    const body = await response.text();
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(body).toContain(`<script nonce="${nonce}">`);
+    expect(body).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/);
+    const part = await fetch(`${server.url}/?part=main`);
+    expect(part.headers.get('content-security-policy')).toBe("default-src 'none'");
+    expect(await part.text()).toContain('data-testid="status"');
+  });
+
   it('answers 404 on unknown paths and 405 on other methods', async () => {
     const server = await serve(state());
-    expect((await get(`${server.url}/`)).status).toBe(404);
     expect((await get(`${server.url}/admin`)).status).toBe(404);
+    expect((await get(`${server.url}/index.html`)).status).toBe(404);
+    expect((await get(`${server.url}/`, 'POST')).status).toBe(405);
     const res = await get(`${server.url}/healthz`, 'POST');
     expect(res.status).toBe(405);
     expect(res.allow).toBe('GET');

@@ -1,0 +1,110 @@
+/**
+ * The daemon's status page, server-rendered: the policy revision, how the
+ * daemon is (ready, degraded, paused, and why), the pending plan as a PR
+ * comment shows it (per client and application, old → new, deletions set
+ * apart), the last cycles and writes, API health, and a chart of changes and
+ * drift repairs per cycle. Every value goes through `html`, so nothing a user
+ * wrote (rule names, comments, reasons) becomes markup. Pure.
+ */
+import type { AuditEntry } from '../../audit/entry.js';
+import { renderText } from '../../plan/render/text.js';
+import type { Plan } from '../../plan/types.js';
+import type { DaemonState } from '../state.js';
+import type { CycleSummary } from './history.js';
+import { html, type Html } from './html.js';
+import { changesChart } from './chart.js';
+
+export interface PageInput {
+  readonly state: DaemonState;
+  /** Calls and errors by route and status, from the metrics. */
+  readonly api: readonly { readonly route: string; readonly status: string; readonly calls: number }[];
+  /** `POST /pause` is served (an admin token file is set). */
+  readonly admin: boolean;
+  readonly now: number;
+}
+
+export function statusOf(state: DaemonState): { readonly status: string; readonly reason?: string } {
+  const last = state.lastCycle;
+  if (!state.everSucceeded) return { status: 'not ready', reason: last?.error ?? 'no successful cycle yet' };
+  if (last?.paused) return { status: 'paused', reason: last.paused.reason };
+  if (last && (last.status === 'failed' || last.status === 'invalid' || last.status === 'refused')) return { status: 'degraded', reason: last.error ?? last.status };
+  return { status: 'ready' };
+}
+
+/** The part of the page that refreshes itself. */
+export function renderMain(input: PageInput): Html {
+  const { state } = input;
+  const { status, reason } = statusOf(state);
+  const revision = state.lastCycle?.revision;
+  const plan = isPlan(state.lastPlan) ? state.lastPlan : undefined;
+  const history = state.history;
+  return html`
+<section class="summary">
+  <div class="badge ${status.replace(' ', '-')}" data-testid="status">${status}</div>
+  ${reason ? html`<p class="reason" data-testid="reason">${reason}</p>` : ''}
+  <dl>
+    <dt>Policy revision</dt><dd data-testid="revision">${revision ? html`<code>${revision.revision}</code> <span class="muted">(${revision.source})</span>` : html`<span class="muted">unknown (not a git or ConfigMap checkout)</span>`}</dd>
+    <dt>Last success</dt><dd>${state.lastSuccessAt !== undefined ? new Date(state.lastSuccessAt).toISOString() : 'never'}</dd>
+    <dt>Last cycle</dt><dd>${state.lastCycle ? html`${state.lastCycle.result} at ${state.lastCycle.finishedAt}` : 'none yet'}</dd>
+    ${state.concurrentWriter ? html`<dt>Concurrent writer</dt><dd class="warn">seen ${new Date(state.concurrentWriter.at).toISOString()}: ${state.concurrentWriter.copies} cop${state.concurrentWriter.copies === 1 ? 'y' : 'ies'} deleted</dd>` : ''}
+  </dl>
+</section>
+<section>
+  <h2>Pending plan</h2>
+  ${plan ? pendingPlan(plan) : html`<p class="muted">No plan yet.</p>`}
+</section>
+<section>
+  <h2>Changes and drift repairs per cycle</h2>
+  ${changesChart(history?.cycles() ?? [])}
+</section>
+<section>
+  <h2>Last cycles</h2>
+  ${cyclesTable(history?.cycles().slice(0, 15) ?? [])}
+</section>
+<section>
+  <h2>Recent writes</h2>
+  ${writesTable(history?.writes() ?? [])}
+</section>
+<section>
+  <h2>API health</h2>
+  ${apiTable(input.api)}
+</section>`;
+}
+
+function isPlan(value: unknown): value is Plan {
+  return typeof value === 'object' && value !== null && Array.isArray((value as Plan).changes) && typeof (value as Plan).summary === 'object';
+}
+
+/** Like the PR comment: deletions set apart first, then every change per client and application, old → new. */
+function pendingPlan(plan: Plan): Html {
+  const deletions = plan.changes.filter((change) => change.action === 'delete');
+  const text = renderText(plan, { color: false });
+  return html`
+  ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${change.kind === 'rule' ? `#${change.id}` : change.ids.map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}
+  <pre class="plan" data-testid="plan">${text}</pre>`;
+}
+
+function cyclesTable(cycles: readonly CycleSummary[]): Html {
+  if (cycles.length === 0) return html`<p class="muted">No cycle yet.</p>`;
+  return html`<table><thead><tr><th>Started</th><th>Duration</th><th>Result</th><th>Changes</th><th>Drift repaired</th></tr></thead><tbody>${cycles.map((c) => html`
+<tr><td>${new Date(c.startedAt).toISOString()}</td><td>${(c.durationMs / 1000).toFixed(2)} s</td><td class="result ${c.result}">${c.result}</td><td>${changesText(c)}</td><td>${c.drift}</td></tr>`)}</tbody></table>`;
+}
+
+/** `create 2, delete 1`, or what was planned and not written. */
+function changesText(cycle: CycleSummary): string {
+  const text = Object.entries(cycle.changes ?? {}).filter(([, n]) => (n ?? 0) > 0).map(([action, n]) => `${action} ${n}`).join(', ');
+  if (text === '') return '—';
+  return cycle.written ? text : `${text} (planned, not written)`;
+}
+
+function writesTable(writes: readonly AuditEntry[]): Html {
+  if (writes.length === 0) return html`<p class="muted">No write yet.</p>`;
+  return html`<table data-testid="writes"><thead><tr><th>Action</th><th>Kind</th><th>Name</th><th>Where</th><th>Cause</th><th>Status</th></tr></thead><tbody>${writes.map((w) => html`
+<tr><td>${w.action}</td><td>${w.kind}</td><td>${w.name ?? (w.values ? w.values.join(', ') : '')}</td><td>${w.file !== undefined ? `${w.file}:${w.line ?? ''}` : `client ${w.client}`}</td><td class="cause ${w.cause}">${w.cause}</td><td>${w.status}</td></tr>`)}</tbody></table>`;
+}
+
+function apiTable(api: PageInput['api']): Html {
+  if (api.length === 0) return html`<p class="muted">No API call yet.</p>`;
+  return html`<table><thead><tr><th>Route</th><th>Status</th><th>Calls</th></tr></thead><tbody>${api.map((row) => html`
+<tr class="${/^2/.test(row.status) ? '' : 'error'}"><td><code>${row.route}</code></td><td>${row.status}</td><td>${row.calls}</td></tr>`)}</tbody></table>`;
+}

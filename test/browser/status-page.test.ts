@@ -1,0 +1,129 @@
+/// <reference lib="dom" />
+/**
+ * The daemon's status page in a real browser: Debian's Chromium, driven by
+ * playwright-core (no browser download). Skipped, saying how to install it,
+ * where Chromium is missing; `.ci/run` installs it so CI always runs these.
+ * Screenshots go to test-artifacts/ (git-ignored).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupDaemons } from '../helpers/daemon.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../helpers/daemon-in-process.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { samplePolicyDir, type PolicyDir } from '../helpers/policies.js';
+
+const CHROMIUM = process.env.RAMPART_CHROMIUM ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available) process.stderr.write(`status page browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set RAMPART_CHROMIUM)\n`);
+const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+const HOSTILE = '<img src=x onerror="window.__pwned=1"></details>`whoami`';
+
+let browser: Browser;
+let emulator: TestEmulator;
+let policies: PolicyDir;
+let page: Page;
+
+describe.skipIf(!available)('the status page in Chromium', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    await mkdir(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => browser?.close());
+  afterEach(async () => {
+    await page?.close();
+    await cleanupDaemons();
+    await emulator?.close();
+    await policies?.cleanup();
+  });
+
+  async function open(daemon: InProcessDaemon): Promise<Page> {
+    page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${daemon.url}/`);
+    expect(errors).toEqual([]);
+    return page;
+  }
+
+  async function start(options: { adminTokenFile?: string } = {}): Promise<InProcessDaemon> {
+    emulator = await startTestEmulator();
+    policies = await samplePolicyDir();
+    return startInProcessDaemon({ apiUrl: emulator.url, policies: policies.dir, settleTimeoutMs: 5000, ...options });
+  }
+
+  it('shows the state, the pending plan after an edit, then the applied cycle, refreshing itself', async () => {
+    const daemon = await start();
+    await daemon.waitForCycle((line) => line.result === 'success', 'the first cycle');
+    const view = await open(daemon);
+    await expect(view.getByTestId('status').textContent()).resolves.toBe('ready');
+    await expect(view.getByTestId('writes').textContent()).resolves.toContain('curltool-scanner');
+    await view.screenshot({ path: join(ARTIFACTS, 'status-ready.png'), fullPage: true });
+
+    // Written while the daemon holds writes: the page shows the plan pending, then the applied cycle.
+    await policies.write('.rampart-pause', 'review the new mode first');
+    daemon.resync();
+    await daemon.waitForCycle((line) => line.result === 'paused', 'a paused cycle', { after: 1 });
+    await policies.edit('shop.yaml', 'mode: monitoring', 'mode: block');
+    daemon.resync();
+    await daemon.waitForCycle((line) => line.result === 'paused', 'the edit planned', { after: 2 });
+    await view.waitForFunction(() => document.querySelector('[data-testid="plan"]')?.textContent?.includes('monitoring → block'), undefined, { timeout: 10_000 });
+    await expect(view.getByTestId('status').textContent()).resolves.toBe('paused');
+    await view.screenshot({ path: join(ARTIFACTS, 'status-pending.png'), fullPage: true });
+
+    await policies.remove('.rampart-pause');
+    daemon.resync();
+    await daemon.waitForCycle((line) => line.result === 'success', 'the edit applied', { after: 3 });
+    await view.waitForFunction(() => document.querySelector('[data-testid="status"]')?.textContent === 'ready', undefined, { timeout: 10_000 });
+    await expect(view.getByTestId('writes').textContent()).resolves.toMatch(/update\s*rule\s*mode/);
+  });
+
+  it('renders a hostile comment as text: no script runs, no markup is made', async () => {
+    const daemon = await start();
+    await daemon.waitForCycle((line) => line.result === 'success', 'the first cycle');
+    await policies.edit('shop.yaml', 'comment: flags a known scanner', `comment: ${JSON.stringify(HOSTILE)}`);
+    await policies.write('.rampart-pause', HOSTILE);
+    daemon.resync();
+    await daemon.waitForCycle((line) => line.result === 'paused', 'the hostile plan', { after: 1 });
+    const view = await open(daemon);
+    expect(await view.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await view.locator('img').count()).toBe(0);
+    // The text plan shows the comment quoted (its quotes escaped); every dangerous part is there, as text.
+    const plan = await view.getByTestId('plan').textContent();
+    for (const part of ['<img src=x onerror=', '</details>`whoami`']) expect(plan).toContain(part);
+    await expect(view.getByTestId('reason').textContent()).resolves.toContain(HOSTILE);
+    await view.screenshot({ path: join(ARTIFACTS, 'status-hostile.png'), fullPage: true });
+  });
+
+  it('pauses and resumes with the admin token, refuses without it; read-only without an admin token', async () => {
+    const tokenFile = join(process.cwd(), 'test-artifacts', `admin-${process.pid}`);
+    await writeFile(tokenFile, 'page-admin-token\n');
+    const daemon = await start({ adminTokenFile: tokenFile });
+    await daemon.waitForCycle((line) => line.result === 'success', 'the first cycle');
+    const view = await open(daemon);
+    await view.fill('#token', 'wrong');
+    await view.click('#pause');
+    await view.waitForFunction(() => /Refused \(401\)/.test(document.querySelector('#pause-result')?.textContent ?? ''), undefined, { timeout: 5000 });
+    await view.fill('#token', 'page-admin-token');
+    await view.fill('#reason', 'from the page');
+    await view.click('#pause');
+    await view.waitForFunction(() => document.querySelector('#pause-result')?.textContent === 'Paused.', undefined, { timeout: 5000 });
+    await daemon.waitForCycle((line) => line.result === 'paused', 'the paused cycle', { after: 1 });
+    await view.waitForFunction(() => document.querySelector('[data-testid="status"]')?.textContent === 'paused', undefined, { timeout: 10_000 });
+    await view.click('#resume');
+    await view.waitForFunction(() => document.querySelector('#pause-result')?.textContent === 'Resumed.', undefined, { timeout: 5000 });
+    expect(await view.content()).not.toContain('page-admin-token');
+    await page.close();
+
+    const plain = await startInProcessDaemon({ apiUrl: emulator.url, policies: policies.dir, settleTimeoutMs: 5000 });
+    await plain.waitForCycle(() => true, 'its first cycle');
+    const readOnly = await open(plain);
+    await expect(readOnly.getByTestId('read-only').textContent()).resolves.toContain('Read-only');
+    expect(await readOnly.locator('#pause').count()).toBe(0);
+  });
+});
