@@ -46,7 +46,7 @@ describe.skipIf(!available)('the status page in Chromium', () => {
     page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${daemon.url}/`);
+    await page.goto(`${daemon.url}/?every=1`);
     expect(errors).toEqual([]);
     return page;
   }

@@ -31,7 +31,7 @@ export function renderPage(input: PageInput): RenderedPage {
 <header><h1>Rampart</h1><nav><a href="/plan">/plan</a> <a href="/metrics">/metrics</a> <a href="/readyz">/readyz</a></nav></header>
 <main id="main">${renderMain(input)}</main>
 ${pauseForm(input.admin)}
-<footer class="muted">Refreshes every ${REFRESH_MS / 1000} s. <span id="refreshed"></span></footer>
+<footer class="muted">Refreshes every ${REFRESH_MS / 1000} s (<code>?every=N</code> for N). <span id="refreshed"></span></footer>
 <script nonce="${nonce}">${script()}</script>
 </body>
 </html>
@@ -66,7 +66,9 @@ function script(): Html {
       if (response.ok) { main.innerHTML = await response.text(); stamp.textContent = 'Updated ' + new Date().toLocaleTimeString(); }
     } catch (error) { stamp.textContent = 'Not reachable: ' + error; }
   }
-  setInterval(refresh, ${REFRESH_MS});
+  // \`?every=N\` refreshes every N seconds (1 to 60) instead.
+  const every = Math.min(60, Math.max(1, Number(new URLSearchParams(location.search).get('every')) || ${REFRESH_MS / 1000}));
+  setInterval(refresh, every * 1000);
   const form = document.getElementById('pause-form');
   if (!form) return;
   const result = document.getElementById('pause-result');
