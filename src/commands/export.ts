@@ -13,7 +13,7 @@ import { buildExport, renderReport, writeExport, type ReportFormat } from '../ex
 import { readLiveState } from '../live/read.js';
 import { createLogger } from '../log.js';
 import { connect } from './connect.js';
-import { addConnectionOptions, addDeadlineOption, addLogOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration } from './options.js';
+import { accountId, addConnectionOptions, addDeadlineOption, addLogOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration } from './options.js';
 import { UsageError } from '../errors.js';
 
 interface ExportFlags extends ConnectionOptions, LogFlags, DeadlineFlags {
@@ -30,7 +30,7 @@ export function register(program: Command): void {
   const command = program
     .command('export')
     .description('write the live rules and IP lists of an account as policy files; changes nothing in the account')
-    .requiredOption('--client <id>', 'account id (clientid) to export', clientId)
+    .requiredOption('--client <id>', 'account id (clientid) to export', accountId)
     .addOption(new Option('--out <dir>', 'directory to write the policy files into').default('./exported'))
     .option('--exclude-owned', 'leave out objects carrying the --owner mark (for an export written next to the policies that declare them)')
     .addOption(new Option('--include-owned', 'deprecated: objects carrying the --owner mark are exported by default').hideHelp())
@@ -75,10 +75,4 @@ export async function exportAccount(flags: ExportFlags): Promise<number> {
 function defaultSchemaRef(out: string): string {
   const schema = fileURLToPath(new URL('../../schemas/policy.schema.json', import.meta.url));
   return relative(resolve(out), schema).split('\\').join('/');
-}
-
-function clientId(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--client must be a positive integer account id, got "${value}"`);
-  return n;
 }

@@ -81,6 +81,13 @@ export function addLogOptions(command: Command): Command {
     .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).env('RAMPART_LOG_LEVEL'));
 }
 
+/** `--client`: an account id. */
+export function accountId(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--client must be a positive integer account id, got "${value}"`);
+  return n;
+}
+
 export function positiveInt(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a whole number of 1 or more.');

@@ -22,7 +22,7 @@ import { tune } from '../tune/tune.js';
 import type { RuleToAdd } from '../tune/write.js';
 import { addRules, newPolicyFile } from '../tune/write.js';
 import { connect } from './connect.js';
-import { addConnectionOptions, addLogOptions, addPolicyOptions, parseDuration, type ConnectionOptions, type LogFlags, type PolicyOptions } from './options.js';
+import { accountId, addConnectionOptions, addLogOptions, addPolicyOptions, parseDuration, type ConnectionOptions, type LogFlags, type PolicyOptions } from './options.js';
 
 interface TuneFlags extends ConnectionOptions, LogFlags, PolicyOptions {
   requestId: string[];
@@ -39,7 +39,7 @@ export function register(program: Command): void {
     .command('tune')
     .description('propose false-positive rules (disable_stamp, disable_attack_type) from the hits of requests; --write adds them to the policies')
     .requiredOption('--request-id <id>', 'a request the service detected as an attack by mistake (repeatable)', (value: string, all: string[] = []) => [...all, value])
-    .option('--client <id>', 'the account the request belongs to (default: every account the policies declare)', clientId)
+    .option('--client <id>', 'the account the request belongs to (default: every account the policies declare)', accountId)
     .option('--attack', 'also take the other hits of those requests\' attacks, on the same host, path and application')
     .option('--since <duration>', 'how far back hits are read (30d, 12h)', '30d')
     .addOption(new Option('--only <kind>', 'propose only one rule type').choices(['stamp', 'attack']))
@@ -129,10 +129,4 @@ async function writeRules(documents: readonly PolicyDocument[], toAdd: ReadonlyM
     written.push(file);
   }
   return written;
-}
-
-function clientId(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--client must be a positive integer account id, got "${value}"`);
-  return n;
 }
