@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { openJournalFile } from '../apply/journal-file.js';
 import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
+import { waitOnTerminalFailures } from '../daemon/terminal-wait.js';
 import { WriteJournal } from '../apply/write-journal.js';
 import type { Cycle } from '../daemon/index.js';
 import { UsageError } from '../errors.js';
@@ -110,12 +111,12 @@ export async function run(flags: RunFlags): Promise<number> {
       pause: () => pause.current,
       ...(flags.journal ? { memory: openConvergedMemory(convergedMemoryFile(flags.journal), flags.owner, logger) } : {}),
     });
+    // A rotated token file is picked up before each cycle, without a restart; a refused token waits for it.
+    const reconcileOrWait = waitOnTerminalFailures(reconcile, async () => (await connection.reloadCredentials()) === 'reloaded');
     const cycle: Cycle = async (context) => {
       runningCycle = context.cycleId;
       try {
-        // A rotated token file is picked up here, without a restart.
-        await connection.reloadCredentials();
-        return await reconcile(context);
+        return await reconcileOrWait(context);
       } finally {
         runningCycle = undefined;
       }

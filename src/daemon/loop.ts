@@ -130,7 +130,8 @@ export class ReconcileLoop implements DaemonState {
   nextDelayMs(): number {
     const jitter = this.options.jitterRatio ?? 0.1;
     const spread = (base: number): number => Math.max(0, base * (1 + (this.random() * 2 - 1) * jitter));
-    if (this.consecutiveFailures === 0) return spread(this.options.intervalMs);
+    // A failure waiting cannot mend is not retried on a backoff: the interval only re-reads the credentials.
+    if (this.consecutiveFailures === 0 || this.lastOutcome?.waiting !== undefined) return spread(this.options.intervalMs);
     const backoff = this.options.backoff ?? { baseMs: 1000, maxMs: this.options.intervalMs };
     const exponential = backoff.baseMs * 2 ** Math.min(this.consecutiveFailures - 1, 30);
     return Math.min(backoff.maxMs, spread(Math.min(backoff.maxMs, exponential)));

@@ -64,7 +64,7 @@ function notReadyReason(state: DaemonState): string | undefined {
   if (state.everSucceeded) return undefined;
   const last = state.lastOutcome;
   if (!last) return 'no successful cycle yet';
-  const detail = last.error !== undefined ? `: ${errorMessage(last.error)}` : '';
+  const detail = last.error !== undefined ? `: ${errorMessage(last.error)}${last.waiting ? `; ${last.waiting}` : ''}` : '';
   return `no successful cycle yet; last cycle ${last.result}${detail}`;
 }
 
@@ -84,6 +84,7 @@ function readiness(state: DaemonState) {
     ...(last ? { lastCycle: last } : {}),
     ...(last?.revision ? { revision: last.revision.revision } : {}),
     ...(last?.paused ? { paused: last.paused } : {}),
+    ...(state.lastOutcome?.waiting ? { waiting: state.lastOutcome.waiting } : {}),
     ...(state.consecutiveFailures ? { consecutiveFailures: state.consecutiveFailures } : {}),
     ...(state.concurrentWriter ? {
       concurrentWriter: {

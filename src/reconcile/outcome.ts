@@ -41,6 +41,11 @@ export interface CycleOutcome {
   readRevision?: PolicyRevision;
   /** The pause in effect, when the cycle found one. */
   paused?: Pause;
+  /**
+   * A failure waiting cannot mend (daemon/terminal-wait.ts): why, and what the
+   * daemon waits for. No backoff then: the next cycle comes from a change.
+   */
+  waiting?: string;
   /** The audit record of each write the cycle made (audit/entry.ts), for the status page. */
   writes?: readonly AuditEntry[];
   /** Copies another writer of the same owner made at the same time, deleted by this cycle, by object kind. */
