@@ -21,6 +21,14 @@ export class UsageError extends RampartError {
   readonly code = 'usage';
 }
 
+/**
+ * Something that cannot happen did: a bug, or a broken installation. Printed
+ * as an internal error, its stack kept for `RAMPART_DEBUG=1` (main.ts).
+ */
+export class InternalError extends RampartError {
+  readonly code = 'internal';
+}
+
 /** One or more policy files are invalid; the diagnostics say where. */
 export class PolicyInvalidError extends RampartError {
   readonly code = 'policy_invalid';

@@ -36,7 +36,7 @@ function describe(error: unknown): string {
 }
 
 function describeRaw(error: unknown): string {
-  if (isRampartError(error)) return `${error.message} [${error.code}]`;
+  if (isRampartError(error) && error.code !== 'internal') return `${error.message} [${error.code}]`;
   if (error instanceof Error) {
     // An unexpected error is a bug: keep the stack for the report.
     return process.env.RAMPART_DEBUG ? (error.stack ?? error.message) : `internal error: ${error.message}`;

@@ -7,7 +7,7 @@
  */
 import { auditEntry, type AuditContext } from '../audit/entry.js';
 import { runBounded } from '../concurrency.js';
-import { isRampartError } from '../errors.js';
+import { InternalError, isRampartError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import { RULE_DELETE_BATCH } from '../plan/plan.js';
@@ -240,7 +240,7 @@ function execute(
   if (change.action === 'create') return change.kind === 'rule' ? createRule(change, context, regexId) : createIp(change, context);
   if (change.action === 'update') return updateRule(change, context);
   if (change.action === 'adopt') return change.kind === 'rule' ? updateRule(change, context) : adoptIp(change, context);
-  if (change.kind === 'rule') throw new Error('internal: rule deletes run in batches (runRuleDeletes)');
+  if (change.kind === 'rule') throw new InternalError('rule deletes run in batches (runRuleDeletes)');
   const ids = deletableIds(change, blockedIpIds);
   if (ids.length === 0) return Promise.resolve({ status: 'skipped', detail: 'every object is kept: a create it depends on failed' });
   const kept = change.ids.length - ids.length;

@@ -3,6 +3,7 @@
  * The inverse of src/live/normalize-*.ts: what is created here reads back
  * (after the server's normalization) as the same canonical object.
  */
+import { InternalError } from '../errors.js';
 import type { ApiHintCreate, ApiHintUpdate, ApiIpRuleCreate } from '../api/records.js';
 import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { IpEntry } from '../model/ip.js';
@@ -64,7 +65,7 @@ export function hintUpdateRequest(rule: Rule, fields: readonly string[], owner: 
 /** One create for entries sharing list, type, pools, expiry and reason (one value for ip_range). */
 export function ipRuleCreateRequest(entries: readonly IpEntry[], owner: string, force: boolean): ApiIpRuleCreate {
   const [first] = entries;
-  if (!first) throw new Error('an IP create needs at least one entry');
+  if (!first) throw new InternalError('an IP create needs at least one entry');
   const values = entries.map((entry) => entry.value);
   return {
     clientid: first.client,

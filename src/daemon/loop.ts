@@ -5,6 +5,7 @@
  * resync interval (± jitter) or, after a failed cycle, an exponential backoff.
  * Every cycle ends in exactly one recorded outcome: one log line and metrics.
  */
+import { InternalError } from '../errors.js';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
@@ -99,7 +100,7 @@ export class ReconcileLoop implements DaemonState {
    * The cycle sees the same `signal` and decides how to wind down.
    */
   async run(signal: AbortSignal, options: RunOptions = {}): Promise<void> {
-    if (this.alive || this.running) throw new Error('ReconcileLoop is already running');
+    if (this.alive || this.running) throw new InternalError('ReconcileLoop is already running');
     this.alive = true;
     this.stopped = false;
     this.logger.info({ intervalMs: this.options.intervalMs }, 'reconcile loop started');
@@ -122,7 +123,7 @@ export class ReconcileLoop implements DaemonState {
 
   /** Runs and records a single cycle (for `run --once`). */
   runOnce(signal: AbortSignal, reason = 'once'): Promise<CycleOutcome> {
-    if (this.alive || this.running) return Promise.reject(new Error('ReconcileLoop is already running'));
+    if (this.alive || this.running) return Promise.reject(new InternalError('ReconcileLoop is already running'));
     return this.runCycle([reason, ...this.drain()], signal);
   }
 

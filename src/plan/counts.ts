@@ -4,6 +4,7 @@
  * countries is three), by what happens to them. API calls are counted apart
  * and always named as calls.
  */
+import { InternalError } from '../errors.js';
 import type { PlanChange } from './types.js';
 
 /** What happens to an object, in the order summaries list them. */
@@ -64,7 +65,7 @@ export function changeCounts(change: PlanChange): ObjectCounts {
   if (change.action !== 'delete') {
     // An action added to PlanChange fails to compile here until it is counted.
     const uncounted: never = change;
-    throw new Error(`internal: no count for ${JSON.stringify(uncounted)}`);
+    throw new InternalError(`no count for ${JSON.stringify(uncounted)}`);
   }
   if (change.kind === 'rule') return change.reason === 'replaced' ? {} : { delete: 1 };
   let deleted = 0;

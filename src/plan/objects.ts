@@ -1,3 +1,4 @@
+import { StalePlanError } from '../errors.js';
 import { ALL_APPLICATIONS_POOL, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { apiTypeOfRule, fieldValues, sortConditions, type Rule } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
@@ -21,7 +22,7 @@ export function toPlanRule(rule: Rule): PlanRule {
 
 /** The rule a plan's rule change describes (for `apply --plan`). */
 export function ruleFromPlan(client: number, rule: PlanRule): Rule {
-  if (!isKindName(rule.kind)) throw new Error(`the plan names a rule kind this version does not know: ${rule.kind}`);
+  if (!isKindName(rule.kind)) throw new StalePlanError(`the plan names a rule kind this version does not know: ${rule.kind}; make the plan again with this version`);
   return {
     client,
     kind: rule.kind,

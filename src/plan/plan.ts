@@ -1,3 +1,4 @@
+import { InternalError } from '../errors.js';
 import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp, IpAttributesBefore } from '../model/change.js';
 import type { Conflict, UnmanagedMatch } from './adopt.js';
 import type { ExportedObject } from '../export/record.js';
@@ -272,7 +273,7 @@ function deleteIpChange(c: DeleteIp): PlanChange {
     ids: c.objects.map((o) => o.id),
     objects: c.objects.map((o) => {
       const first = o.entries[0] ?? o.moved[0];
-      if (!first) throw new Error(`internal: IP object ${o.id} to delete holds no value`);
+      if (!first) throw new InternalError(`IP object ${o.id} to delete holds no value`);
       return {
         id: o.id, reason: o.reason, application: poolsApplication(first.pools), size: o.size,
         object: toPlanIpObject(first, o.entries.map((e) => e.value)),

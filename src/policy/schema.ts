@@ -4,6 +4,7 @@
  * build time (schema-validator.generated.ts, scripts/generate-validator.mjs):
  * every error collected, each turned into a message at the offending node.
  */
+import { InternalError } from '../errors.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ export function schemaPath(): string {
     const candidate = join(dir, 'schemas', 'policy.schema.json');
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('schemas/policy.schema.json not found next to the rampart package');
+    if (parent === dir) throw new InternalError('schemas/policy.schema.json not found next to the rampart package');
     dir = parent;
   }
 }

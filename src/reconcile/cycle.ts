@@ -17,7 +17,7 @@ import { objectsDone } from '../apply/render-report.js';
 import { changeCounts, summaryCounts, type ObjectAction } from '../plan/counts.js';
 import type { WriteJournal } from '../apply/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
-import { ApplyFailedError, PolicyInvalidError, UsageError } from '../errors.js';
+import { ApplyFailedError, PolicyInvalidError, UnsafePlanError, UsageError } from '../errors.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
 import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
@@ -153,7 +153,7 @@ export function createCycle(settings: CycleSettings): (context: CycleContext) =>
     const pending = summaryCounts(plan.summary);
     logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
     const safety = checkSafety(plan, { maxDeleteShare: settings.maxDeleteShare, minOwned: settings.minOwned, force: settings.force });
-    if (!safety.ok) return { result: 'unsafe', error: new Error(safety.message), plan, changes: pending };
+    if (!safety.ok) return { result: 'unsafe', error: new UnsafePlanError(safety.message), plan, changes: pending };
     if (settings.dryRun) return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, pending, ...(invalid ? { error: invalid } : {}) };
     const declared = declaredFingerprints(policy.desired, policy.digest);
     if (!remembered) {

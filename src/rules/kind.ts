@@ -11,6 +11,7 @@
  * `describe` callback, which reads them (inline, the callback would widen
  * every field to FieldValue).
  */
+import { InternalError } from '../errors.js';
 import type { FieldFactory, FieldProblem, FieldSpec, FieldValue } from './field.js';
 
 export type PointUse = 'required' | 'optional' | 'none';
@@ -114,7 +115,7 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
     };
   });
   for (const name of updatable) {
-    if (!(name in spec.fields)) throw new Error(`rule kind ${spec.yaml}: updatable field ${name} is not one of its fields`);
+    if (!(name in spec.fields)) throw new InternalError(`rule kind ${spec.yaml}: updatable field ${name} is not one of its fields`);
   }
   return {
     yaml: spec.yaml,

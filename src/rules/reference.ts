@@ -4,6 +4,7 @@
  * whether the service keeps one per scope, its fields (API name, required,
  * values, default, updatable in place) and an example.
  */
+import { InternalError } from '../errors.js';
 import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
 import type { KindField, RuleKind } from './kind.js';
 import { RULE_KINDS } from './registry.js';
@@ -71,7 +72,7 @@ export function ruleKindReference(): string {
 export function replaceGeneratedBlock(text: string, block: string): string {
   const start = text.indexOf(BEGIN);
   const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`the generated block markers are missing: ${BEGIN} … ${END}`);
+  if (start < 0 || end < start) throw new InternalError(`the generated block markers are missing: ${BEGIN} … ${END}`);
   return `${text.slice(0, start + BEGIN.length)}\n\n${block}\n${text.slice(end)}`;
 }
 

@@ -2,6 +2,7 @@
  * Every rule kind Rampart manages, in the order docs list them. Adding a kind
  * is a module in kinds/ and a line here; every generic layer loops over this.
  */
+import { InternalError } from '../errors.js';
 import type { FieldValue } from './field.js';
 import type { RuleKind } from './kind.js';
 import { apiAbuseMode } from './kinds/api-abuse-mode.js';
@@ -55,7 +56,7 @@ export const KIND_NAMES: readonly KindName[] = RULE_KINDS.map((kind) => kind.yam
 
 export function ruleKind(name: string): RuleKind {
   const kind = byName.get(name);
-  if (!kind) throw new Error(`internal: unknown rule kind ${name}`);
+  if (!kind) throw new InternalError(`unknown rule kind ${name}`);
   return kind;
 }
 

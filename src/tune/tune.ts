@@ -6,7 +6,7 @@
  * what each is. Reads only; `write.ts` and the command write files.
  */
 import type { ServiceApi } from '../api/service.js';
-import { ApiAuthError, UsageError } from '../errors.js';
+import { ApiAuthError, InternalError, UsageError } from '../errors.js';
 import { conditionKey, type DesiredRule, type LiveRule } from '../model/rule.js';
 import { readHits, type Hit } from './hits.js';
 import { compiled, fileFor, newFileName, placementOf, ruleName, writtenRule, type PlacedRule, type PolicyDocument } from './place.js';
@@ -60,7 +60,7 @@ export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<Tu
     taken.set(file, names);
     const written = writtenRule(proposal);
     const rule = compiled(written, client, application);
-    if (!rule) throw new Error(`internal: the proposed rule for ${proposal.type} ${proposal.value} does not compile`);
+    if (!rule) throw new InternalError(`the proposed rule for ${proposal.type} ${proposal.value} does not compile`);
     if (!live.has(client)) live.set(client, await inputs.liveRules(client));
     const placement = placementOf(rule, inputs.declared, live.get(client) ?? [], request.owner);
     const name = placement.status === 'new' ? ruleName(proposal, names) : '';

@@ -1,10 +1,11 @@
 /**
  * Adding the proposed rules to policy files, keeping everything else as
- * written: the `yaml` library's Document API appends to `rules` (creating it
- * when missing), so comments, key order and layout stay. Each rule carries a
+ * written: spliced in as text after the last rule (addRules says how), so
+ * comments, key order and layout stay byte for byte. Each rule carries a
  * comment naming the request it was tuned from and the day. Pure: text in,
  * text out; the command validates the result before it writes anything.
  */
+import { InternalError } from '../errors.js';
 import { isNode, isSeq, parseDocument, stringify, type Document } from 'yaml';
 import { padFlowMaps } from '../policy/flow-layout.js';
 
@@ -36,7 +37,7 @@ export function addRules(text: string, rules: readonly RuleToAdd[]): string {
   }
   if (!isSeq(list)) doc.set('rules', doc.createNode([]));
   const seq = doc.get('rules', true);
-  if (!isSeq(seq)) throw new Error('internal: rules is not a list after it was set');
+  if (!isSeq(seq)) throw new InternalError('rules is not a list after it was set');
   for (const rule of rules) seq.items.push(ruleNode(doc, rule));
   return padFlowMaps(doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
 }
@@ -46,7 +47,7 @@ export function ruleBlock(rules: readonly RuleToAdd[]): string {
   const doc = parseDocument('rules:\n');
   doc.set('rules', doc.createNode([]));
   const seq = doc.get('rules', true);
-  if (!isSeq(seq)) throw new Error('internal: rules is not a list after it was set');
+  if (!isSeq(seq)) throw new InternalError('rules is not a list after it was set');
   for (const rule of rules) seq.items.push(ruleNode(doc, rule));
   return padFlowMaps(doc.toString({ lineWidth: 0, flowCollectionPadding: false })).replace(/^rules:\n/, '');
 }

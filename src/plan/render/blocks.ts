@@ -5,6 +5,7 @@
  * A rule create that replaces owned rules shows the old rule's attributes
  * beside the new ones, and the replaced rule's delete is folded into it.
  */
+import { InternalError } from '../../errors.js';
 import type { DeleteReason } from '../../model/change.js';
 import type { ObjectAction } from '../counts.js';
 import type {
@@ -213,7 +214,7 @@ function checkRendered(change: PlanChange): void {
       return;
     default: {
       const unrendered: never = change;
-      throw new Error(`internal: no rendering for the plan action of ${JSON.stringify(unrendered)}`);
+      throw new InternalError(`no rendering for the plan action of ${JSON.stringify(unrendered)}`);
     }
   }
 }
