@@ -10,20 +10,12 @@
  */
 import type { ExportFile, PlacedIpEntry, PlacedRule } from './types.js';
 import { fileNameOf } from './types.js';
+import type { ExportedObject } from '../model/exported.js';
+
+export type { ExportedObject };
 
 export const EXPORT_RECORD_FILE = '.rampart-export.json';
 
-/** One unmanaged object an export wrote into a policy file. */
-export interface ExportedObject {
-  readonly kind: 'rule' | 'ip';
-  readonly client: number;
-  /** The live id when exported. */
-  readonly id: number;
-  /** For IP entries: the value (an object may hold several). */
-  readonly value?: string;
-  /** The exported file it was written into, relative to the record. */
-  readonly file: string;
-}
 
 export interface ExportRecord {
   readonly format_version: 1;

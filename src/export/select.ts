@@ -9,11 +9,10 @@
  * two lists for overlapping applications). Leaving out an unmarked object is
  * always plan-neutral: Rampart never deletes what it does not own.
  */
-import { ALL_APPLICATIONS_POOL, ipKey, IP_LISTS, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, ipKey, IP_LISTS, poolsOverlap, type LiveIpEntry } from '../model/ip.js';
 import { describeRewrites, ruleRewrites } from '../model/rewrites.js';
 import { ruleKey, type LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
-import { poolsOverlap } from '../policy/conflicts.js';
 import type { ExportOptions, PlacedIpEntry, PlacedRule, Scope, Selection, Skipped } from './types.js';
 
 const APP_ID = /^[1-9]\d{0,15}$/;

@@ -97,3 +97,9 @@ export function ipGroupKey(e: IpEntry): string {
 export function ipValueKey(entry: IpEntry): string {
   return `${entry.client}\u0000${entry.ruleType}\u0000${entry.value}`;
 }
+
+/** Whether two objects' pools share an application (`0`, all applications, shares every one). */
+export function poolsOverlap(a: readonly number[], b: readonly number[]): boolean {
+  if (a.includes(ALL_APPLICATIONS_POOL) || b.includes(ALL_APPLICATIONS_POOL)) return true;
+  return a.some((pool) => b.includes(pool));
+}

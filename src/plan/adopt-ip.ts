@@ -8,9 +8,8 @@
  * or moved too (deleting an object deletes all its values).
  */
 import type { AdoptIp, Change, CreateIp, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
-import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
-import { poolsOverlap } from '../policy/conflicts.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
 import { sameIpAttributes } from './diff-ip.js';
 import { appendTo } from './append.js';

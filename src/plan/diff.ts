@@ -4,7 +4,7 @@ import type { LiveRule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { adoptUnmanaged, linkMoves, type Conflict, type UnmanagedMatch } from './adopt.js';
 import { diffIp } from './diff-ip.js';
-import type { ExportedObject } from '../export/record.js';
+import type { ExportedObject } from '../model/exported.js';
 import { leftBehind, type LeftBehind } from './left-behind.js';
 import { diffRules, type RuleUpdates } from './diff-rules.js';
 import type { Note } from './notes.js';

@@ -7,7 +7,7 @@
  * the policies". Adopted objects carry the mark (or, for IP values, a new id)
  * and are planned like any other owned object.
  */
-import type { ExportedObject } from '../export/record.js';
+import type { ExportedObject } from '../model/exported.js';
 import type { LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
 

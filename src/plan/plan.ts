@@ -1,7 +1,7 @@
 import { InternalError } from '../errors.js';
 import type { AdoptIp, Change, CreateIp, CreateRule, DeleteIp, IpAttributesBefore } from '../model/change.js';
 import type { Conflict, UnmanagedMatch } from './adopt.js';
-import type { ExportedObject } from '../export/record.js';
+import type { ExportedObject } from '../model/exported.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { compareStrings, kindOf, type LiveRule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';

@@ -3,7 +3,7 @@
  * two rules of a one-per-scope kind (two modes) for the same traffic, the same value twice or in two lists for
  * overlapping applications, and nested subnets within a list.
  */
-import { ALL_APPLICATIONS_POOL, type DesiredIpEntry, type IpListName } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, poolsOverlap, type DesiredIpEntry, type IpListName } from '../model/ip.js';
 import { ruleRewrites } from '../model/rewrites.js';
 import { kindOf, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
 import { cidrRange } from './address.js';
@@ -96,11 +96,6 @@ function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; messa
     }
   }
   return out;
-}
-
-export function poolsOverlap(a: readonly number[], b: readonly number[]): boolean {
-  if (a.includes(ALL_APPLICATIONS_POOL) || b.includes(ALL_APPLICATIONS_POOL)) return true;
-  return a.some((pool) => b.includes(pool));
 }
 
 function describePools(a: readonly number[], b: readonly number[]): string {

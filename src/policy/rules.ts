@@ -12,7 +12,7 @@ import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
 import { checkPoint } from './points.js';
 import { didYouMean } from './suggest.js';
-import { regexProblem, REGEX_DIALECT } from './regex.js';
+import { regexProblem, REGEX_DIALECT } from '../model/regex.js';
 import { isRecord } from './schema-messages.js';
 import type { Path } from './source-map.js';
 
