@@ -3,17 +3,15 @@
  * HTTP, as the service's notes describe them: what is echoed, where each is
  * listed, what a client may update and what it can never delete.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, useTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
 const C = 10042;
 const instance7 = [{ point: ['instance'], type: 'equal', value: '7' }];
+const emulators = useTestEmulator();
 let emu: TestEmulator;
 beforeEach(async () => {
-  emu = await startTestEmulator();
-});
-afterEach(async () => {
-  await emu.close();
+  emu = await emulators.start();
 });
 
 const create = (body: Record<string, unknown>) =>

@@ -1,14 +1,12 @@
 /** The emulator's hits over HTTP: the filters the service's notes name, offset paging, demo hits, and `action/by_hit`. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
 const C = 10042;
+const emulators = useTestEmulator();
 let emu: TestEmulator;
 beforeEach(async () => {
-  emu = await startTestEmulator();
-});
-afterEach(async () => {
-  await emu.close();
+  emu = await emulators.start();
 });
 
 const list = async (filter: Record<string, unknown>, more: Record<string, unknown> = {}) =>
