@@ -159,7 +159,7 @@ function render(r: Results): string {
         s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages + ${p.credentialCalls} credential)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB)`,
       ]),
     ),
-    'floor: read and parse every policy file, then fetch and parse every listing page (sizes known, 8 in flight), in a fresh process; × floor = plan (cold) / floor.',
+    'floor: read every policy file and parse it with js-yaml, then fetch and parse every listing page (sizes known, 8 in flight), in a fresh process; × floor = plan (cold) / floor.',
     '',
     'Apply (real prepare + applyPlan, concurrency 8, settle polling included), 20 ms added to every call:',
     table(
