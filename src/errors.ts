@@ -3,10 +3,44 @@
  * a literal, stable `code`. Callers decide what to do (retry, stop, exit code)
  * by code, never by message. See docs/errors.md for the list.
  */
+import type { Diagnostic } from './policy/types.js';
 import { redactDeep, redactSecrets } from './secrets.js';
 
+/**
+ * Every code a Rampart error carries, stable across releases: scripts and the
+ * JSON report match on these. docs/errors.md has a row for each.
+ */
+export type ErrorCode =
+  | 'usage'
+  | 'file'
+  | 'internal'
+  | 'policy_invalid'
+  | 'no_policies'
+  | 'unmanaged_conflict'
+  | 'unsafe_plan'
+  | 'stale_plan'
+  | 'plan_mismatch'
+  | 'paused'
+  | 'apply_failed'
+  | 'export_check'
+  | 'forge_api'
+  | 'listing_unstable'
+  | 'snapshot_unstable'
+  | 'api_auth'
+  | 'api_validation'
+  | 'api_not_found'
+  | 'api_conflict'
+  | 'api_locked'
+  | 'api_rate_limited'
+  | 'api_server'
+  | 'api_network'
+  | 'api_tls'
+  | 'api_timeout'
+  | 'api_protocol'
+  | 'api_request';
+
 export abstract class RampartError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: ErrorCode;
   /** True where trying the same thing again later may succeed. */
   readonly retryable: boolean = false;
 
@@ -19,6 +53,15 @@ export abstract class RampartError extends Error {
 /** Bad command-line usage or configuration. */
 export class UsageError extends RampartError {
   readonly code = 'usage';
+}
+
+/**
+ * A file Rampart must read or write could not be: missing, unreadable, not
+ * writable (a token file, the journal, a saved plan, a CI event file). The
+ * message names the file and the system's reason (`ENOENT`, `EACCES`).
+ */
+export class FileError extends RampartError {
+  readonly code = 'file';
 }
 
 /**
@@ -78,6 +121,40 @@ export class PausedError extends RampartError {
 /** Some changes of an apply failed; the report lists which. */
 export class ApplyFailedError extends RampartError {
   readonly code = 'apply_failed';
+}
+
+/** `rampart export` wrote files that do not validate for a reason no single object explains (a bug). */
+export class ExportCheckError extends RampartError {
+  readonly code = 'export_check';
+
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(`the exported files do not validate: ${diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.message} [${d.code}]`).join('; ')}`);
+  }
+}
+
+/** The forge (GitHub or GitLab) API refused or failed a comment call. */
+export class ForgeApiError extends RampartError {
+  readonly code = 'forge_api';
+
+  constructor(
+    message: string,
+    readonly httpStatus?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A listing moved between page calls on every read. Retryable: the next read may be quiet. */
+export class ListingUnstableError extends RampartError {
+  readonly code = 'listing_unstable';
+  override readonly retryable = true;
+}
+
+/** The policy directory kept moving while it was read. Retryable: the next cycle tries again. */
+export class SnapshotUnstableError extends RampartError {
+  readonly code = 'snapshot_unstable';
+  override readonly retryable = true;
 }
 
 /** Details every API error carries: what was called and what the API said. */

@@ -6,7 +6,7 @@
  * They are never logged, nor shown in an error.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 
 export interface Credentials {
   readonly token: string;
@@ -77,7 +77,7 @@ async function readSecretFile(what: string, file: string): Promise<string> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`cannot read the ${what} file ${file}: ${reason}`, { cause: error });
+    throw new FileError(`cannot read the ${what} file ${file}: ${reason}`, { cause: error });
   }
   const value = text.trim();
   if (!value) throw new UsageError(`the ${what} file ${file} is empty`);

@@ -14,10 +14,11 @@ import { RULE_DELETE_BATCH } from '../plan/plan.js';
 import type { Plan, PlanChange, PlanCreateRule, PlanDeleteIp, PlanDeleteRule } from '../plan/types.js';
 import type { ServiceApi } from '../api/service.js';
 import { adoptIp, createIp, createRule, deleteIp, deleteRules, updateRule, type ExecuteContext, type Outcome } from './execute.js';
-import { type ApplyReport, type ChangeResult, summarize } from './results.js';
+import type { ChangeResult } from '../audit/change-result.js';
+import { type ApplyReport, summarize } from './results.js';
 import { removeConcurrentCopies, type ConcurrentCopy } from './concurrent-copies.js';
 import { waitForListings } from './settle.js';
-import type { WriteJournal } from './write-journal.js';
+import type { WriteJournal } from '../live/write-journal.js';
 import { appendTo } from '../plan/append.js';
 
 /** How long to look for a create whose outcome is unknown (lag is ~3 s) before making it again. */

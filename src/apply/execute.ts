@@ -19,8 +19,8 @@ import type { LiveRule, Rule } from '../model/rule.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import type { PlanAdoptIp, PlanAdoptRule, PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanUpdateRule } from '../plan/types.js';
 import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from './requests.js';
-import type { WriteJournal } from './write-journal.js';
-import { UNKNOWN_ID } from './write-journal.js';
+import type { WriteJournal } from '../live/write-journal.js';
+import { UNKNOWN_ID } from '../live/write-journal.js';
 
 export interface ExecuteContext {
   readonly api: ServiceApi;

@@ -7,7 +7,8 @@ import { auditEntry } from '../audit/entry.js';
 import { describeRewrites } from '../model/rewrites.js';
 import { addCounts, callsPhrase, donePhrase, type ObjectCounts } from '../plan/counts.js';
 import type { Plan, PlanChange } from '../plan/types.js';
-import type { ApplyReport, ChangeResult } from './results.js';
+import type { ChangeResult } from '../audit/change-result.js';
+import type { ApplyReport } from './results.js';
 
 export interface ReportOptions {
   readonly format: 'text' | 'json';

@@ -1,38 +1,6 @@
 /** What happened to each change of a plan, and the report an apply ends with. */
-import type { WriteCause } from '../audit/cause.js';
-import type { FieldRewrite } from '../model/rewrites.js';
-import type { PlanChange } from '../plan/types.js';
+import type { ChangeResult, ChangeStatus } from '../audit/change-result.js';
 import type { ConcurrentCopy } from './concurrent-copies.js';
-
-export type ChangeStatus =
-  /** The call succeeded. */
-  | 'applied'
-  /** The goal was already reached: a delete of something gone, a create answered 409. */
-  | 'already-done'
-  /** Not attempted: stopped, or it depends on a create that failed. */
-  | 'skipped'
-  | 'failed';
-
-export interface ChangeResult {
-  readonly index: number;
-  readonly change: PlanChange;
-  readonly status: ChangeStatus;
-  /** Why it failed or was skipped. */
-  readonly detail?: string;
-  readonly errorCode?: string;
-  /** Id of a created rule. */
-  readonly id?: number;
-  /** Ids of created IP objects, where the service's answer lists them. */
-  readonly ids?: readonly number[];
-  /** A created regex rule's `regex_id`. */
-  readonly regexId?: number;
-  /** Fields the service stored differently from what the create sent. */
-  readonly rewrites?: readonly FieldRewrite[];
-  /** Why the change was needed (audit/cause.ts). */
-  readonly cause?: WriteCause;
-  /** Fields a replacement changes, against the object it replaces. */
-  readonly changed?: readonly string[];
-}
 
 export interface ApplyReport {
   readonly results: readonly ChangeResult[];

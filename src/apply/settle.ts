@@ -11,7 +11,7 @@ import { fetchAllPages } from '../live/paging.js';
 import { listClientRules } from '../live/rule-listing.js';
 import { ipWriteKey, listedIpWriteKey, listedRuleWriteKey, ruleWriteKey } from '../model/fingerprint.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
-import type { ChangeResult } from './results.js';
+import type { ChangeResult } from '../audit/change-result.js';
 
 export interface SettleOptions {
   readonly api: ServiceApi;

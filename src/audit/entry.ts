@@ -5,7 +5,7 @@
  * The same record is the `write` log line and an entry of `apply --format json`.
  * Pure.
  */
-import type { ChangeResult } from '../apply/results.js';
+import type { ChangeResult } from './change-result.js';
 import type { Application } from '../plan/types.js';
 import type { ChangeWhy, WriteCause } from './cause.js';
 

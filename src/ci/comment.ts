@@ -6,7 +6,7 @@
  * from markdown made elsewhere (`--file`).
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 import { renderMarkdown } from '../plan/render/markdown.js';
 import { readSavedPlan } from '../reconcile/saved-plan.js';
 import { ciContext, type ContextOverrides } from './context.js';
@@ -42,7 +42,7 @@ async function readText(file: string, what: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new FileError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 

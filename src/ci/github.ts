@@ -4,7 +4,7 @@
  * GITHUB_EVENT_PATH (the PR number) and the token in GITHUB_TOKEN.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 import type { Forge } from './forge.js';
 import { requestJson } from './http.js';
 import type { ExistingComment } from './pr-comment.js';
@@ -35,7 +35,7 @@ export async function prNumberFromEvent(eventPath: string | undefined): Promise<
   try {
     event = JSON.parse(await readFile(eventPath, 'utf8')) as typeof event;
   } catch (error) {
-    throw new UsageError(`cannot read the GitHub event at GITHUB_EVENT_PATH (${eventPath}): ${(error as Error).message}`);
+    throw new FileError(`cannot read the GitHub event at GITHUB_EVENT_PATH (${eventPath}): ${(error as Error).message}`);
   }
   const candidates = [event.pull_request?.number, event.issue?.pull_request ? event.issue.number : undefined, event.pull_request ? event.number : undefined];
   const found = candidates.find((n) => typeof n === 'number' && Number.isSafeInteger(n) && n > 0);

@@ -1,5 +1,5 @@
 /** A minimal JSON-over-fetch helper for the forge APIs; never logs or echoes the token. */
-import { ForgeApiError } from './errors.js';
+import { ForgeApiError } from '../errors.js';
 
 export interface JsonResponse<T> {
   readonly status: number;

@@ -9,7 +9,7 @@ import { applyPlan } from '../apply/apply.js';
 import { declaredFingerprints, explainChanges } from '../audit/cause.js';
 import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { renderReport } from '../apply/render-report.js';
-import { openJournalFile } from '../apply/journal-file.js';
+import { openJournalFile } from '../live/journal-file.js';
 import { ApplyFailedError, PausedError, UnsafePlanError, UsageError } from '../errors.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { readPolicyRevision } from '../policy/revision.js';

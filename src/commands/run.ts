@@ -6,12 +6,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { openJournalFile } from '../apply/journal-file.js';
+import { openJournalFile } from '../live/journal-file.js';
 import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { waitOnTerminalFailures } from '../daemon/terminal-wait.js';
-import { WriteJournal } from '../apply/write-journal.js';
+import { WriteJournal } from '../live/write-journal.js';
 import type { Cycle } from '../daemon/index.js';
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { onShutdownSignals } from '../signals.js';
@@ -147,7 +147,7 @@ async function checkAdminTokenFile(file: string): Promise<void> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the admin token file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
+    throw new FileError(`cannot read the admin token file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
   }
   if (text.trim() === '') throw new UsageError(`the admin token file ${file} is empty`);
 }

@@ -1,13 +1,13 @@
 /**
  * Failures that waiting cannot mend (a refused token, a certificate the
- * daemon does not trust, a usage error): backing off and trying again only
+ * daemon does not trust, a usage error, a file it cannot read or write): backing off and trying again only
  * repeats them. Like controller-runtime's terminal errors, such a cycle stops
  * the retries: the daemon then waits for something that can mend it, a change
  * of the policy files or of the credential files. Each timer tick re-reads the
  * credential files (cheap, no API call); the next cycle runs as soon as they or
  * the policies change.
  */
-import { ApiAuthError, ApiTlsError, UsageError } from '../errors.js';
+import { ApiAuthError, ApiTlsError, FileError, UsageError } from '../errors.js';
 import type { Cycle, CycleOutcome } from '../reconcile/outcome.js';
 
 /** Why waiting will not help, or undefined when it may. */
@@ -17,6 +17,7 @@ export function terminalReason(error: unknown): string | undefined {
   }
   if (error instanceof ApiTlsError) return 'the API\'s certificate is not trusted here';
   if (error instanceof UsageError) return 'the configuration is wrong';
+  if (error instanceof FileError) return 'a file it needs cannot be read or written';
   return undefined;
 }
 

@@ -7,7 +7,7 @@
  */
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { FileError, UsageError } from '../errors.js';
 import { emptyState, type ActionRecord, type EmulatorState, type HintRecord, type IpObject, type Stored } from './store.js';
 
 const FORMAT = 'rampart-emulator-state';
@@ -43,7 +43,7 @@ export async function loadState(file: string): Promise<EmulatorState> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
-    throw new UsageError(`cannot read emulator data file ${file}: ${(error as Error).message}`, { cause: error });
+    throw new FileError(`cannot read emulator data file ${file}: ${(error as Error).message}`, { cause: error });
   }
   let parsed: Partial<StateFile>;
   try {
@@ -118,7 +118,7 @@ export class Persister {
       await rename(tmp, this.file);
     } catch (error) {
       await rm(tmp, { force: true });
-      throw new UsageError(`cannot write emulator data file ${this.file}: ${(error as Error).message}`, { cause: error });
+      throw new FileError(`cannot write emulator data file ${this.file}: ${(error as Error).message}`, { cause: error });
     }
     await syncDirectory(dir);
   }

@@ -6,7 +6,7 @@
  * nothing to change. An object that fails either check is left out and
  * reported instead of breaking the export.
  */
-import { RampartError } from '../errors.js';
+import { ExportCheckError } from '../errors.js';
 import { ipKey, type LiveIpEntry } from '../model/ip.js';
 import { ruleKey, satisfies, type Rule } from '../model/rule.js';
 import { appendTo } from '../plan/append.js';
@@ -17,15 +17,6 @@ import { buildRecord } from './record.js';
 import { cleanText, renderFiles, type RenderOptions } from './render.js';
 import { selectObjects, sortSkipped } from './select.js';
 import type { ExportOptions, ExportResult, PlacedIpEntry, PlacedRule, Skipped } from './types.js';
-
-/** Thrown when the output fails validation for a reason no single object explains (a bug). */
-export class ExportCheckError extends RampartError {
-  readonly code = 'export_check';
-
-  constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(`the exported files do not validate: ${diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.message} [${d.code}]`).join('; ')}`);
-  }
-}
 
 export function buildExport(live: LiveState, options: ExportOptions): ExportResult {
   const selection = selectObjects(live, options);

@@ -1,5 +1,5 @@
 /** `rampart export`: live rules and IP lists → policy files. */
-export { buildExport, ExportCheckError } from './build.js';
+export { buildExport } from './build.js';
 export { writeExport, type WriteResult } from './write.js';
 export { renderReport, type ReportFormat } from './report.js';
 export { assignNames, contentHash, nameStem, slugify } from './names.js';

@@ -14,13 +14,7 @@
  * between the calls of two neighbouring pages, whichever came first, leaves the
  * later page not starting on the last object of the earlier one.
  */
-import { RampartError } from '../errors.js';
-
-/** The listing moved between page calls on every read. Retryable: the next read may be quiet. */
-export class ListingUnstableError extends RampartError {
-  readonly code = 'listing_unstable';
-  override readonly retryable = true;
-}
+import { ListingUnstableError } from '../errors.js';
 
 /** Runs one page call when a slot is free (bounds the calls in flight across listings). */
 export type PageScheduler = <R>(call: () => Promise<R>) => Promise<R>;

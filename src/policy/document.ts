@@ -15,7 +15,8 @@ export interface PolicyDocument {
   readonly ip_lists?: Partial<Record<'deny' | 'allow' | 'gray', readonly IpEntrySpec[]>>;
 }
 
-export type PointSpec = readonly (string | number)[];
+export type { PointSpec } from '../model/point-grammar.js';
+import type { PointSpec } from '../model/point-grammar.js';
 
 /** A rule as written: the common keys, and its kind's own fields by their YAML names. */
 export interface RuleSpec {

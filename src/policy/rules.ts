@@ -11,7 +11,7 @@ import { ruleKind } from '../rules/registry.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
 import { checkPoint } from './points.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../model/suggest.js';
 import { regexProblem, REGEX_DIALECT } from '../model/regex.js';
 import { isRecord } from './schema-messages.js';
 import type { Path } from './source-map.js';

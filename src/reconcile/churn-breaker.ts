@@ -10,7 +10,7 @@
  * ends when the declaration changes (another write key) or no longer needs a
  * create.
  */
-import type { ChangeResult } from '../apply/results.js';
+import type { ChangeResult } from '../audit/change-result.js';
 import { ipWriteKey, ruleWriteKey } from '../model/fingerprint.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import { restrictPlan } from '../plan/plan.js';

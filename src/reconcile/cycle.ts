@@ -15,7 +15,7 @@ import { auditEntry } from '../audit/entry.js';
 import { applyPlan } from '../apply/apply.js';
 import { objectsDone } from '../apply/render-report.js';
 import { changeCounts, summaryCounts, type ObjectAction } from '../plan/counts.js';
-import type { WriteJournal } from '../apply/write-journal.js';
+import type { WriteJournal } from '../live/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
 import { ApplyFailedError, PolicyInvalidError, UnsafePlanError, UsageError } from '../errors.js';
 import { checkSafety, hasChanges } from '../plan/index.js';

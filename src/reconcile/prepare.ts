@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceApi } from '../api/service.js';
 import type { Logger } from '../log.js';
 import { NoPoliciesError, PolicyInvalidError, UnmanagedConflictError } from '../errors.js';
-import type { WriteJournal } from '../apply/write-journal.js';
+import type { WriteJournal } from '../live/write-journal.js';
 import { desiredListingSizes, type ListingSizeMemory } from '../live/listing-sizes.js';
 import { readLiveState } from '../live/read.js';
 import { readExportRecords } from './export-records.js';

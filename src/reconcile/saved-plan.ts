@@ -9,7 +9,7 @@
  * inputs do not produce), or when the policies or the live state changed since.
  */
 import { readFile } from 'node:fs/promises';
-import { PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
+import { FileError, PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { buildPlan, canonicalJson, digestDesired, digestLive, planChecksum, type SafetyLimits } from '../plan/index.js';
 import { PLAN_FORMAT_VERSION, type Plan } from '../plan/types.js';
@@ -19,7 +19,7 @@ export async function readSavedPlan(file: string): Promise<Plan> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the plan file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
+    throw new FileError(`cannot read the plan file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
   }
   let plan: Plan;
   try {

@@ -6,13 +6,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { RampartError } from '../errors.js';
-
-/** The policy directory kept moving while it was read. Retryable: the next cycle tries again. */
-export class SnapshotUnstableError extends RampartError {
-  readonly code = 'snapshot_unstable';
-  override readonly retryable = true;
-}
+import { SnapshotUnstableError } from '../errors.js';
 
 export interface SnapshotOptions {
   /** Reads to try before giving up. Default 5. */

@@ -5,7 +5,7 @@
  */
 import { canonicalPoint, regroupPoints } from '../model/canonical.js';
 import type { Point } from '../model/rule.js';
-import { readPoint } from '../policy/points.js';
+import { readPoint } from '../model/point-grammar.js';
 import { field, type FieldFactory } from './field.js';
 
 const UNITS = [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const;

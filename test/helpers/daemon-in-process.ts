@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { ApiClient } from '../../src/api/client.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/api/retry.js';
 import { ServiceApi } from '../../src/api/service.js';
-import { WriteJournal } from '../../src/apply/write-journal.js';
+import { WriteJournal } from '../../src/live/write-journal.js';
 import { DaemonMetrics } from '../../src/daemon/metrics.js';
 import { PauseSwitch, startDaemon, type BackoffOptions, type RunningDaemon } from '../../src/daemon/index.js';
 import { createLogger } from '../../src/log.js';

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
-import { WriteJournal } from '../../../src/apply/write-journal.js';
+import { WriteJournal } from '../../../src/live/write-journal.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
 import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { createCycle } from '../../../src/reconcile/cycle.js';

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, realpath, rename, rm, symlink } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readConsistentSnapshot, SnapshotUnstableError } from '../../../src/reconcile/snapshot.js';
+import { SnapshotUnstableError } from '../../../src/errors.js';
+import { readConsistentSnapshot } from '../../../src/reconcile/snapshot.js';
 
 let root = '';
 

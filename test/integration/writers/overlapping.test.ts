@@ -12,7 +12,7 @@ import { applyPlan } from '../../../src/apply/apply.js';
 import type { ApplyReport } from '../../../src/apply/results.js';
 import { prepare } from '../../../src/reconcile/prepare.js';
 import { createCycle } from '../../../src/reconcile/cycle.js';
-import { WriteJournal } from '../../../src/apply/write-journal.js';
+import { WriteJournal } from '../../../src/live/write-journal.js';
 import { silentLogger } from '../../../src/log.js';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
 import { expectNoDuplicates, SAMPLE_IP_VALUES, SAMPLE_RULES, useSampleSetup, type Harness } from '../apply/harness.js';

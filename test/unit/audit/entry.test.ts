@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeResult } from '../../../src/apply/results.js';
+import type { ChangeResult } from '../../../src/audit/change-result.js';
 import { auditEntry } from '../../../src/audit/entry.js';
 import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpObject } from '../../../src/plan/types.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { postPlanComment } from '../../../src/ci/comment.js';
-import { ForgeApiError } from '../../../src/ci/errors.js';
+import { ForgeApiError } from '../../../src/errors.js';
 import { PLAN_MARKER } from '../../../src/ci/pr-comment.js';
 import { UsageError } from '../../../src/errors.js';
 import { startFakeForge, type FakeForge } from './fake-forge.js';

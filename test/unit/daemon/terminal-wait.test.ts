@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { terminalReason, waitOnTerminalFailures } from '../../../src/daemon/terminal-wait.js';
-import { ApiAuthError, ApiServerError, ApiTlsError, UsageError } from '../../../src/errors.js';
+import { ApiAuthError, ApiServerError, ApiTlsError, FileError, UsageError } from '../../../src/errors.js';
 import { ReconcileLoop } from '../../../src/daemon/loop.js';
 import { silentLogger } from '../../../src/log.js';
 import type { CycleContext, CycleOutcome } from '../../../src/reconcile/outcome.js';
@@ -19,6 +19,7 @@ describe('terminal failures', () => {
     expect(terminalReason(new ApiAuthError('403'))).toMatch(/may not act/);
     expect(terminalReason(new ApiTlsError('self-signed'))).toMatch(/certificate/);
     expect(terminalReason(new UsageError('bad flag'))).toMatch(/configuration/);
+    expect(terminalReason(new FileError('cannot read the journal file j: EACCES'))).toMatch(/file/);
     expect(terminalReason(new ApiServerError('503'))).toBeUndefined();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeResult } from '../../../src/apply/results.js';
+import type { ChangeResult } from '../../../src/audit/change-result.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import type { Plan } from '../../../src/plan/types.js';
 import { ChurnBreaker } from '../../../src/reconcile/churn-breaker.js';

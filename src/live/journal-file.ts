@@ -7,7 +7,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { FileError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { type JournalEvent, WriteJournal } from './write-journal.js';
 
@@ -31,7 +31,7 @@ export function openJournalFile(file: string, options: { ttlMs?: number; logger?
     writeFileSync(temporary, events.map((event) => JSON.stringify(event) + '\n').join(''));
     renameSync(temporary, file);
   } catch (error) {
-    throw new UsageError(`cannot write the journal file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new FileError(`cannot write the journal file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   if (events.length > 0) options.logger?.info({ file, remembered: events.length }, 'recent writes read from the journal');
   journal.sink = (event) => appendFileSync(file, JSON.stringify(event) + '\n');
@@ -44,7 +44,7 @@ function readLines(file: string): string[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new UsageError(`cannot read the journal file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new FileError(`cannot read the journal file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   return text.split('\n').filter((line) => line.trim() !== '');
 }

@@ -1,0 +1,39 @@
+/** What became of one change of a plan when it was applied: what audit records and the report lists. */
+import type { ErrorCode } from '../errors.js';
+import type { FieldRewrite } from '../model/rewrites.js';
+import type { PlanChange } from '../plan/types.js';
+import type { WriteCause } from './cause.js';
+
+/** A failed change's code: an error's code, or `dependency` (a change that needs a create that failed). */
+export type ChangeErrorCode = ErrorCode | 'dependency';
+
+export type ChangeStatus =
+  /** The call succeeded. */
+  | 'applied'
+  /** The goal was already reached: a delete of something gone, a create answered 409. */
+  | 'already-done'
+  /** Not attempted: stopped, or it depends on a create that failed. */
+  | 'skipped'
+  | 'failed';
+
+export interface ChangeResult {
+  readonly index: number;
+  readonly change: PlanChange;
+  readonly status: ChangeStatus;
+  /** Why it failed or was skipped. */
+  readonly detail?: string;
+  /** Why it failed: the error's code, or `dependency` for a change whose regex rule was not created. */
+  readonly errorCode?: ChangeErrorCode;
+  /** Id of a created rule. */
+  readonly id?: number;
+  /** Ids of created IP objects, where the service's answer lists them. */
+  readonly ids?: readonly number[];
+  /** A created regex rule's `regex_id`. */
+  readonly regexId?: number;
+  /** Fields the service stored differently from what the create sent. */
+  readonly rewrites?: readonly FieldRewrite[];
+  /** Why the change was needed (audit/cause.ts). */
+  readonly cause?: WriteCause;
+  /** Fields a replacement changes, against the object it replaces. */
+  readonly changed?: readonly string[];
+}

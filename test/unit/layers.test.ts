@@ -1,0 +1,70 @@
+/**
+ * The source folders form layers that only import downward: the model and its
+ * catalogue at the bottom, the commands at the top. A folder may import
+ * itself, the files at the root of src/ (errors, log, ...) and the folders
+ * listed for it here; anything else is an import against the layering.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+
+/** Each folder and the folders below it that it may import. */
+const BELOW: Readonly<Record<string, readonly string[]>> = {
+  // The rule catalogue is the model's data: the two know each other.
+  model: ['rules'],
+  rules: ['model'],
+  api: ['model', 'rules'],
+  policy: ['model', 'rules'],
+  plan: ['model', 'rules'],
+  live: ['api', 'model', 'rules'],
+  audit: ['plan', 'model', 'rules'],
+  apply: ['audit', 'plan', 'live', 'api', 'model', 'rules'],
+  fmt: ['policy', 'model', 'rules'],
+  export: ['policy', 'plan', 'model', 'rules'],
+  tune: ['policy', 'api', 'model', 'rules'],
+  reconcile: ['apply', 'audit', 'export', 'plan', 'live', 'policy', 'api', 'model', 'rules'],
+  ci: ['reconcile', 'plan', 'model', 'rules'],
+  daemon: ['reconcile', 'apply', 'audit', 'plan', 'live', 'policy', 'api', 'model', 'rules'],
+  // The emulator is an independent oracle: it shares nothing with the client but the root utilities.
+  emulator: [],
+  tools: ['policy', 'rules', 'model'],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** `src/plan/render/blocks.ts` → `plan`; a file at the root of src → undefined. */
+function folderOf(file: string): string | undefined {
+  const parts = relative(SRC, file).split(/[\\/]/);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+describe('layers', () => {
+  const files = sources(SRC);
+
+  it('declares every source folder (commands may import anything)', () => {
+    const folders = new Set(files.map(folderOf).filter((f): f is string => f !== undefined && f !== 'commands'));
+    expect([...folders].filter((f) => !(f in BELOW))).toEqual([]);
+  });
+
+  it('only import downward', () => {
+    const upward: string[] = [];
+    for (const file of files) {
+      const from = folderOf(file);
+      if (from === undefined || from === 'commands') continue;
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/^(?:import|export)[^;]*? from '(\.[^']+)'/gms)) {
+        const to = folderOf(join(file, '..', match[1] as string));
+        if (to === undefined || to === from || (BELOW[from] ?? []).includes(to)) continue;
+        upward.push(`${relative(SRC, file)} imports ${match[1]}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
