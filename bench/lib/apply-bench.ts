@@ -8,7 +8,7 @@
 import { ApiClient } from '../../src/api/client.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../src/api/service.js';
 import { minimumListingCalls } from '../../src/live/paging.js';
-import { RULE_DELETE_BATCH } from '../../src/plan/plan.js';
+import { RULE_DELETE_BATCH } from '../../src/plan/classes/rules.js';
 import { IP_LISTS } from '../../src/model/ip.js';
 import { applyPlan } from '../../src/apply/apply.js';
 import { loadPolicies } from '../../src/policy/index.js';

@@ -5,6 +5,7 @@
  */
 import { auditEntry } from '../audit/entry.js';
 import { describeRewrites } from '../model/rewrites.js';
+import { planClassOf } from '../plan/classes/index.js';
 import { addCounts, callsPhrase, donePhrase, type ObjectCounts } from '../plan/counts.js';
 import type { Plan, PlanChange } from '../plan/types.js';
 import type { ChangeResult } from '../audit/change-result.js';
@@ -85,17 +86,6 @@ function resultJson(result: ChangeResult, revision: string | undefined) {
   };
 }
 
-/** `file:line:col`; a plan saved before creates carried a column gives `file:line`. */
-function where(change: { readonly file: string; readonly line: number; readonly col?: number }): string {
-  return change.col ? `${change.file}:${change.line}:${change.col}` : `${change.file}:${change.line}`;
-}
-
 function describe(change: PlanChange): string {
-  if (change.action === 'create' && change.kind === 'rule') return `create rule ${change.name} (${where(change)})`;
-  if (change.action === 'update') return `update rule ${change.name} #${change.id} (${where(change)})`;
-  if (change.action === 'adopt' && change.kind === 'rule') return `adopt rule ${change.name} #${change.id} (${where(change)})`;
-  if (change.action === 'adopt') return `adopt ${change.object.list} ${change.object.values.join(', ')} from ${change.ids.map((id) => `#${id}`).join(', ')} (${where(change)})`;
-  if (change.action === 'create') return `create ${change.object.list} ${change.object.values.join(', ')} (${where(change)})`;
-  if (change.kind === 'rule') return `delete rule ${change.name !== undefined ? `${change.name} ` : ''}#${change.id} of client ${change.client}`;
-  return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;
+  return planClassOf(change).describe(change);
 }

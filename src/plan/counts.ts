@@ -4,7 +4,7 @@
  * countries is three), by what happens to them. API calls are counted apart
  * and always named as calls.
  */
-import { InternalError } from '../errors.js';
+import { planClassOf } from './classes/index.js';
 import type { PlanChange } from './types.js';
 
 /** What happens to an object, in the order summaries list them. */
@@ -55,22 +55,7 @@ export function callsPhrase(calls: number): string {
  * counts the values the object held, less those an earlier create moved out.
  */
 export function changeCounts(change: PlanChange): ObjectCounts {
-  if (change.action === 'update') return { update: 1 };
-  if (change.action === 'adopt') return { adopt: change.kind === 'rule' ? 1 : change.object.values.length };
-  if (change.action === 'create') {
-    const n = change.kind === 'rule' ? 1 : change.object.values.length;
-    const replacing = change.kind === 'rule' ? (change.replaces?.length ?? 0) > 0 : change.force;
-    return replacing ? { replace: n } : { create: n };
-  }
-  if (change.action !== 'delete') {
-    // An action added to PlanChange fails to compile here until it is counted.
-    const uncounted: never = change;
-    throw new InternalError(`no count for ${JSON.stringify(uncounted)}`);
-  }
-  if (change.kind === 'rule') return change.reason === 'replaced' ? {} : { delete: 1 };
-  let deleted = 0;
-  for (const o of change.objects) deleted += o.size - (o.moved?.length ?? 0);
-  return { delete: deleted };
+  return planClassOf(change).counts(change);
 }
 
 /** The sum over changes, every action of `into` kept (0 where none). */

@@ -1,3 +1,4 @@
+import { planClassOf } from './classes/index.js';
 import type { Plan, PlanChange, PlanSafety } from './types.js';
 
 /**
@@ -46,19 +47,10 @@ export interface GuardedDeletes {
 export function guardedDeletes(changes: readonly PlanChange[]): GuardedDeletes {
   let count = 0;
   let moves = 0;
-  for (const c of changes) {
-    if (c.action !== 'delete') continue;
-    if (c.kind === 'rule') {
-      if (c.reason === 'not-declared') count++;
-      continue;
-    }
-    for (const o of c.objects) {
-      if (o.reason === 'not-declared') count += o.object.values.length;
-      if (o.reason === 'moved') {
-        count += o.object.values.length;
-        moves += o.object.values.length;
-      }
-    }
+  for (const change of changes) {
+    const guarded = planClassOf(change).guarded(change);
+    count += guarded.count;
+    moves += guarded.moves;
   }
   return { count, moves };
 }

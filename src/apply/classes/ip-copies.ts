@@ -1,0 +1,74 @@
+/** Another writer's copies of the IP values this run created (see apply/concurrent-copies.ts). */
+import { IP_RULE_PAGE_LIMIT } from '../../api/service.js';
+import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
+import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
+import { fetchAllPages } from '../../live/paging.js';
+import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
+import type { PlanIpChange } from '../../plan/classes/ip.js';
+import { ipEntriesFromPlan } from '../../plan/objects.js';
+
+export function ipCopyFinder(): CopyFinder<PlanIpChange> {
+  /** Per `client|list`: write key → the value, and the object this run created holding it when the answer named one. */
+  const ipKeys = new Map<string, Map<string, OwnValue>>();
+  return {
+    note(change, { ids }) {
+      if (change.action !== 'create') return;
+      // One object holds every value of the request when the answer names one id; otherwise the listing tells.
+      const holder = ids?.length === 1 ? ids[0] : undefined;
+      for (const entry of ipEntriesFromPlan(change.client, change.object)) {
+        const list = `${change.client}|${entry.list}`;
+        const keys = ipKeys.get(list) ?? new Map<string, OwnValue>();
+        ipKeys.set(list, keys.set(ipWriteKey(entry), { value: entry.value, ...(holder !== undefined ? { holder } : {}) }));
+      }
+    },
+    async remove(options) {
+      const removed: ConcurrentCopy[] = [];
+      for (const [clientList, keys] of ipKeys) {
+        if (options.stop?.aborted) break;
+        const [client, list] = clientList.split('|') as [string, string];
+        removed.push(...await ipCopies(Number(client), list, keys, options));
+      }
+      return removed;
+    },
+  };
+}
+
+/**
+ * Per value and list: an object goes when every value it holds is one this
+ * run wrote and a lower-id object of the owner holds it too (an object that
+ * also holds a value nobody else does stays, so nothing is lost).
+ */
+interface OwnValue {
+  readonly value: string;
+  readonly holder?: number;
+}
+
+async function ipCopies(client: number, list: string, keys: ReadonlyMap<string, OwnValue>, options: CopyOptions): Promise<ConcurrentCopy[]> {
+  const objects = await fetchAllPages((offset, limit) => options.api.listIpRules(client, list, offset, limit, options.stop ? { signal: options.stop } : {}), IP_RULE_PAGE_LIMIT);
+  const entriesOf = new Map<number, { key: string | undefined; value: string }[]>();
+  const lowest = new Map<string, number>();
+  // This run's own objects count whether or not the listing shows them yet.
+  for (const [key, { value, holder }] of keys) {
+    if (holder === undefined) continue;
+    lowest.set(key, Math.min(lowest.get(key) ?? holder, holder));
+    entriesOf.set(holder, [...(entriesOf.get(holder) ?? []), { key, value }]);
+  }
+  for (const object of objects) {
+    const entries = liveEntriesFromIpRule(object).filter((entry) => entry.owner === options.owner);
+    if (entries.length === 0) continue;
+    // The listing's view of an object replaces what this run assumed of it.
+    entriesOf.set(object.id, entries.map((entry) => ({ key: listedIpWriteKey(entry), value: entry.value })));
+    for (const entry of entries) {
+      const key = listedIpWriteKey(entry);
+      if (key !== undefined && keys.has(key)) lowest.set(key, Math.min(lowest.get(key) ?? object.id, object.id));
+    }
+  }
+  const copies: ConcurrentCopy[] = [];
+  for (const [id, entries] of entriesOf) {
+    const keptBy = entries.map((entry) => (entry.key !== undefined && keys.has(entry.key) ? lowest.get(entry.key) : undefined));
+    if (!keptBy.every((kept) => kept !== undefined && kept < id)) continue;
+    copies.push({ kind: 'ip', client, id, kept: Math.min(...(keptBy as number[])), list, values: entries.map((entry) => entry.value) });
+  }
+  if (copies.length > 0) await options.api.deleteIpRules(client, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
+  return copies;
+}

@@ -1,0 +1,48 @@
+/** What the IP-list listings must show after an apply's IP writes (see apply/settle.ts). */
+import { IP_RULE_PAGE_LIMIT, type ServiceApi } from '../../api/service.js';
+import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
+import { fetchAllPages } from '../../live/paging.js';
+import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
+import { ipEntriesFromPlan } from '../../plan/objects.js';
+import type { PlanIpChange } from '../../plan/classes/ip.js';
+import type { ListingCheck } from '../settle.js';
+
+interface ListExpectations {
+  /** Write keys of the values written: what was written, not its identity. */
+  readonly keys: string[];
+  readonly gone: number[];
+}
+
+export function ipListingCheck(): ListingCheck<PlanIpChange> {
+  /** By `client|list`: one listing each. */
+  const byList = new Map<string, ListExpectations>();
+  const of = (client: number, list: string): ListExpectations => {
+    const key = `${client}|${list}`;
+    let expected = byList.get(key);
+    if (!expected) byList.set(key, (expected = { keys: [], gone: [] }));
+    return expected;
+  };
+  return {
+    expect(change, { status }) {
+      if (change.action === 'delete') {
+        for (const object of change.objects) of(change.client, object.object.list).gone.push(object.id);
+        return;
+      }
+      // Answered 409: the values were there already, under whatever mark they carry.
+      if (status === 'already-done') return;
+      for (const entry of ipEntriesFromPlan(change.client, change.object)) of(change.client, entry.list).keys.push(ipWriteKey(entry));
+    },
+    async shown(api: ServiceApi, owner: string) {
+      for (const [clientList, expected] of byList) {
+        const [client, list] = clientList.split('|') as [string, string];
+        const objects = await fetchAllPages((offset, limit) => api.listIpRules(Number(client), list, offset, limit), IP_RULE_PAGE_LIMIT);
+        const listedIds = new Set(objects.map((object) => object.id));
+        const listedKeys = new Set(objects.flatMap((object) => liveEntriesFromIpRule(object)).flatMap((entry) =>
+          entry.owner === owner ? (listedIpWriteKey(entry) ?? []) : []));
+        if (expected.keys.some((key) => !listedKeys.has(key))) return false;
+        if (expected.gone.some((id) => listedIds.has(id))) return false;
+      }
+      return true;
+    },
+  };
+}

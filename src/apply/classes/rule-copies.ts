@@ -1,0 +1,47 @@
+/** Another writer's copies of the rules this run created (see apply/concurrent-copies.ts). */
+import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
+import { liveRuleFromHint } from '../../live/normalize-hint.js';
+import { listClientRules } from '../../live/rule-listing.js';
+import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
+import type { PlanRuleChange } from '../../plan/classes/rules.js';
+import { ruleFromPlan } from '../../plan/objects.js';
+
+export function ruleCopyFinder(): CopyFinder<PlanRuleChange> {
+  /** Per client: write key → the id this run created it with (known even before the listing shows it). */
+  const ruleKeys = new Map<number, Map<string, number | undefined>>();
+  return {
+    note(change, { id }) {
+      if (change.action !== 'create') return;
+      const keys = ruleKeys.get(change.client) ?? new Map<string, number | undefined>();
+      ruleKeys.set(change.client, keys.set(ruleWriteKey(ruleFromPlan(change.client, change.rule)), id));
+    },
+    async remove(options) {
+      const removed: ConcurrentCopy[] = [];
+      for (const [client, keys] of ruleKeys) {
+        if (options.stop?.aborted) break;
+        removed.push(...await ruleCopies(client, keys, options));
+      }
+      return removed;
+    },
+  };
+}
+
+async function ruleCopies(client: number, keys: ReadonlyMap<string, number | undefined>, options: CopyOptions): Promise<ConcurrentCopy[]> {
+  const byKey = new Map<string, { id: number; name?: string }[]>();
+  // This run's own copy counts whether or not the listing shows it yet.
+  for (const [key, id] of keys) if (id !== undefined) byKey.set(key, [{ id }]);
+  for (const hint of await listClientRules(options.api, client, options.stop)) {
+    const rule = liveRuleFromHint(hint);
+    const key = rule && rule.owner === options.owner ? listedRuleWriteKey(rule) : undefined;
+    if (key === undefined || !keys.has(key) || byKey.get(key)?.some((copy) => copy.id === hint.id)) continue;
+    byKey.set(key, [...(byKey.get(key) ?? []), { id: hint.id, ...(rule?.name !== undefined ? { name: rule.name } : {}) }]);
+  }
+  const copies: ConcurrentCopy[] = [];
+  for (const rules of byKey.values()) {
+    const [first, ...others] = [...rules].sort((a, b) => a.id - b.id);
+    if (!first) continue;
+    for (const other of others) copies.push({ kind: 'rule', client, id: other.id, kept: first.id, ...(other.name !== undefined ? { name: other.name } : {}) });
+  }
+  if (copies.length > 0) await options.api.deleteHints(client, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
+  return copies;
+}

@@ -1,0 +1,55 @@
+/** What the rule listings must show after an apply's rule writes (see apply/settle.ts). */
+import type { ServiceApi } from '../../api/service.js';
+import { liveRuleFromHint } from '../../live/normalize-hint.js';
+import { listClientRules } from '../../live/rule-listing.js';
+import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
+import { ruleFromPlan } from '../../plan/objects.js';
+import type { PlanRuleChange } from '../../plan/classes/rules.js';
+import type { ListingCheck } from '../settle.js';
+
+interface ClientExpectations {
+  /**
+   * A created rule: its id listed, or a lower id of the same write key (the
+   * copy another writer of the owner made first, which concurrent-copies.ts
+   * keeps when it deletes this one).
+   */
+  readonly ids: { readonly id: number; readonly key: string }[];
+  /** Write keys listed: what was written, not its identity (a rule stored differently is still found). */
+  readonly keys: string[];
+  readonly gone: number[];
+}
+
+export function ruleListingCheck(): ListingCheck<PlanRuleChange> {
+  const byClient = new Map<number, ClientExpectations>();
+  const of = (client: number): ClientExpectations => {
+    let expected = byClient.get(client);
+    if (!expected) byClient.set(client, (expected = { ids: [], keys: [], gone: [] }));
+    return expected;
+  };
+  return {
+    expect(change, { id }) {
+      const expected = of(change.client);
+      if (change.action === 'delete') expected.gone.push(change.id);
+      else if (change.action === 'create' && id !== undefined) expected.ids.push({ id, key: ruleWriteKey(ruleFromPlan(change.client, change.rule)) });
+      // An update or adoption is listed with the mark it wrote: the listing shows the new version.
+      else expected.keys.push(ruleWriteKey(ruleFromPlan(change.client, change.rule)));
+    },
+    async shown(api: ServiceApi, owner: string) {
+      for (const [client, expected] of byClient) {
+        const hints = await listClientRules(api, client);
+        const listedIds = new Set(hints.map((hint) => hint.id));
+        const lowestOfKey = new Map<string, number>();
+        for (const hint of hints) {
+          const rule = liveRuleFromHint(hint);
+          const key = rule && rule.owner === owner ? listedRuleWriteKey(rule) : undefined;
+          if (key !== undefined) lowestOfKey.set(key, Math.min(lowestOfKey.get(key) ?? hint.id, hint.id));
+        }
+        if (expected.ids.some(({ id, key }) => !listedIds.has(id) && !((lowestOfKey.get(key) ?? Infinity) < id))) return false;
+        if (expected.keys.some((key) => !lowestOfKey.has(key))) return false;
+        if (expected.gone.some((id) => listedIds.has(id))) return false;
+      }
+      return true;
+    },
+  };
+}
+

@@ -1,0 +1,76 @@
+/** Rules as the applier writes them: one call per create and update, deletes of a client batched. */
+import { runBounded } from '../../concurrency.js';
+import { InternalError } from '../../errors.js';
+import { appendTo } from '../../plan/append.js';
+import { RULE_DELETE_BATCH, type PlanRuleChange } from '../../plan/classes/rules.js';
+import type { PlanCreateRule } from '../../plan/types.js';
+import type { ChangeResult } from '../../audit/change-result.js';
+import { createRule, deleteRules, updateRule } from '../execute.js';
+import { failure, partition, type Indexed } from '../run-change.js';
+import type { ApplyClass } from './class.js';
+import { ruleCopyFinder } from './rule-copies.js';
+import { ruleListingCheck } from './rule-listing-check.js';
+
+/** The regex rule an `ignore_regex` create names, when it waits for the regex's create. */
+function regexRuleOf(change: PlanRuleChange): string | undefined {
+  const name = change.action === 'create' ? change.rule.fields.regex_rule : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The create of the regex rule `change` names: same client, file and application. */
+function isItsRegex(change: PlanCreateRule, name: string, result: ChangeResult): boolean {
+  const c = result.change;
+  return result.status === 'applied' && c.action === 'create' && c.kind === 'rule' && c.rule.kind === 'regex' && c.client === change.client
+    && c.file === change.file && c.name === name && JSON.stringify(c.application) === JSON.stringify(change.application);
+}
+
+export const RULE_WRITES: ApplyClass<PlanRuleChange> = {
+  write(change, context, referencedId) {
+    if (change.action === 'create') return createRule(change, context, referencedId);
+    if (change.action === 'delete') throw new InternalError('rule deletes run in batches (runDeletes)');
+    return updateRule(change, context);
+  },
+
+  async runDeletes(items, run, blocked) {
+    const [kept, deletable] = partition(items, ({ change }) => change.action === 'delete' && blocked.has(change.id));
+    for (const { change, index } of kept) run.record({ index, change, status: 'skipped', detail: `its replacement was not created; rule ${deletedId(change)} stays` });
+    // A journaled create whose id we never heard: nothing to delete until the listing shows it.
+    const [placeholders, real] = partition(deletable, ({ change }) => deletedId(change) < 0);
+    for (const { change, index } of placeholders) run.record({ index, change, status: 'already-done', detail: 'not listed yet' });
+    const byClient = new Map<number, Indexed<PlanRuleChange>[]>();
+    for (const item of real) appendTo(byClient, item.change.client, item);
+    const batches = [...byClient.entries()].flatMap(([client, list]) =>
+      Array.from({ length: Math.ceil(list.length / RULE_DELETE_BATCH) }, (_, i) => ({ client, list: list.slice(i * RULE_DELETE_BATCH, (i + 1) * RULE_DELETE_BATCH) })));
+    await runBounded(batches.map(({ client, list }) => async () => {
+      if (run.stop?.aborted) {
+        for (const { change, index } of list) run.record({ index, change, status: 'skipped', detail: 'stopped before this change' });
+        return;
+      }
+      try {
+        const deleted = await deleteRules(client, list.map(({ change }) => deletedId(change)), run.context);
+        for (const { change, index } of list) {
+          run.record(deleted.has(deletedId(change)) ? { index, change, status: 'applied' } : { index, change, status: 'already-done', detail: 'already gone' });
+        }
+      } catch (error) {
+        for (const { change, index } of list) run.record({ index, change, ...failure(error) });
+      }
+    }), run.concurrency);
+  },
+
+  waitsFor(change) {
+    const name = regexRuleOf(change);
+    return name === undefined ? undefined : `its regex rule "${name}"`;
+  },
+  referencedId(change, results) {
+    const name = regexRuleOf(change);
+    if (change.action !== 'create' || name === undefined) return undefined;
+    return results.find((result) => isItsRegex(change, name, result))?.regexId;
+  },
+  listingCheck: ruleListingCheck,
+  copyFinder: ruleCopyFinder,
+};
+
+function deletedId(change: PlanRuleChange): number {
+  if (change.action !== 'delete') throw new InternalError(`a rule ${change.action} among the deletes`);
+  return change.id;
+}

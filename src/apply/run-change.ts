@@ -1,0 +1,51 @@
+/** Running changes of a plan one at a time or in batches, each ending in exactly one recorded result. */
+import type { ChangeResult } from '../audit/change-result.js';
+import { isRampartError } from '../errors.js';
+import type { PlanChange } from '../plan/types.js';
+import type { ExecuteContext, Outcome } from './execute.js';
+
+/** A change with its place in the plan (results and audit refer to it by index). */
+export interface Indexed<C extends PlanChange = PlanChange> {
+  readonly change: C;
+  readonly index: number;
+}
+
+/** What every change runs with. */
+export interface ChangeRun {
+  readonly context: ExecuteContext;
+  /** Graceful stop: changes not started yet are skipped. */
+  readonly stop?: AbortSignal | undefined;
+  readonly record: (result: ChangeResult) => void;
+  readonly concurrency: number;
+}
+
+export interface Skipped {
+  readonly status: 'skipped';
+  readonly detail: string;
+}
+
+/** Runs `call` for one change and records what became of it; never throws. */
+export async function runChange(item: Indexed, run: ChangeRun, call: () => Promise<Outcome | Skipped>): Promise<void> {
+  const { change, index } = item;
+  if (run.stop?.aborted) {
+    run.record({ index, change, status: 'skipped', detail: 'stopped before this change' });
+    return;
+  }
+  try {
+    run.record({ index, change, ...(await call()) });
+  } catch (error) {
+    run.record({ index, change, ...failure(error) });
+  }
+}
+
+export function failure(error: unknown): Pick<ChangeResult, 'status' | 'errorCode' | 'detail'> {
+  return {
+    status: 'failed',
+    errorCode: isRampartError(error) ? error.code : 'internal',
+    detail: error instanceof Error ? error.message : String(error),
+  };
+}
+
+export function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
+}

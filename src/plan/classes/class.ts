@@ -1,0 +1,42 @@
+/**
+ * One class of object the service holds (rules, IP-list entries) as the
+ * planner and every reader of a plan see it. Like a Terraform resource, each
+ * class implements this once, in one module; code over plans looks the class
+ * up by the change's `kind` and never asks which class a change is.
+ */
+import type { Change } from '../../model/change.js';
+import type { Source } from '../../model/rule.js';
+import type { ObjectCounts } from '../counts.js';
+import type { GuardedDeletes } from '../safety.js';
+import type { PlanChange } from '../types.js';
+
+export interface PlanClass<M extends Change = Change, C extends PlanChange = PlanChange> {
+  /** Within a client, classes of lower order come first in a plan (rules before IP entries). */
+  readonly order: number;
+  /** What one object of the class is called in messages: `rule`, `IP object`. */
+  readonly noun: string;
+
+  /** The account a model change writes to. */
+  client(change: M): number;
+  /** The class's part of the plan order within an action and client (an id, a list). */
+  sortTail(change: M): string;
+  /** The first policy line that declared a create, for the plan order; undefined for other actions. */
+  firstSource(change: M): Source | undefined;
+  /** The change as the plan's JSON carries it. */
+  toPlanChange(change: M): C;
+
+  /** The objects (values) one change touches (see counts.ts). */
+  counts(change: C): ObjectCounts;
+  /** What one change deletes that the mass-delete guard counts. */
+  guarded(change: C): GuardedDeletes;
+  /** API calls the class's changes of a plan take together (deletes may share calls). */
+  calls(changes: readonly C[]): number;
+  /** One line naming the change, for apply's report: `create rule block-admin (a.yaml:4:5)`. */
+  describe(change: C): string;
+  /** Owned ids a create or adoption takes over: their deletes wait for it to succeed. */
+  takesOver(change: C): readonly number[];
+  /** Owned ids whose deletes run before the creates (a kind the service keeps one per scope, replaced). */
+  deletesFirst(change: C): readonly number[];
+  /** The ids a delete removes; none for other actions. */
+  deletedIds(change: C): readonly number[];
+}

@@ -1,0 +1,121 @@
+/** IP-list entries as the planner and readers of a plan see them: one change writes the values of one object. */
+import { InternalError } from '../../errors.js';
+import type { AdoptIp, CreateIp, DeleteIp, IpAttributesBefore } from '../../model/change.js';
+import type { Source } from '../../model/rule.js';
+import { compareSources } from '../notes.js';
+import { poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';
+import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanSource } from '../types.js';
+import type { PlanClass } from './class.js';
+
+export type IpChange = CreateIp | DeleteIp | AdoptIp;
+export type PlanIpChange = PlanCreateIp | PlanDeleteIp | PlanAdoptIp;
+
+export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
+  order: 1,
+  noun: 'IP object',
+
+  client: (change) => change.client,
+  sortTail(change) {
+    if (change.action === 'create') return change.list;
+    return String(change.action === 'adopt' ? (change.from[0] ?? 0) : 0).padStart(16, '0');
+  },
+  firstSource(change) {
+    if (change.action !== 'create') return undefined;
+    let first: Source | undefined = change.entries[0]?.source;
+    for (const entry of change.entries) if (first && compareSources(entry.source, first) < 0) first = entry.source;
+    return first ?? { file: '', line: 0, col: 0, name: '' };
+  },
+
+  toPlanChange(change) {
+    if (change.action === 'delete') return deleteChange(change);
+    const sources = planSources(change.entries);
+    const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
+    const head = { kind: 'ip', client: change.client, application: poolsApplication(change.pools) } as const;
+    const source = { file: first.file, line: first.line, col: first.col, name: first.name };
+    const tail = {
+      ...(change.before && change.before.length > 0 ? { before: change.before.map(toPlanIpBefore) } : {}),
+      object: toPlanIpObject(change, change.entries.map((e) => e.value)),
+      sources,
+    };
+    if (change.action === 'adopt') return { action: 'adopt', ...head, ids: [...change.from], ...source, fields: [...change.fields], ...tail };
+    return {
+      action: 'create', ...head, ...source, force: change.force,
+      ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
+      ...tail,
+    };
+  },
+
+  counts(change) {
+    if (change.action === 'adopt') return { adopt: change.object.values.length };
+    if (change.action === 'create') return change.force ? { replace: change.object.values.length } : { create: change.object.values.length };
+    let deleted = 0;
+    for (const o of change.objects) deleted += o.size - (o.moved?.length ?? 0);
+    return { delete: deleted };
+  },
+  guarded(change) {
+    let count = 0;
+    let moves = 0;
+    if (change.action !== 'delete') return { count, moves };
+    for (const o of change.objects) {
+      if (o.reason === 'not-declared') count += o.object.values.length;
+      if (o.reason === 'moved') {
+        count += o.object.values.length;
+        moves += o.object.values.length;
+      }
+    }
+    return { count, moves };
+  },
+  // One call per change: a create or adoption is one object, a delete one batch per client.
+  calls: (changes) => changes.length,
+  describe(change) {
+    if (change.action === 'delete') return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;
+    const where = `${change.file}:${change.line}${change.col ? `:${change.col}` : ''}`;
+    const values = `${change.object.list} ${change.object.values.join(', ')}`;
+    if (change.action === 'adopt') return `adopt ${values} from ${change.ids.map((id) => `#${id}`).join(', ')} (${where})`;
+    return `create ${values} (${where})`;
+  },
+  takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : change.action === 'adopt' ? change.ids : []),
+  deletesFirst: () => [],
+  deletedIds: (change) => (change.action === 'delete' ? change.ids : []),
+};
+
+function deleteChange(c: DeleteIp): PlanDeleteIp {
+  const all = c.objects.flatMap((o) => [...o.entries, ...o.moved]);
+  return {
+    action: 'delete', kind: 'ip', client: c.client, application: unionApplication(all),
+    ids: c.objects.map((o) => o.id),
+    objects: c.objects.map((o) => {
+      const first = o.entries[0] ?? o.moved[0];
+      if (!first) throw new InternalError(`IP object ${o.id} to delete holds no value`);
+      return {
+        id: o.id, reason: o.reason, application: poolsApplication(first.pools), size: o.size,
+        object: toPlanIpObject(first, o.entries.map((e) => e.value)),
+        ...(o.moved.length > 0 ? { moved: o.moved.map((e) => e.value) } : {}),
+      };
+    }),
+  };
+}
+
+/** The policy lines that declared the values of one IP change, each with its values. */
+function planSources(entries: CreateIp['entries']): PlanSource[] {
+  const [only] = entries;
+  // Most creates carry one value (every ip_range value is a create of its own).
+  if (only && entries.length === 1) {
+    return [{ file: only.source.file, line: only.source.line, col: only.source.col, name: only.source.name, values: [only.value] }];
+  }
+  const bySource = new Map<string, { source: Source; values: string[] }>();
+  for (const e of entries) {
+    // A path holds no NUL and the name comes last: one key per declaring line.
+    const key = `${e.source.file}\u0000${e.source.line}\u0000${e.source.col}\u0000${e.source.name}`;
+    const s = bySource.get(key);
+    if (s) s.values.push(e.value);
+    else bySource.set(key, { source: e.source, values: [e.value] });
+  }
+  return [...bySource.values()]
+    .sort((a, b) => compareSources(a.source, b.source))
+    .map(({ source, values }) => ({ file: source.file, line: source.line, col: source.col, name: source.name, values }));
+}
+
+function toPlanIpBefore(b: IpAttributesBefore): PlanIpBefore {
+  return { id: b.id, expires_at: b.expiresAt, ...(b.reason !== undefined ? { reason: b.reason } : {}) };
+}
