@@ -8,6 +8,7 @@
 import type { ChangeResult } from './change-result.js';
 import type { Application } from '../plan/types.js';
 import type { ChangeWhy, WriteCause } from './cause.js';
+import { auditClassOf } from './classes/index.js';
 
 export interface AuditContext {
   /** The policy revision planned from (policy/revision.ts), when one is known. */
@@ -15,9 +16,6 @@ export interface AuditContext {
   /** Per change of the plan, in its order (audit/cause.ts); applyPlan copies it onto each result. */
   readonly why?: readonly ChangeWhy[];
 }
-
-/** Values and ids beyond this many are counted, not listed: a log line stays a line. */
-const MAX_LISTED = 20;
 
 export interface AuditEntry {
   readonly action: ChangeResult['change']['action'];
@@ -30,7 +28,7 @@ export interface AuditEntry {
   readonly col?: number;
   /** Fields the write changes (an update's, or a replacement's against the object it replaces). */
   readonly fields?: readonly string[];
-  /** An IP create's values, the first MAX_LISTED of `count`. */
+  /** An IP create's values, the first few of `count` (classes/class.ts MAX_LISTED). */
   readonly values?: readonly string[];
   /** The rule's id; the IP objects' ids (created, where the answer lists them, deleted, or adopted from). */
   readonly id?: number;
@@ -47,17 +45,7 @@ export function auditEntry(result: ChangeResult, context: Pick<AuditContext, 're
   const where = change.action === 'delete' ? {} : { file: change.file, line: change.line, col: change.col };
   const name = 'name' in change && change.name !== undefined ? { name: change.name } : {};
   const fields = change.action === 'update' || change.action === 'adopt' ? change.fields : result.changed;
-  let listed: Pick<AuditEntry, 'values' | 'id' | 'ids' | 'count'> = {};
-  if (change.kind === 'ip' && (change.action === 'create' || change.action === 'adopt')) {
-    const ids = result.ids ?? (change.action === 'adopt' ? change.ids : undefined);
-    listed = { values: change.object.values.slice(0, MAX_LISTED), ...(ids?.length ? { ids: ids.slice(0, MAX_LISTED) } : {}) };
-    if (change.object.values.length > MAX_LISTED) listed = { ...listed, count: change.object.values.length };
-  } else if (change.kind === 'ip') {
-    listed = { ids: change.ids.slice(0, MAX_LISTED), ...(change.ids.length > MAX_LISTED ? { count: change.ids.length } : {}) };
-  } else {
-    const id = change.action === 'create' ? result.id : change.id;
-    if (id !== undefined) listed = { id };
-  }
+  const listed = auditClassOf(change).listed(change, result);
   return {
     action: change.action,
     kind: change.kind,

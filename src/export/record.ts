@@ -8,6 +8,7 @@
  * since carry the mark and are deleted as usual; the record no longer matters
  * for them.
  */
+import { OBJECT_CLASSES } from '../plan/classes/index.js';
 import type { ExportFile, PlacedIpEntry, PlacedRule } from './types.js';
 import { fileNameOf } from './types.js';
 import type { ExportedObject } from '../model/exported.js';
@@ -43,5 +44,5 @@ export function parseRecord(text: string): ExportedObject[] | undefined {
   const record = value as Partial<ExportRecord> | null;
   if (!record || record.format_version !== 1 || !Array.isArray(record.objects)) return undefined;
   return record.objects.filter((o): o is ExportedObject =>
-    typeof o === 'object' && o !== null && (o.kind === 'rule' || o.kind === 'ip') && Number.isSafeInteger(o.client) && Number.isSafeInteger(o.id) && typeof o.file === 'string');
+    typeof o === 'object' && o !== null && OBJECT_CLASSES.includes(o.kind) && Number.isSafeInteger(o.client) && Number.isSafeInteger(o.id) && typeof o.file === 'string');
 }

@@ -1,4 +1,5 @@
 /** What `rampart export` prints on stdout: the files written and what was left out. Pure. */
+import { planClass } from '../plan/classes/index.js';
 import type { ExportResult, SkipReason } from './types.js';
 import type { WriteResult } from './write.js';
 
@@ -50,7 +51,7 @@ export function renderReport(input: ReportInput, format: ReportFormat): string {
   if (result.skipped.length > 0) {
     lines.push('', `Left out ${plural(result.skipped.length, 'object')}:`);
     for (const s of result.skipped) {
-      const what = s.kind === 'rule' ? `rule id ${s.id}` : `IP object id ${s.id} (${s.value ?? '?'})`;
+      const what = `${planClass(s.kind).noun} id ${s.id}${s.value !== undefined ? ` (${s.value})` : ''}`;
       lines.push(`  ${what}: ${REASON_TEXT[s.reason]}: ${s.detail}`);
     }
   }

@@ -9,6 +9,7 @@
  * two lists for overlapping applications). Leaving out an unmarked object is
  * always plan-neutral: Rampart never deletes what it does not own.
  */
+import { planClass } from '../plan/classes/index.js';
 import { ALL_APPLICATIONS_POOL, ipKey, IP_LISTS, poolsOverlap, type LiveIpEntry } from '../model/ip.js';
 import { describeRewrites, ruleRewrites } from '../model/rewrites.js';
 import { ruleKey, type LiveRule } from '../model/rule.js';
@@ -154,7 +155,7 @@ function selectIpEntries(entries: readonly LiveIpEntry[], options: Pick<ExportOp
 export function sortSkipped(skipped: readonly Skipped[]): Skipped[] {
   return [...skipped].sort(
     (a, b) =>
-      (a.kind === b.kind ? 0 : a.kind === 'rule' ? -1 : 1) ||
+      planClass(a.kind).order - planClass(b.kind).order ||
       a.id - b.id ||
       ((a.value ?? '') < (b.value ?? '') ? -1 : (a.value ?? '') > (b.value ?? '') ? 1 : 0),
   );

@@ -6,7 +6,9 @@ import type { DesiredRule, LiveRule } from './rule.js';
  * model objects out). `src/plan/plan.ts` sorts these once and turns them into
  * the plan's JSON changes. `summary` counts objects (values), not calls.
  */
-export type Change = CreateRule | UpdateRule | DeleteRule | CreateIp | DeleteIp | AdoptRule | AdoptIp;
+export type Change = RuleChange | IpChange;
+export type RuleChange = CreateRule | UpdateRule | DeleteRule | AdoptRule;
+export type IpChange = CreateIp | DeleteIp | AdoptIp;
 
 /**
  * Why an owned live object goes:

@@ -7,7 +7,7 @@
  * in the declared list, and only when every value the holder has is adopted
  * or moved too (deleting an object deletes all its values).
  */
-import type { AdoptIp, Change, CreateIp, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
+import type { AdoptIp, Change, CreateIp, IpChange, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
 import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
@@ -200,10 +200,10 @@ function beforeOf(objects: readonly LiveIpEntry[]): IpAttributesBefore[] {
  * The diff's create of a moved value names the adopted object it replaces, so
  * apply keeps that object when the create fails (no gap in protection).
  */
-export function linkMoves(changes: readonly Change[], moves: ReadonlyMap<string, readonly number[]>): Change[] {
+export function linkMoves(changes: readonly IpChange[], moves: ReadonlyMap<string, readonly number[]>): IpChange[] {
   if (moves.size === 0) return [...changes];
-  return changes.map((change): Change => {
-    if (change.kind !== 'ip' || change.action !== 'create') return change;
+  return changes.map((change): IpChange => {
+    if (change.action !== 'create') return change;
     const ids = change.entries.flatMap((e) => moves.get(ipValueKey(e)) ?? []);
     if (ids.length === 0) return change;
     const replaces = [...new Set([...(change.replaces ?? []), ...ids])].sort((a, b) => a - b);

@@ -1,4 +1,4 @@
-import type { Change, CreateIp, DeletedIpObject } from '../model/change.js';
+import type { CreateIp, DeletedIpObject, IpChange } from '../model/change.js';
 import { ipGroupKey, ipSlotKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { appendTo } from './append.js';
 import { ipSlots, type IpSlot } from './ip-slots.js';
@@ -6,7 +6,7 @@ import { compareStrings } from '../model/rule.js';
 import { isPlaceholder, ownerSuffix, type Note } from './notes.js';
 
 export interface IpDiff {
-  readonly changes: Change[];
+  readonly changes: IpChange[];
   readonly unchanged: number;
   readonly notes: Note[];
   /** Live values held by objects carrying our owner mark. */
@@ -147,7 +147,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     creates.push({ entry: want, force: true, from: [chosen] });
   }
 
-  const changes: Change[] = [...groupCreates(creates), ...batchDeletes(objects, doomed, fate)];
+  const changes: IpChange[] = [...groupCreates(creates), ...batchDeletes(objects, doomed, fate)];
   return { changes, unchanged, notes, owned };
 }
 
@@ -212,7 +212,7 @@ function batchDeletes(
   objects: ReadonlyMap<number, readonly LiveIpEntry[]>,
   doomed: ReadonlySet<number>,
   fate: ReadonlyMap<LiveIpEntry, Fate>,
-): Change[] {
+): IpChange[] {
   const byClient = new Map<number, DeletedIpObject[]>();
   for (const id of [...doomed].sort((a, b) => a - b)) {
     if (isPlaceholder({ id })) continue;

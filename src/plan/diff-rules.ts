@@ -1,11 +1,11 @@
-import type { Change, CreateRule, DeleteRule } from '../model/change.js';
+import type { CreateRule, DeleteRule, RuleChange } from '../model/change.js';
 import { changedFields, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 import { appendTo } from './append.js';
 import { applicationSortKey, ruleApplication } from './objects.js';
 
 export interface RuleDiff {
-  readonly changes: Change[];
+  readonly changes: RuleChange[];
   readonly unchanged: number;
   readonly notes: Note[];
   /** Live rules carrying our owner mark. */
@@ -57,7 +57,7 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
     }
   }
 
-  const changes: Change[] = [];
+  const changes: RuleChange[] = [];
   const notes: Note[] = [];
   const kept: LiveRule[] = [];
   let unchanged = 0;
@@ -141,25 +141,25 @@ function undeletable(rule: LiveRule): boolean {
  * old version. The pair becomes a replacement, so the old copy goes only once
  * the new one exists, and never when its create fails.
  */
-function pairReplacements(changes: readonly Change[]): Change[] {
+function pairReplacements(changes: readonly RuleChange[]): RuleChange[] {
   const creates = new Map<string, CreateRule[]>();
   const slot = (client: number, application: string, name: string) => JSON.stringify([client, application, name]);
   for (const change of changes) {
-    if (change.kind !== 'rule' || change.action !== 'create') continue;
+    if (change.action !== 'create') continue;
     const key = slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.source.name);
     appendTo(creates, key, change);
   }
   const extra = new Map<CreateRule, number[]>();
   const paired = new Set<DeleteRule>();
   for (const change of changes) {
-    if (change.kind !== 'rule' || change.action !== 'delete' || change.reason !== 'not-declared' || change.rule.name === undefined) continue;
+    if (change.action !== 'delete' || change.reason !== 'not-declared' || change.rule.name === undefined) continue;
     const matches = creates.get(slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.name)) ?? [];
     for (const create of matches) appendTo(extra, create, change.rule.id);
     if (matches.length > 0) paired.add(change);
   }
   if (paired.size === 0) return [...changes];
-  return changes.map((change): Change => {
-    if (change.kind !== 'rule' || change.action === 'update' || change.action === 'adopt') return change;
+  return changes.map((change): RuleChange => {
+    if (change.action === 'update' || change.action === 'adopt') return change;
     if (change.action === 'delete') return paired.has(change) ? { ...change, reason: 'replaced' } : change;
     const ids = extra.get(change);
     return ids ? { ...change, replaces: [...(change.replaces ?? []), ...ids].sort((a, b) => a - b) } : change;

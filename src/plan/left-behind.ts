@@ -7,6 +7,7 @@
  * the policies". Adopted objects carry the mark (or, for IP values, a new id)
  * and are planned like any other owned object.
  */
+import { planClass, type ObjectClassName } from './classes/index.js';
 import type { ExportedObject } from '../model/exported.js';
 import type { LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
@@ -27,16 +28,20 @@ export function leftBehind(
   claimed: ReadonlySet<LiveRule | LiveIpEntry>,
 ): LeftBehind[] {
   if (exported.length === 0) return [];
-  const rulesById = new Map(rules.map((r) => [`${r.client}|${r.id}`, r]));
-  const ipByValue = new Map(ipEntries.map((e) => [`${e.client}|${e.id}|${e.value}`, e]));
+  // One key per live object of any class: a rule has no value.
+  const key = (kind: ObjectClassName, o: { client: number; id: number; value?: string | undefined }) => `${kind}|${o.client}|${o.id}|${o.value ?? ''}`;
+  const liveByKey = new Map<string, LiveRule | LiveIpEntry>([
+    ...rules.map((r) => [key('rule', r), r] as const),
+    ...ipEntries.map((e) => [key('ip', e), e] as const),
+  ]);
   const seen = new Set<string>();
   const out: LeftBehind[] = [];
   for (const o of exported) {
-    const key = o.kind === 'rule' ? `${o.client}|${o.id}` : `${o.client}|${o.id}|${o.value ?? ''}`;
-    const live = o.kind === 'rule' ? rulesById.get(key) : ipByValue.get(key);
-    if (!live || live.owner !== undefined || claimed.has(live) || seen.has(`${o.kind}|${key}`)) continue;
-    seen.add(`${o.kind}|${key}`);
+    const k = key(o.kind, o);
+    const live = liveByKey.get(k);
+    if (!live || live.owner !== undefined || claimed.has(live) || seen.has(k)) continue;
+    seen.add(k);
     out.push({ kind: o.kind, client: o.client, id: o.id, ...(o.value !== undefined ? { value: o.value } : {}), file: o.file });
   }
-  return out.sort((a, b) => a.client - b.client || (a.kind === b.kind ? 0 : a.kind === 'rule' ? -1 : 1) || a.id - b.id || (a.value ?? '').localeCompare(b.value ?? ''));
+  return out.sort((a, b) => a.client - b.client || planClass(a.kind).order - planClass(b.kind).order || a.id - b.id || (a.value ?? '').localeCompare(b.value ?? ''));
 }

@@ -10,6 +10,7 @@
  * stored differently. A changed declaration has another fingerprint: it
  * no longer matches and the diff plans the change as usual.
  */
+import { planClass } from './classes/index.js';
 import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
 import { describeRewrites, ipRewrites, ruleRewrites } from '../model/rewrites.js';
@@ -103,7 +104,7 @@ class NoteFolder {
   done(): Note[] {
     const last = this.notes.at(-1);
     if (this.folded > 0 && last) {
-      this.notes.push({ ...last, message: `and ${this.folded} more ${this.kind === 'rule' ? 'rule(s)' : 'IP object(s)'} the service stored differently, kept as is` });
+      this.notes.push({ ...last, message: `and ${this.folded} more ${planClass(this.kind).noun}(s) the service stored differently, kept as is` });
     }
     return this.notes;
   }

@@ -11,14 +11,13 @@
  * create.
  */
 import type { ChangeResult } from '../audit/change-result.js';
-import { ipWriteKey, ruleWriteKey } from '../model/fingerprint.js';
-import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
+import { planClassOf, type ObjectClassName } from '../plan/classes/index.js';
 import { restrictPlan } from '../plan/plan.js';
-import type { Plan, PlanChange, PlanCreateIp, PlanCreateRule } from '../plan/types.js';
+import type { Plan, PlanChange } from '../plan/types.js';
 
 /** An object the breaker keeps from being written, as reported. */
 export interface HeldObject {
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClassName;
   readonly client: number;
   readonly file: string;
   readonly line: number;
@@ -40,11 +39,10 @@ interface Created {
   readonly values: ReadonlySet<string>;
 }
 
-type PlanCreate = PlanCreateRule | PlanCreateIp;
+type PlanCreate = Extract<PlanChange, { action: 'create' }>;
 
 export function createWriteKey(change: PlanCreate): string {
-  if (change.kind === 'rule') return `rule|${ruleWriteKey(ruleFromPlan(change.client, change.rule))}`;
-  return `ip|${ipEntriesFromPlan(change.client, change.object).map(ipWriteKey).sort().join(',')}`;
+  return planClassOf(change).writeKey(change);
 }
 
 export class ChurnBreaker {
@@ -101,7 +99,7 @@ export class ChurnBreaker {
       const { change } = result;
       if (change.action !== 'create' || result.status !== 'applied') continue;
       const ids = new Set(result.id !== undefined ? [result.id] : (result.ids ?? []));
-      const values = new Set(change.kind === 'ip' ? change.object.values.map((value) => `${change.object.list}|${value}`) : []);
+      const values = new Set(planClassOf(change).writtenValues(change));
       const key = createWriteKey(change);
       const cycles = (this.previous.get(key)?.cycles ?? 0) + 1;
       this.lastCreated.set(key, { cycles, client: change.client, ids, values });
@@ -112,10 +110,6 @@ export class ChurnBreaker {
     if (change.action === 'create') return this.held.has(createWriteKey(change)) ? undefined : change;
     // An adoption writes the mark on an object that exists: nothing to re-create, nothing to hold.
     if (change.action === 'adopt') return change;
-    if (change.kind === 'rule') return heldIds.has(change.id) ? undefined : change;
-    const objects = change.objects.filter((o) =>
-      !heldIds.has(o.id) && !o.object.values.some((value) => heldValues.has(`${change.client}|${o.object.list}|${value}`)));
-    if (objects.length === change.objects.length) return change;
-    return objects.length === 0 ? undefined : { ...change, ids: objects.map((o) => o.id), objects };
+    return planClassOf(change).without(change, heldIds, heldValues);
   }
 }

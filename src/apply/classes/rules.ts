@@ -20,7 +20,7 @@ function regexRuleOf(change: PlanRuleChange): string | undefined {
 /** The create of the regex rule `change` names: same client, file and application. */
 function isItsRegex(change: PlanCreateRule, name: string, result: ChangeResult): boolean {
   const c = result.change;
-  return result.status === 'applied' && c.action === 'create' && c.kind === 'rule' && c.rule.kind === 'regex' && c.client === change.client
+  return result.status === 'applied' && c.kind === change.kind && c.action === 'create' && c.rule.kind === 'regex' && c.client === change.client
     && c.file === change.file && c.name === name && JSON.stringify(c.application) === JSON.stringify(change.application);
 }
 

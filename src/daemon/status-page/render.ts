@@ -6,6 +6,7 @@
  * drift repairs per cycle. Every value goes through `html`, so nothing a user
  * wrote (rule names, comments, reasons) becomes markup. Pure.
  */
+import { planClassOf } from '../../plan/classes/index.js';
 import type { AuditEntry } from '../../audit/entry.js';
 import { renderText } from '../../plan/render/text.js';
 import type { Plan } from '../../plan/types.js';
@@ -80,7 +81,7 @@ function pendingPlan(plan: Plan): Html {
   const deletions = plan.changes.filter((change) => change.action === 'delete');
   const text = renderText(plan, { color: false });
   return html`
-  ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${change.kind === 'rule' ? `#${change.id}` : change.ids.map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}
+  ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${planClassOf(change).deletedIds(change).map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}
   <pre class="plan" data-testid="plan">${text}</pre>`;
 }
 

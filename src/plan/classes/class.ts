@@ -15,6 +15,8 @@ export interface PlanClass<M extends Change = Change, C extends PlanChange = Pla
   readonly order: number;
   /** What one object of the class is called in messages: `rule`, `IP object`. */
   readonly noun: string;
+  /** A live object in a short list: `rule #12`, `203.0.113.5 #4471`. */
+  objectLabel(object: { readonly id: number; readonly value?: string | undefined }): string;
 
   /** The account a model change writes to. */
   client(change: M): number;
@@ -39,4 +41,14 @@ export interface PlanClass<M extends Change = Change, C extends PlanChange = Pla
   deletesFirst(change: C): readonly number[];
   /** The ids a delete removes; none for other actions. */
   deletedIds(change: C): readonly number[];
+
+  /** What a create writes, as a key that stays the same while its declaration does (the churn breaker's). */
+  writeKey(change: C): string;
+  /** `list|value` of each value a create writes, to find its copy when the answer named no id. */
+  writtenValues(change: C): readonly string[];
+  /**
+   * The change without what touches held objects (their ids, or `client|list|value`
+   * of their values): undefined when nothing is left, or a narrower change.
+   */
+  without(change: C, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): C | undefined;
 }

@@ -1,18 +1,19 @@
 /** IP-list entries as the planner and readers of a plan see them: one change writes the values of one object. */
 import { InternalError } from '../../errors.js';
-import type { AdoptIp, CreateIp, DeleteIp, IpAttributesBefore } from '../../model/change.js';
+import type { CreateIp, DeleteIp, IpAttributesBefore, IpChange } from '../../model/change.js';
 import type { Source } from '../../model/rule.js';
 import { compareSources } from '../notes.js';
-import { poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';
+import { ipWriteKey } from '../../model/fingerprint.js';
+import { ipEntriesFromPlan, poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';
 import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanSource } from '../types.js';
 import type { PlanClass } from './class.js';
 
-export type IpChange = CreateIp | DeleteIp | AdoptIp;
 export type PlanIpChange = PlanCreateIp | PlanDeleteIp | PlanAdoptIp;
 
 export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
   order: 1,
   noun: 'IP object',
+  objectLabel: ({ id, value }) => `${value ?? '?'} #${id}`,
 
   client: (change) => change.client,
   sortTail(change) {
@@ -77,6 +78,19 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
   takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : change.action === 'adopt' ? change.ids : []),
   deletesFirst: () => [],
   deletedIds: (change) => (change.action === 'delete' ? change.ids : []),
+
+  writeKey(change) {
+    const object = change.action === 'delete' ? change.objects[0]?.object : change.object;
+    return `ip|${object ? ipEntriesFromPlan(change.client, object).map(ipWriteKey).sort().join(',') : ''}`;
+  },
+  writtenValues: (change) => (change.action === 'delete' ? [] : change.object.values.map((value) => `${change.object.list}|${value}`)),
+  without(change, heldIds, heldValues) {
+    if (change.action !== 'delete') return change;
+    const objects = change.objects.filter((o) =>
+      !heldIds.has(o.id) && !o.object.values.some((value) => heldValues.has(`${change.client}|${o.object.list}|${value}`)));
+    if (objects.length === change.objects.length) return change;
+    return objects.length === 0 ? undefined : { ...change, ids: objects.map((o) => o.id), objects };
+  },
 };
 
 function deleteChange(c: DeleteIp): PlanDeleteIp {

@@ -1,11 +1,11 @@
 /** Rules (the service's hints) as the planner and readers of a plan see them. */
-import type { AdoptRule, CreateRule, DeleteRule, UpdateRule } from '../../model/change.js';
+import type { RuleChange } from '../../model/change.js';
 import { nestedKeys } from '../changed-keys.js';
-import { ruleApplication, toPlanRule } from '../objects.js';
+import { ruleWriteKey } from '../../model/fingerprint.js';
+import { ruleApplication, ruleFromPlan, toPlanRule } from '../objects.js';
 import type { PlanAdoptRule, PlanCreateRule, PlanDeleteRule, PlanUpdateRule } from '../types.js';
 import type { PlanClass } from './class.js';
 
-export type RuleChange = CreateRule | UpdateRule | DeleteRule | AdoptRule;
 export type PlanRuleChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | PlanAdoptRule;
 
 /** Rule deletes of one client the service takes in one call. */
@@ -21,6 +21,7 @@ function where(change: { readonly file: string; readonly line: number; readonly 
 export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
   order: 0,
   noun: 'rule',
+  objectLabel: ({ id }) => `rule #${id}`,
 
   client: (change) => change.rule.client,
   sortTail(change) {
@@ -80,4 +81,8 @@ export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
   takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : []),
   deletesFirst: (change) => (change.action === 'create' && change.delete_first ? change.replaces ?? [] : []),
   deletedIds: (change) => (change.action === 'delete' ? [change.id] : []),
+
+  writeKey: (change) => `rule|${ruleWriteKey(ruleFromPlan(change.client, change.rule))}`,
+  writtenValues: () => [],
+  without: (change, heldIds) => (change.action !== 'create' && heldIds.has(change.id) ? undefined : change),
 };

@@ -3,6 +3,7 @@
  * the markdown comment's diff blocks: names aligned, a changed value as
  * `~ name: old → new` (Terraform's shape), IP values wrapped into lines.
  */
+import { planClass } from '../classes/index.js';
 import { callsPhrase, planPhrase } from '../counts.js';
 import type { Plan } from '../types.js';
 import type { ChangeBlock } from './blocks.js';
@@ -53,7 +54,7 @@ export function unmanagedPhrase(plan: Plan): string | undefined {
 export function leftUnmanagedPhrase(plan: Plan): string | undefined {
   const n = plan.left_unmanaged.length;
   if (n === 0) return undefined;
-  const shown = plan.left_unmanaged.slice(0, 10).map((o) => (o.kind === 'rule' ? `rule #${o.id}` : `${o.value ?? '?'} #${o.id}`));
+  const shown = plan.left_unmanaged.slice(0, 10).map((o) => planClass(o.kind).objectLabel(o));
   const more = n > shown.length ? `, and ${n - shown.length} more` : '';
   return `${n} exported object${n === 1 ? ' is' : 's are'} no longer declared but stay${n === 1 ? 's' : ''} in the account: ` +
     `Rampart does not manage ${n === 1 ? 'it' : 'them'}, so nothing deletes ${n === 1 ? 'it' : 'them'} (${shown.join(', ')}${more}). ` +

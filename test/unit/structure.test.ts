@@ -1,8 +1,13 @@
 /**
- * The source folders form layers that only import downward: the model and its
- * catalogue at the bottom, the commands at the top. A folder may import
- * itself, the files at the root of src/ (errors, log, ...) and the folders
- * listed for it here; anything else is an import against the layering.
+ * The shape of the source, checked so it stays that way:
+ * - The source folders form layers that only import downward: the model and
+ *   its catalogue at the bottom, the commands at the top. A folder may import
+ *   itself, the files at the root of src/ (errors, log, ...) and the folders
+ *   listed for it here; anything else is an import against the layering.
+ * - Code outside the object classes' own modules does not ask which class a
+ *   change is: it looks the class up by `kind` (plan/classes, apply/classes,
+ *   audit/classes).
+ * - Errors a user can meet are coded (src/errors.ts), not plain `Error`s.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -66,5 +71,25 @@ describe('layers', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+});
+
+describe('object classes', () => {
+  const files = sources(SRC).filter((file) => folderOf(file) !== 'emulator');
+
+  it('are not branched on outside their modules (at most 8 places)', () => {
+    const branches = files.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...text.matchAll(/kind\s*[!=]==\s*'(?:rule|ip)'|'(?:rule|ip)'\s*[!=]==|case '(?:rule|ip)':/g)].map(() => relative(SRC, file));
+    });
+    expect(branches.length, branches.join('\n')).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('errors', () => {
+  it('are plain `new Error(` in at most 3 places outside the emulator', () => {
+    const plain = sources(SRC).filter((file) => folderOf(file) !== 'emulator')
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/new Error\(/g)].map(() => relative(SRC, file)));
+    expect(plain.length, plain.join('\n')).toBeLessThanOrEqual(3);
   });
 });

@@ -1,0 +1,47 @@
+/**
+ * One object class as audit sees it: why a write of it is needed (cause.ts
+ * explains the two witnesses) and what its audit record lists (entry.ts).
+ */
+import type { LiveIpEntry } from '../../model/ip.js';
+import type { LiveRule } from '../../model/rule.js';
+import type { LiveState } from '../../model/state.js';
+import type { Plan, PlanChange } from '../../plan/types.js';
+import type { ChangeResult } from '../change-result.js';
+import type { DeclaredFingerprints, WriteCause } from '../cause.js';
+
+export interface CauseContext {
+  readonly plan: Plan;
+  readonly live: LiveState;
+  readonly rulesById: ReadonlyMap<number, LiveRule>;
+  readonly ipById: ReadonlyMap<number, readonly LiveIpEntry[]>;
+  readonly current: DeclaredFingerprints;
+  readonly previous?: DeclaredFingerprints | undefined;
+}
+
+/** The ids and values an audit record lists (see AuditEntry). */
+export interface Listed {
+  readonly values?: readonly string[];
+  readonly id?: number;
+  readonly ids?: readonly number[];
+  readonly count?: number;
+}
+
+export interface AuditClass<C extends PlanChange = PlanChange> {
+  /** Why a create, update or delete is made, from the change and the live state; undefined when it follows another change (see `causeAfter`). */
+  cause(change: C, context: CauseContext): WriteCause | undefined;
+  /** The second pass: the cause of a change that follows another of the plan (a replaced rule goes for the reason its replacement comes). */
+  causeAfter(change: C, why: readonly (WriteCause | undefined)[], context: CauseContext): WriteCause;
+  /** The fields a replacement changes against the object it replaces; none for other changes. */
+  replacedFields(change: C, live: LiveState): readonly string[];
+  /** What the change's audit record lists. */
+  listed(change: C, result: ChangeResult): Listed;
+}
+
+/** Memory alone: was this declared (and converged) last time? */
+export function remembered(declaredThen: (previous: DeclaredFingerprints) => boolean, previous?: DeclaredFingerprints): WriteCause {
+  if (!previous) return 'unknown';
+  return declaredThen(previous) ? 'drift' : 'intent';
+}
+
+/** Values and ids beyond this many are counted, not listed: a log line stays a line. */
+export const MAX_LISTED = 20;

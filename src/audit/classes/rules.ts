@@ -1,0 +1,63 @@
+/** Why a rule is written, and what its audit record lists. */
+import { ruleFingerprint } from '../../model/fingerprint.js';
+import { conditionKey, fieldValues, pointKey, sortConditions, type Rule } from '../../model/rule.js';
+import { planClassOf } from '../../plan/classes/index.js';
+import type { PlanRuleChange } from '../../plan/classes/rules.js';
+import { ruleFromPlan } from '../../plan/objects.js';
+import { remembered, type AuditClass } from './class.js';
+
+export const RULE_AUDIT: AuditClass<PlanRuleChange> = {
+  cause(change, context) {
+    if (change.action === 'delete') {
+      if (change.reason === 'replaced') return undefined;
+      if (change.reason === 'duplicate') return 'drift';
+      // Written from a declaration that is still there, yet not recognized: it was changed outside.
+      const stored = context.rulesById.get(change.id)?.fingerprint;
+      return stored !== undefined && context.current.rules.has(stored) ? 'drift' : 'intent';
+    }
+    if (change.action === 'adopt') return 'intent';
+    const fingerprint = ruleFingerprint(ruleFromPlan(change.client, change.rule));
+    const written = change.action === 'update'
+      ? [context.rulesById.get(change.id)?.fingerprint]
+      : (change.replaces ?? []).flatMap((id) => context.rulesById.get(id)?.fingerprint ?? []);
+    if (written.includes(fingerprint)) return 'drift';
+    if (written.some((stored) => stored !== undefined)) return 'intent';
+    return remembered((p) => p.rules.has(fingerprint), context.previous);
+  },
+
+  causeAfter(change, why, { plan }) {
+    // A replaced rule goes for the reason its replacement comes.
+    const id = change.action === 'delete' ? change.id : undefined;
+    const by = plan.changes.findIndex((c) => c.kind === change.kind && c.action === 'create' && id !== undefined && planClassOf(c).takesOver(c).includes(id));
+    return why[by] ?? 'intent';
+  },
+
+  replacedFields(change, live) {
+    if (change.action !== 'create' || !change.replaces?.length) return [];
+    const old = live.rules.find((rule) => rule.id === change.replaces?.[0]);
+    return old ? ruleDifferences(old, ruleFromPlan(change.client, change.rule)) : [];
+  },
+
+  listed(change, result) {
+    const id = change.action === 'create' ? result.id : change.id;
+    return id !== undefined ? { id } : {};
+  },
+};
+
+/**
+ * Policy-file names of what differs between two rules: `type`, `when`,
+ * `point`, the kind's fields the new rule `to` writes (one it leaves out is
+ * the service's), `comment`.
+ */
+function ruleDifferences(from: Rule, to: Rule): string[] {
+  if (from.kind !== to.kind) return ['type'];
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const a = fieldValues(from);
+  const b = fieldValues(to);
+  return [
+    ...(same(sortConditions(from.conditions).map(conditionKey), sortConditions(to.conditions).map(conditionKey)) ? [] : ['when']),
+    ...(same(from.point.map(pointKey), to.point.map(pointKey)) ? [] : ['point']),
+    ...Object.keys(b).filter((name) => b[name] !== undefined).sort().filter((name) => !same(a[name], b[name])),
+    ...((from.comment ?? '') === (to.comment ?? '') ? [] : ['comment']),
+  ];
+}
