@@ -15,6 +15,7 @@ import { loadPolicies } from '../../src/policy/index.js';
 import { prepare } from '../../src/reconcile/prepare.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
 import { hintSeed, ipSeed, writeScalePolicies } from './scale.js';
+import { runSettings } from '../../src/reconcile/settings.js';
 
 const OWNER = 'rampart';
 const CONCURRENCY = 8;
@@ -69,7 +70,7 @@ export async function benchApply(
     const cpu = process.cpuUsage();
     const started = performance.now();
     // More than 30% deletions of what we own: the guard is the command's job, not measured here.
-    const { plan } = await prepare({ policies, api, owner: OWNER });
+    const { plan } = await prepare({ policies, api, settings: runSettings({ owner: OWNER }) });
     const planned = performance.now();
     const readCalls = http.totalCalls;
     const report = await applyPlan(plan, { api, concurrency: CONCURRENCY });

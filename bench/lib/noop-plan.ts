@@ -16,6 +16,7 @@ import { prepare } from '../../src/reconcile/prepare.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
 import { measureFloor, type FloorFigures, type FloorListing } from './floor.js';
 import { hintSeed, ipSeed, writeScalePolicies, type ScaleSpec } from './scale.js';
+import { runSettings } from '../../src/reconcile/settings.js';
 
 const OWNER = 'rampart';
 /** Page calls in flight, the plan's default (readLiveState). */
@@ -151,7 +152,7 @@ const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 async function timedPrepare(api: ServiceApi, policies: string): Promise<{ run: NoopRun; changes: number }> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const prepared = await prepare({ policies, api, owner: OWNER });
+  const prepared = await prepare({ policies, api, settings: runSettings({ owner: OWNER }) });
   const totalMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const { loadMs, readMs, planMs } = prepared.timings;

@@ -5,19 +5,18 @@
  */
 import { Option, type Command } from 'commander';
 import { withDeadline } from '../api/deadline.js';
-import { applyPlan } from '../apply/apply.js';
-import { declaredFingerprints, explainChanges } from '../audit/cause.js';
 import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { renderReport } from '../apply/render-report.js';
 import { openJournalFile } from '../live/journal-file.js';
-import { ApplyFailedError, PausedError, UnsafePlanError, UsageError } from '../errors.js';
+import { PausedError, UsageError } from '../errors.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { readPolicyRevision } from '../policy/revision.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger, type Logger } from '../log.js';
-import { checkSafety, hasChanges, restrictPlan, type Plan } from '../plan/index.js';
+import { restrictPlan, type Plan } from '../plan/index.js';
 import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
+import { reconcile } from '../reconcile/reconcile.js';
 import { confirmSavedPlan, readSavedPlan } from '../reconcile/saved-plan.js';
 import { connect } from './connect.js';
 import {
@@ -28,6 +27,7 @@ import { useColor, loadOrReport, writePlan } from './output.js';
 import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
 import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
+import { runSettingsFrom } from './run-settings.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 
 interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
@@ -75,20 +75,20 @@ export function addWritingOptions(command: Command, own: () => void): void {
 export async function apply(flags: ApplyFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   // Checked before anything is planned or connected.
-  const settleTimeoutMs = parseDuration(flags.settleTimeout);
+  const fromFlags = runSettingsFrom(flags);
   const timeoutMs = parseDuration(flags.timeout);
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
-  const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
+  const policy = await loadOrReport(flags.policies, flags.format, fromFlags.allowEmpty);
   // A saved plan is recomputed as it was made: with --adopt exactly when it was (its adoptions are part of its changes).
   if (saved && flags.adopt && !saved.plan.adopt) {
     throw new UsageError(`${saved.file} was made without --adopt; make the plan with \`rampart plan --adopt --out FILE\` to review and apply adoptions`);
   }
-  const adopt = saved ? Boolean(saved.plan.adopt) : Boolean(flags.adopt);
+  const settings = saved ? { ...fromFlags, adopt: Boolean(saved.plan.adopt) } : fromFlags;
   if (!policy) return EXIT.error;
   if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
   // Break-glass holds every writer, a pipeline too: the daemon plans only, apply refuses.
   const paused = await readPauseFile(policy.root);
-  if (paused && !flags.dryRun) {
+  if (paused && !settings.dryRun) {
     throw new PausedError(`${flags.policies}/${PAUSE_FILE} pauses every write (since ${new Date(paused.since).toISOString()}): ${paused.reason}; `
       + 'remove the file to resume (plan and apply --dry-run still work)');
   }
@@ -99,47 +99,32 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const disposeSignals = onShutdownSignals(stop, { logger });
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
-    const memory = flags.journal ? openConvergedMemory(convergedMemoryFile(flags.journal), flags.owner, logger) : undefined;
+    const memory = flags.journal ? openConvergedMemory(convergedMemoryFile(flags.journal), settings.owner, logger) : undefined;
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt, api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, journal, signal, logger, concurrency: flags.concurrency }));
+      prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, journal, signal, logger }));
     // A saved plan was made by `plan` from the listing alone; compare like with like.
     // Only its changes are compared: everything applied or counted comes from the recomputation.
     const computed = saved
-      ? confirmSavedPlan(saved.plan, prepared.desired, prepared.listed, {
-        file: saved.file, owner: flags.owner, limits: { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned },
-      })
+      ? confirmSavedPlan(saved.plan, prepared.desired, prepared.listed, { file: saved.file, owner: settings.owner, limits: settings.limits })
       : prepared.plan;
     const plan = flags.adoptOnly ? adoptionsOnly(computed, logger) : computed;
     if (flags.format === 'text') await writePlan(plan, 'text');
 
-    const safety = checkSafety(plan, { maxDeleteShare: flags.maxDeleteShare, minOwned: flags.minOwned, force: flags.force });
-    if (!safety.ok) throw new UnsafePlanError(safety.message);
-    const declared = declaredFingerprints(prepared.desired, prepared.policy.digest);
-    if (!flags.dryRun && !flags.adoptOnly && !hasChanges(plan)) await memory?.save(declared);
-    if (flags.dryRun || !hasChanges(plan)) {
+    const done = await reconcile({
+      plan, desired: prepared.desired, digest: prepared.policy.digest, live: saved ? prepared.listed : prepared.live,
+      converged: async () => memory?.load(), settings, api: connection.api, journal, stop: stop.signal, logger,
+      revision: revision?.revision, nextStep: 'run apply again to converge',
+    });
+    if (done.result === 'unsafe') throw done.error;
+    if (done.result === 'dry-run' || done.result === 'no-op') {
+      if (done.result === 'no-op' && !flags.adoptOnly) await memory?.save(done.declared);
       if (flags.format === 'json') await writePlan(plan, 'json');
-      logger.info({ dryRun: Boolean(flags.dryRun), ...plan.summary }, flags.dryRun ? 'dry run: nothing applied' : 'nothing to apply');
+      logger.info({ dryRun: settings.dryRun, ...plan.summary }, settings.dryRun ? 'dry run: nothing applied' : 'nothing to apply');
       return EXIT.ok;
     }
-
-    const report = await applyPlan(plan, {
-      api: connection.api,
-      concurrency: flags.concurrency,
-      stop: stop.signal,
-      logger,
-      journal,
-      settleTimeoutMs,
-      // The owner marks tell drift from intent where an object is there to read; the last converged run's memory, elsewhere (audit/cause.ts).
-      audit: {
-        why: explainChanges(plan, saved ? prepared.listed : prepared.live, declared, await memory?.load()),
-        ...(revision ? { revision: revision.revision } : {}),
-      },
-    });
-    process.stdout.write(renderReport(plan, report, { format: flags.format, color: useColor() }));
-    if (report.failed > 0 || report.skipped > 0) {
-      throw new ApplyFailedError(`${report.failed} change(s) failed and ${report.skipped} were not attempted; run apply again to converge`);
-    }
-    if (!flags.adoptOnly) await memory?.save(declared);
+    process.stdout.write(renderReport(plan, done.report, { format: flags.format, color: useColor() }));
+    if (done.result === 'failed') throw done.error;
+    if (!flags.adoptOnly) await memory?.save(done.declared);
     return EXIT.ok;
   } finally {
     disposeSignals();

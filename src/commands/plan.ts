@@ -14,6 +14,7 @@ import {
   addConnectionOptions, addDeadlineOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
 import { PLAN_FORMATS, type PlanFormat, loadOrReport, writePlan } from './output.js';
+import { runSettingsFrom } from './run-settings.js';
 import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
 import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
@@ -46,15 +47,16 @@ export function register(program: Command): void {
 export async function plan(flags: PlanFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   const timeoutMs = parseDuration(flags.timeout);
+  const settings = runSettingsFrom(flags);
   // Policies first: an invalid file is reported without needing a token or the network.
-  const policy = await loadOrReport(flags.policies, flags.format, Boolean(flags.allowEmpty));
+  const policy = await loadOrReport(flags.policies, flags.format, settings.allowEmpty);
   if (!policy) return EXIT.error;
   const paused = await readPauseFile(policy.root);
   if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
   const connection = await connect(flags, logger, { failFast: true });
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, allowEmpty: Boolean(flags.allowEmpty), adopt: Boolean(flags.adopt), api: connection.api, owner: flags.owner, ruleUpdates: flags.ruleUpdates, signal, concurrency: flags.concurrency }));
+      prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, signal }));
     await writePlan(prepared.plan, flags.format, flags.out);
     logger.info({ ...prepared.plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;

@@ -16,6 +16,7 @@ import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { onShutdownSignals } from '../signals.js';
 import { createCycle } from '../reconcile/cycle.js';
+import { runSettingsFrom } from './run-settings.js';
 import { connect } from './connect.js';
 import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
@@ -65,7 +66,7 @@ export async function run(flags: RunFlags): Promise<number> {
   // Every flag is checked before anything starts: a bad one must not leave the embedded emulator running.
   const intervalMs = parseDuration(flags.interval);
   if (intervalMs <= 0) throw new UsageError(`--interval must be longer than 0, got "${flags.interval}"`);
-  const settleTimeoutMs = parseDuration(flags.settleTimeout);
+  const settings = runSettingsFrom(flags);
   const timeoutMs = parseDuration(flags.timeout);
   // The daemon (metrics registry, watcher, server) is loaded when `run` runs: the other commands start without it.
   if (flags.adminTokenFile !== undefined) await checkAdminTokenFile(flags.adminTokenFile);
@@ -94,19 +95,10 @@ export async function run(flags: RunFlags): Promise<number> {
     const reconcile = createCycle({
       policies: flags.policies,
       api: connection.api,
-      owner: flags.owner,
+      settings,
       journal: flags.journal
         ? openJournalFile(flags.journal, { ttlMs: journalTtlMs, logger })
         : new WriteJournal(journalTtlMs),
-      dryRun: Boolean(flags.dryRun),
-      force: Boolean(flags.force),
-      maxDeleteShare: flags.maxDeleteShare,
-      minOwned: flags.minOwned,
-      ruleUpdates: flags.ruleUpdates,
-      allowEmpty: Boolean(flags.allowEmpty),
-      adopt: Boolean(flags.adopt),
-      concurrency: flags.concurrency,
-      settleTimeoutMs,
       ...(flags.once ? { readDeadline: { ms: timeoutMs, target: connection.target } } : {}),
       pause: () => pause.current,
       ...(flags.journal ? { memory: openConvergedMemory(convergedMemoryFile(flags.journal), flags.owner, logger) } : {}),

@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
-import { isCycleOutcome, isSuccessfulResult, pendingAfter, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
+import { isCycleOutcome, isSuccessfulResult, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
+import { recordOutcomeMetrics } from './outcome-metrics.js';
 import type { ConcurrentWriterSeen, DaemonState } from './state.js';
 import { StatusHistory } from './status-page/history.js';
 import { cycleRecord, type CycleRecord } from './cycle-record.js';
@@ -184,7 +185,7 @@ export class ReconcileLoop implements DaemonState {
     let outcome: CycleOutcome;
     try {
       const value: unknown = await Promise.resolve().then(() =>
-        this.options.cycle({ cycleId, reasons, signal, logger, metrics: this.options.metrics }));
+        this.options.cycle({ cycleId, reasons, signal, logger }));
       outcome = isCycleOutcome(value)
         ? value
         : { result: 'failed', error: new TypeError('the cycle returned no valid outcome') };
@@ -217,22 +218,7 @@ export class ReconcileLoop implements DaemonState {
     const copies = Object.values(outcome.concurrentCopies ?? {}).reduce((sum, n) => sum + n, 0);
     if (copies > 0) this.concurrentWriter = { at: endedAt, copies, total: (this.concurrentWriter?.total ?? 0) + copies };
 
-    const metrics = this.options.metrics;
-    if (metrics) {
-      metrics.setCycleInProgress(false);
-      metrics.recordCycle(result, seconds);
-      // `failed` and `unsafe` say nothing about the files (an unsafe plan may come from the last
-      // good policies while the files are invalid): the cycle itself has set the gauge then.
-      if (result === 'invalid') metrics.setPolicyValid(false);
-      else if (result !== 'failed' && result !== 'unsafe') metrics.setPolicyValid(true);
-      if (succeeded) metrics.setLastSuccess(endedAt);
-      for (const [kind, n] of Object.entries(outcome.concurrentCopies ?? {})) metrics.recordConcurrentCopies(kind, n);
-      const pending = pendingAfter(outcome);
-      if (pending) metrics.setPendingChanges(pending);
-      // A cycle that failed before it read the policies leaves both as they were.
-      if (outcome.revision) metrics.setPolicyRevision(outcome.revision);
-      if (outcome.revision || outcome.paused || result !== 'failed') metrics.setPaused(outcome.paused?.since);
-    }
+    if (this.options.metrics) recordOutcomeMetrics(this.options.metrics, outcome, seconds, endedAt);
 
     const fields = {
       result, reasons, durationMs: Math.round(seconds * 1000),

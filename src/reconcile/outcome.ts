@@ -1,13 +1,15 @@
 /**
  * What one reconcile cycle is given and what it ends in: the contract between
  * the cycle (reconcile/cycle.ts) and the loop that runs it (daemon/loop.ts),
- * which records exactly one outcome per cycle.
+ * which records exactly one outcome per cycle and is the only one to turn
+ * outcomes into metrics.
  */
 import type { AuditEntry } from '../audit/entry.js';
 import type { Logger } from '../log.js';
 import type { Pause } from '../policy/pause.js';
 import type { PolicyRevision } from '../policy/revision.js';
-import type { ObjectAction, ObjectCounts } from '../plan/counts.js';
+import type { ObjectCounts } from '../plan/counts.js';
+import type { ChangeResult } from '../audit/change-result.js';
 import type { HeldObject } from './churn-breaker.js';
 
 export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed', 'unsafe', 'churn', 'paused'] as const;
@@ -46,21 +48,17 @@ export interface CycleOutcome {
    * daemon waits for. No backoff then: the next cycle comes from a change.
    */
   waiting?: string;
+  /**
+   * Whether the policy files were valid, once the cycle has read them (a
+   * cycle that then fails on the API still knows); undefined when it failed before.
+   */
+  policyValid?: boolean;
+  /** What became of each change the cycle applied (the loop counts them into metrics). */
+  results?: readonly ChangeResult[];
   /** The audit record of each write the cycle made (audit/entry.ts), for the status page. */
   writes?: readonly AuditEntry[];
   /** Copies another writer of the same owner made at the same time, deleted by this cycle, by object kind. */
   concurrentCopies?: Readonly<Record<string, number>>;
-}
-
-/** What a cycle records as it goes; the daemon's metrics registry (daemon/metrics.ts) is one. */
-export interface CycleMetrics {
-  setPolicyValid(valid: boolean): void;
-  setChurnHeld(count: number): void;
-  /** `n` objects the change touched (plan/counts.ts). */
-  recordApplied(action: ObjectAction, kind: string, n: number): void;
-  recordServerRewrite(kind: string): void;
-  /** A write made, by why it was needed (audit/cause.ts). */
-  recordWriteCause?(cause: string, kind: string): void;
 }
 
 export interface CycleContext {
@@ -72,8 +70,6 @@ export interface CycleContext {
   signal: AbortSignal;
   /** Bound to `{module: 'loop', cycle: cycleId}`. */
   logger: Logger;
-  /** Where to record applied changes and API calls, when the daemon has metrics. */
-  metrics?: CycleMetrics;
 }
 
 export type Cycle = (ctx: CycleContext) => Promise<CycleOutcome>;

@@ -12,7 +12,7 @@ import { desiredListingSizes, type ListingSizeMemory } from '../live/listing-siz
 import { readLiveState } from '../live/read.js';
 import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import type { RuleUpdates } from '../plan/diff-rules.js';
+import type { RunSettings } from './settings.js';
 import { buildPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/types.js';
 import { loadPolicies } from '../policy/index.js';
@@ -22,21 +22,14 @@ export interface PrepareOptions {
   readonly policies: string;
   readonly logger?: Logger;
   readonly api: ServiceApi;
-  readonly owner: string;
-  readonly maxDeleteShare?: number;
-  readonly ruleUpdates?: RuleUpdates;
-  /** `--adopt`: unmanaged objects equal to (or blocking) declarations become Rampart's. */
-  readonly adopt?: boolean;
+  /** The run's settings (reconcile/settings.ts): owner, adoption, rule updates, empty policies, limits, concurrency. */
+  readonly settings: RunSettings;
   readonly journal?: WriteJournal;
   readonly signal?: AbortSignal;
-  /** `--allow-empty`: a missing or empty policy directory plans nothing instead of failing. */
-  readonly allowEmpty?: boolean;
   /** Loads the policies; the daemon passes a snapshot-consistent loader. */
   readonly load?: (dir: string) => Promise<PolicyLoadResult>;
   /** The daemon's memory of last cycle's listing sizes, to predict this read's pages. */
   readonly listingSizes?: ListingSizeMemory;
-  /** Page calls in flight while reading (`--concurrency`; readLiveState's default otherwise). */
-  readonly concurrency?: number;
 }
 
 export interface Prepared {
@@ -70,7 +63,7 @@ export type LoadedPolicies = PolicyLoadResult & { desired: DesiredState };
 
 export const NOTHING_DECLARED: DesiredState = { clients: [], rules: [], ipEntries: [] };
 
-export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load' | 'allowEmpty'>): Promise<LoadedPolicies> {
+export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load'> & { readonly allowEmpty?: boolean }): Promise<LoadedPolicies> {
   const policy = await (options.load ?? loadPolicies)(options.policies);
   if (policy.exists && !policy.desired) throw new InvalidPoliciesError(policy);
   const desired = policy.desired ?? NOTHING_DECLARED;
@@ -95,12 +88,13 @@ const UNCONFIRMED_POLL_MS = 2_000;
 
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const started = performance.now();
-  const policy = await loadDesired(options);
+  const { settings } = options;
+  const policy = await loadDesired({ ...options, allowEmpty: settings.allowEmpty });
   const loaded = performance.now();
   const sizes = options.listingSizes;
   const read = () => readLiveState(options.api, policy.desired.clients, {
     signal: options.signal,
-    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    concurrency: settings.concurrency,
     expected: sizes ? sizes.expect(policy.desired) : desiredListingSizes(policy.desired),
     ...(sizes ? { onListed: sizes.record.bind(sizes) } : {}),
     ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
@@ -119,10 +113,10 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const readDone = performance.now();
   const plan = buildPlan(policy.desired, live, {
     exported,
-    owner: options.owner,
-    ...(options.maxDeleteShare !== undefined ? { maxDeleteShare: options.maxDeleteShare } : {}),
-    ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
-    ...(options.adopt ? { adopt: true } : {}),
+    owner: settings.owner,
+    ...settings.limits,
+    ruleUpdates: settings.ruleUpdates,
+    adopt: settings.adopt,
   });
   const ms = (from: number, to: number) => Math.round(to - from);
   const timings = { loadMs: ms(started, loaded), readMs: ms(loaded, readDone), planMs: ms(readDone, performance.now()) };

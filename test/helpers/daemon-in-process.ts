@@ -18,6 +18,7 @@ import { createLogger } from '../../src/log.js';
 import { createCycle } from '../../src/reconcile/cycle.js';
 import { onCleanup, parseMetrics, type HttpAnswer, type LogLine, type Metrics } from './daemon.js';
 import { TEST_TOKEN } from './emulator.js';
+import { runSettings } from '../../src/reconcile/settings.js';
 
 export interface InProcessDaemonOptions {
   readonly apiUrl: string;
@@ -81,16 +82,14 @@ export async function startInProcessDaemon(options: InProcessDaemonOptions): Pro
     pause: () => pause.current,
     policies: options.policies,
     api: new ServiceApi(http),
-    owner: 'rampart',
     journal: new WriteJournal(120_000),
-    dryRun: options.dryRun ?? false,
-    force: false,
-    maxDeleteShare: 0.3,
-    minOwned: 10,
-    concurrency: options.concurrency ?? 4,
-    settleTimeoutMs: options.settleTimeoutMs ?? 30_000,
-    ...(options.allowEmpty ? { allowEmpty: true } : {}),
-    ...(options.adopt ? { adopt: true } : {}),
+    settings: runSettings({
+      dryRun: options.dryRun ?? false,
+      concurrency: options.concurrency ?? 4,
+      settleTimeoutMs: options.settleTimeoutMs ?? 30_000,
+      allowEmpty: options.allowEmpty ?? false,
+      adopt: options.adopt ?? false,
+    }),
   });
   const stop = new AbortController();
   const daemon = await startDaemon({

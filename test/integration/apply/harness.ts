@@ -15,6 +15,7 @@ import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { afterEach, beforeEach } from 'vitest';
 import type { EmulatorOptions, HintRecord, IpObject } from '../../../src/emulator/index.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import { runSettings } from '../../../src/reconcile/settings.js';
 
 export const CLIENT = 10042;
 
@@ -69,7 +70,7 @@ export async function applyInProcess(harness: Harness, policies: string): Promis
   const http = new ApiClient({ baseUrl: harness.emulator.url, credentials: { token: TEST_TOKEN } });
   try {
     const api = new ServiceApi(http);
-    const { plan } = await prepare({ policies, api, owner: 'rampart' });
+    const { plan } = await prepare({ policies, api, settings: runSettings() });
     const report = await applyPlan(plan, { api, settleTimeoutMs: 10_000, settleIntervalMs: 50 });
     if (report.failed + report.skipped > 0 || !report.settled) throw new Error(`setup apply incomplete: ${JSON.stringify(report.results)}`);
   } finally {

@@ -15,6 +15,8 @@ import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { createCycle } from '../../../src/reconcile/cycle.js';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
 import { policyDir, yaml, type PolicyDir } from '../../helpers/policies.js';
+import { runSettings } from '../../../src/reconcile/settings.js';
+import { ReconcileLoop } from '../../../src/daemon/loop.js';
 
 const CLIENT = 10042;
 const CREATE = 'POST /v1/objects/hint/create';
@@ -50,20 +52,20 @@ describe('churn breaker in the daemon cycle', () => {
     const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } }));
     const metrics = new DaemonMetrics({ processMetrics: false });
     const cycle = createCycle({
-      policies: policies.dir, api: new ServiceApi(http), owner: 'rampart', journal: new WriteJournal(0),
-      dryRun: false, force: false, maxDeleteShare: 0.3, minOwned: 10, concurrency: 4, settleTimeoutMs: 0,
+      policies: policies.dir, api: new ServiceApi(http), journal: new WriteJournal(0), settings: runSettings({ concurrency: 4, settleTimeoutMs: 0 }),
     });
     /** The service drops the rule right after it is made (the kind of thing the breaker exists for). */
     const dropRules = async () => {
       const ids = emulator.control.state().hints.filter((h) => h.unlistedFromMs === undefined).map((h) => h.record.id);
       if (ids.length) await emulator.call('POST', '/v1/objects/hint/delete', { filter: { clientid: [CLIENT], id: ids } });
     };
-    const run = async (n: number): Promise<CycleOutcome> =>
-      cycle({ cycleId: String(n), reasons: ['resync'], signal: new AbortController().signal, logger, metrics });
+    // Through the loop, which alone turns outcomes into metrics.
+    const loop = new ReconcileLoop({ cycle, intervalMs: 60_000, logger, metrics });
+    const run = async (): Promise<CycleOutcome> => loop.runOnce(new AbortController().signal, 'resync');
 
     const results: string[] = [];
     for (let n = 1; n <= 4; n++) {
-      results.push((await run(n)).result);
+      results.push((await run()).result);
       await dropRules();
     }
     expect(results).toEqual(['success', 'success', 'churn', 'churn']);

@@ -16,6 +16,7 @@ import { WriteJournal } from '../../../src/live/write-journal.js';
 import { silentLogger } from '../../../src/log.js';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
 import { expectNoDuplicates, SAMPLE_IP_VALUES, SAMPLE_RULES, useSampleSetup, type Harness } from '../apply/harness.js';
+import { runSettings } from '../../../src/reconcile/settings.js';
 
 const setup = useSampleSetup();
 
@@ -23,7 +24,7 @@ const setup = useSampleSetup();
 async function writer(harness: Harness, policies: string) {
   const http = new ApiClient({ baseUrl: harness.emulator.url, credentials: { token: TEST_TOKEN } });
   const api = new ServiceApi(http);
-  const { plan } = await prepare({ policies, api, owner: 'rampart' });
+  const { plan } = await prepare({ policies, api, settings: runSettings() });
   return {
     plan,
     apply: async (): Promise<ApplyReport> => {
@@ -70,8 +71,7 @@ describe('overlapping writers', () => {
     const http = new ApiClient({ baseUrl: harness.emulator.url, credentials: { token: TEST_TOKEN } });
     try {
       const cycle = createCycle({
-        policies: setup.policies.dir, api: new ServiceApi(http), owner: 'rampart', journal: new WriteJournal(120_000), dryRun: false, force: false,
-        maxDeleteShare: 0.3, minOwned: 10, concurrency: 8, settleTimeoutMs: 10_000,
+        policies: setup.policies.dir, api: new ServiceApi(http), journal: new WriteJournal(120_000), settings: runSettings({ settleTimeoutMs: 10_000 }),
       });
       // The apply planned before the cycle wrote; both then write everything.
       const [outcome, report] = await Promise.all([

@@ -219,10 +219,7 @@ describe('ReconcileLoop', () => {
     const loop = new ReconcileLoop({
       intervalMs: 60_000,
       metrics,
-      cycle: async (context: CycleContext): Promise<CycleOutcome> => {
-        context.metrics?.setPolicyValid(false);
-        return { result: 'unsafe', error: new Error('refusing') };
-      },
+      cycle: async (): Promise<CycleOutcome> => ({ result: 'unsafe', error: new Error('refusing'), policyValid: false }),
     });
     await loop.runOnce(new AbortController().signal);
     expect(await counterValue(metrics, 'rampart_policy_valid', {})).toBe(0);

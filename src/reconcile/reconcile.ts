@@ -1,0 +1,89 @@
+/**
+ * The one reconciler behind `apply`, `adopt`, `run --once` and every daemon
+ * cycle: given a plan made from the policies and the live state, guard it,
+ * explain each write (audit/cause.ts), apply it and say how it ended, as one
+ * typed outcome. What differs between the callers stays with them: `apply`
+ * confirms a saved plan and prints; a cycle keeps the last good policies,
+ * holds churn and pauses. Nothing here throws for a refused or failed plan:
+ * the outcome says so, and each caller turns it into an exit code or a cycle
+ * result.
+ */
+import type { ServiceApi } from '../api/service.js';
+import { applyPlan } from '../apply/apply.js';
+import type { ApplyReport } from '../apply/results.js';
+import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../audit/cause.js';
+import type { ChangeResult } from '../audit/change-result.js';
+import { ApplyFailedError, UnsafePlanError } from '../errors.js';
+import type { WriteJournal } from '../live/write-journal.js';
+import type { Logger } from '../log.js';
+import type { DesiredState, LiveState } from '../model/state.js';
+import { checkSafety, hasChanges, type Plan } from '../plan/index.js';
+import type { WriteSettings } from './settings.js';
+
+export interface ReconcileInput {
+  readonly plan: Plan;
+  /** What the policies declare, and their digest: the fingerprints a converged run remembers. */
+  readonly desired: DesiredState;
+  readonly digest: string;
+  /** The live state the plan's causes are read against (the owner marks). */
+  readonly live: LiveState;
+  /** The last converged run's declarations, when remembered: tells drift from intent where no mark can. Read only when something is written. */
+  readonly converged?: () => Promise<DeclaredFingerprints | undefined>;
+  readonly settings: WriteSettings;
+  readonly api: ServiceApi;
+  readonly journal?: WriteJournal | undefined;
+  /** Graceful stop: calls in flight finish, no new one starts. */
+  readonly stop?: AbortSignal | undefined;
+  readonly logger: Logger;
+  /** The policy revision the plan was made from, for the audit records. */
+  readonly revision?: string | undefined;
+  /** What the failure message tells to do next: `run apply again to converge`. */
+  readonly nextStep: string;
+  /** Told after each change (progress). */
+  readonly onResult?: (result: ChangeResult) => void;
+}
+
+/**
+ * How a reconcile ended:
+ * - `unsafe`: the guard refused the plan (mass delete without `--force`); nothing written;
+ * - `dry-run`: planned only, as asked;
+ * - `no-op`: nothing to change: the account matches the policies;
+ * - `applied`: every change applied (or found already done);
+ * - `failed`: some changes failed or were not attempted; `report` says which.
+ * `declared` is what a converged run remembers (converged-memory.ts).
+ */
+export type Reconciled =
+  | { readonly result: 'unsafe'; readonly plan: Plan; readonly error: UnsafePlanError }
+  | { readonly result: 'dry-run'; readonly plan: Plan }
+  | { readonly result: 'no-op'; readonly plan: Plan; readonly declared: DeclaredFingerprints }
+  | { readonly result: 'applied'; readonly plan: Plan; readonly report: ApplyReport; readonly declared: DeclaredFingerprints }
+  | { readonly result: 'failed'; readonly plan: Plan; readonly report: ApplyReport; readonly error: ApplyFailedError };
+
+export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
+  const { plan, settings } = input;
+  const safety = checkSafety(plan, { ...settings.limits, force: settings.force });
+  if (!safety.ok) return { result: 'unsafe', plan, error: new UnsafePlanError(safety.message) };
+  if (settings.dryRun) return { result: 'dry-run', plan };
+  const declared = declaredFingerprints(input.desired, input.digest);
+  if (!hasChanges(plan)) return { result: 'no-op', plan, declared };
+
+  const report = await applyPlan(plan, {
+    api: input.api,
+    concurrency: settings.concurrency,
+    stop: input.stop,
+    logger: input.logger,
+    journal: input.journal,
+    settleTimeoutMs: settings.settleTimeoutMs,
+    // The owner marks tell drift from intent where an object is there to read; the last converged run's memory, elsewhere.
+    audit: {
+      why: explainChanges(plan, input.live, declared, await input.converged?.()),
+      ...(input.revision !== undefined ? { revision: input.revision } : {}),
+    },
+    ...(input.onResult ? { onResult: input.onResult } : {}),
+  });
+  if (report.failed > 0 || report.skipped > 0) {
+    const error = new ApplyFailedError(`${report.failed} change(s) failed and ${report.skipped} were not attempted; ${input.nextStep}`);
+    return { result: 'failed', plan, report, error };
+  }
+  return { result: 'applied', plan, report, declared };
+}
