@@ -4,7 +4,7 @@
  * listing order.
  */
 import { Document, type Node } from 'yaml';
-import { IP_RULE_TYPES, NEVER_EXPIRES, type IpListName, type IpRuleType, type LiveIpEntry } from '../model/ip.js';
+import { IP_RULE_TYPES, IP_VALUE_KEYS, NEVER_EXPIRES, POLICY_LIST_NAMES, POLICY_LISTS, type IpRuleType, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings, fieldValues, kindOf, type Condition, type LiveRule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
 import { KIND_NAMES } from '../rules/registry.js';
@@ -27,8 +27,6 @@ interface FileContent {
 
 /** Rules by kind in the registry's order, so an export reads like the reference. */
 const KIND_ORDER = new Map<string, number>(KIND_NAMES.map((name, i) => [name, i]));
-const LISTS: readonly [string, IpListName][] = [['deny', 'black'], ['allow', 'white'], ['gray', 'gray']];
-const KIND_FIELD: Record<IpRuleType, string> = { ip_range: 'ips', country: 'countries', proxy_type: 'proxies', datacenter: 'datacenters' };
 /** Longer `ips` lists are written one address per line. */
 const FLOW_IPS_MAX = 8;
 
@@ -86,8 +84,8 @@ function renderFile(file: FileContent, options: RenderOptions): string {
   }
 
   const ipLists: Record<string, unknown> = {};
-  for (const [label, list] of LISTS) {
-    const entries = file.ipEntries.filter((e) => e.list === list);
+  for (const label of POLICY_LISTS) {
+    const entries = file.ipEntries.filter((e) => e.list === POLICY_LIST_NAMES[label]);
     if (entries.length > 0) ipLists[label] = ipEntrySpecs(entries, flow);
   }
   if (Object.keys(ipLists).length > 0) top.ip_lists = ipLists;
@@ -171,7 +169,7 @@ function ipEntrySpecs(entries: readonly LiveIpEntry[], flow: (value: unknown) =>
     .map((group) => {
       const values = group.ruleType === 'ip_range' ? sortAddresses(group.values).map(shortAddress) : [...group.values].sort(compareStrings);
       const spec: Record<string, unknown> = {
-        [KIND_FIELD[group.ruleType]]: group.ruleType === 'ip_range' && values.length > FLOW_IPS_MAX ? values : flow(values),
+        [IP_VALUE_KEYS[group.ruleType]]: group.ruleType === 'ip_range' && values.length > FLOW_IPS_MAX ? values : flow(values),
       };
       if (group.reason !== undefined) spec.reason = group.reason;
       if (group.expiresAt !== NEVER_EXPIRES) spec.expires = formatSeconds(group.expiresAt);

@@ -10,7 +10,7 @@
  * always plan-neutral: Rampart never deletes what it does not own.
  */
 import { planClass } from '../plan/classes/index.js';
-import { ALL_APPLICATIONS_POOL, ipKey, IP_LISTS, poolsOverlap, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, ipKey, IP_LISTS, LIST_LABELS, poolsOverlap, type LiveIpEntry } from '../model/ip.js';
 import { describeRewrites, ruleRewrites } from '../model/rewrites.js';
 import { ruleKey, type LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
@@ -98,7 +98,6 @@ function selectRules(rules: readonly LiveRule[], options: OwnershipOptions, skip
   return out.sort((a, b) => a.live.id - b.live.id);
 }
 
-const LIST_LABEL: Record<string, string> = { black: 'deny', white: 'allow', gray: 'gray' };
 
 function selectIpEntries(entries: readonly LiveIpEntry[], options: Pick<ExportOptions, 'owner' | 'excludeOwned' | 'now'>, skipped: Skipped[]): PlacedIpEntry[] {
   const candidates: PlacedIpEntry[] = [];
@@ -140,7 +139,7 @@ function selectIpEntries(entries: readonly LiveIpEntry[], options: Pick<ExportOp
     if (clash) {
       skipped.push({
         ...base, reason: 'conflict',
-        detail: `also in the ${LIST_LABEL[clash.live.list]} list (id ${clash.live.id}) for overlapping applications; a policy lists a value once`,
+        detail: `also in the ${LIST_LABELS[clash.live.list]} list (id ${clash.live.id}) for overlapping applications; a policy lists a value once`,
       });
       continue;
     }

@@ -18,18 +18,18 @@ import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document } from 'ya
 import { canonicalCidr, cidrBounds, parseCidr } from '../model/cidr.js';
 import { padFlowMaps } from '../policy/flow-layout.js';
 import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from '../policy/sources.js';
+import { POLICY_LISTS, type IpValueKey } from '../model/ip.js';
 
 export type FormatResult =
   | { readonly ok: true; readonly text: string; readonly changed: boolean }
   | { readonly ok: false; readonly line: number; readonly col: number; readonly message: string };
 
-const LISTS = ['deny', 'allow', 'gray'] as const;
-const VALUE_KINDS = {
+const VALUE_KINDS: Readonly<Record<IpValueKey, (value: string) => string>> = {
   ips: canonicalAddress,
   countries: (value: string) => checked(checkCountry(value), value),
   proxies: (value: string) => checked(checkProxy(value), value),
   datacenters: (value: string) => checked(checkDatacenter(value), value),
-} as const;
+};
 
 /** Plain scalars YAML 1.1 readers (and people) take for something other than a string. */
 const AMBIGUOUS = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|[-+]?0[0-7_]+|[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.\d*)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
@@ -51,7 +51,7 @@ export function formatPolicyText(text: string): FormatResult {
 function canonicalizeIpLists(doc: Document): void {
   const lists = doc.get('ip_lists', true);
   if (!isMap(lists)) return;
-  for (const list of LISTS) {
+  for (const list of POLICY_LISTS) {
     const entries = lists.get(list, true);
     if (!isSeq(entries)) continue;
     for (const entry of entries.items) {

@@ -6,18 +6,35 @@ import type { Source } from './rule.js';
  * The live reader splits grouped objects into entries that remember their object.
  */
 
-export const IP_LISTS = ['black', 'white', 'gray'] as const;
-export type IpListName = (typeof IP_LISTS)[number];
+/** The lists, the one place they are named: the API's name and the policy files' (in their order). */
+const LISTS = [
+  { api: 'black', policy: 'deny' },
+  { api: 'white', policy: 'allow' },
+  { api: 'gray', policy: 'gray' },
+] as const;
 
-/** Policy-file names of the lists. */
-export const POLICY_LIST_NAMES: Readonly<Record<'deny' | 'allow' | 'gray', IpListName>> = {
-  deny: 'black',
-  allow: 'white',
-  gray: 'gray',
-};
+export const IP_LISTS = LISTS.map((list) => list.api);
+export type IpListName = (typeof LISTS)[number]['api'];
+export type PolicyListName = (typeof LISTS)[number]['policy'];
+
+/** The policy files' list names, in the order a file lists them. */
+export const POLICY_LISTS: readonly PolicyListName[] = LISTS.map((list) => list.policy);
+
+/** Policy-file name → the API's. */
+export const POLICY_LIST_NAMES = Object.fromEntries(LISTS.map((list) => [list.policy, list.api])) as Readonly<Record<PolicyListName, IpListName>>;
+
+/** The API's name → the policy files' (what a person reads: `deny`, not `black`). */
+export const LIST_LABELS = Object.fromEntries(LISTS.map((list) => [list.api, list.policy])) as Readonly<Record<IpListName, PolicyListName>>;
 
 export const IP_RULE_TYPES = ['ip_range', 'country', 'proxy_type', 'datacenter'] as const;
 export type IpRuleType = (typeof IP_RULE_TYPES)[number];
+
+/** The policy files' key for the values of each type, in the order an entry lists them. */
+export const IP_VALUE_KEYS = { ip_range: 'ips', country: 'countries', proxy_type: 'proxies', datacenter: 'datacenters' } as const satisfies Record<IpRuleType, string>;
+export type IpValueKey = (typeof IP_VALUE_KEYS)[IpRuleType];
+
+/** Policy-file value key → the API's rule type. */
+export const RULE_TYPE_OF_KEY = Object.fromEntries(Object.entries(IP_VALUE_KEYS).map(([type, key]) => [key, type])) as Readonly<Record<IpValueKey, IpRuleType>>;
 
 export const PROXY_TYPES = ['VPN', 'SES', 'PUB', 'WEB', 'TOR'] as const;
 export const DATACENTERS = [

@@ -8,13 +8,12 @@
  * or moved too (deleting an object deletes all its values).
  */
 import type { AdoptIp, Change, CreateIp, IpChange, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
-import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, LIST_LABELS, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
 import { sameIpAttributes } from './diff-ip.js';
 import { appendTo } from './append.js';
 
-const LIST_LABEL = { black: 'deny', white: 'allow', gray: 'gray' } as const;
 
 interface IpPass {
   desired: DesiredIpEntry[];
@@ -99,8 +98,8 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
     const [other] = elsewhere as [LiveIpEntry];
     pass.conflicts.push({
       kind: 'ip', client: want.client, source: want.source, id: other.id,
-      message: `${want.value} is held unmanaged in the ${LIST_LABEL[other.list]} list (id ${other.id}) for overlapping applications; ` +
-        `creating it in the ${LIST_LABEL[want.list]} list would put it in both. Adopt it (--adopt: it moves to ${LIST_LABEL[want.list]}) or remove it in the console`,
+      message: `${want.value} is held unmanaged in the ${LIST_LABELS[other.list]} list (id ${other.id}) for overlapping applications; ` +
+        `creating it in the ${LIST_LABELS[want.list]} list would put it in both. Adopt it (--adopt: it moves to ${LIST_LABELS[want.list]}) or remove it in the console`,
     });
   }
 
@@ -119,10 +118,10 @@ export function adoptIpEntries({ desiredIp, liveIp, owner, adopt }: AdoptionInpu
       pass.conflicts.push({
         kind: 'ip', client: want.client, source: want.source, id,
         message: stranded.length > 0
-          ? `${want.value} is held unmanaged in the ${LIST_LABEL[first.list]} list by id ${id}, which also holds ` +
+          ? `${want.value} is held unmanaged in the ${LIST_LABELS[first.list]} list by id ${id}, which also holds ` +
             `${stranded.map((e) => e.value).sort(compareStrings).join(', ')}, declared nowhere in that list; moving ${want.value} would delete them too. ` +
             'Declare them, or split the object in the console'
-          : `${want.value} is held unmanaged in the ${LIST_LABEL[first.list]} list by id ${id} ${describeHolderPools(first.pools)}, ` +
+          : `${want.value} is held unmanaged in the ${LIST_LABELS[first.list]} list by id ${id} ${describeHolderPools(first.pools)}, ` +
             `more than the policies declare it for; moving it would remove it there too. Declare it for those applications, or split the object in the console`,
       });
       continue;

@@ -3,13 +3,12 @@
  * two rules of a one-per-scope kind (two modes) for the same traffic, the same value twice or in two lists for
  * overlapping applications, and nested subnets within a list.
  */
-import { ALL_APPLICATIONS_POOL, poolsOverlap, type DesiredIpEntry, type IpListName } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, LIST_LABELS, poolsOverlap, type DesiredIpEntry } from '../model/ip.js';
 import { ruleRewrites } from '../model/rewrites.js';
 import { kindOf, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
 import { cidrRange } from './address.js';
 import type { Diagnostic, Severity } from './types.js';
 
-const LIST_NAMES: Record<IpListName, string> = { black: 'deny', white: 'allow', gray: 'gray' };
 
 export function crossChecks(rules: readonly DesiredRule[], entries: readonly DesiredIpEntry[]): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -55,9 +54,9 @@ export function crossChecks(rules: readonly DesiredRule[], entries: readonly Des
       if (!earlier) return;
       const apps = describePools(entry.pools, earlier.pools);
       if (earlier.list === entry.list) {
-        add('error', 'ip-duplicate', entry.source, `${entry.value} is listed twice in the ${LIST_NAMES[entry.list]} list, first at ${where(earlier.source)} ${apps}`);
+        add('error', 'ip-duplicate', entry.source, `${entry.value} is listed twice in the ${LIST_LABELS[entry.list]} list, first at ${where(earlier.source)} ${apps}`);
       } else {
-        add('error', 'ip-conflict', entry.source, `${entry.value} is in the ${LIST_NAMES[entry.list]} list here and in the ${LIST_NAMES[earlier.list]} list at ${where(earlier.source)} ${apps}`);
+        add('error', 'ip-conflict', entry.source, `${entry.value} is in the ${LIST_LABELS[entry.list]} list here and in the ${LIST_LABELS[earlier.list]} list at ${where(earlier.source)} ${apps}`);
       }
     });
   }
@@ -89,7 +88,7 @@ function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; messa
       if (outer) {
         out.push({
           at: item.entry.source,
-          message: `${item.entry.value} lies inside ${outer.entry.value} (${LIST_NAMES[item.entry.list]} list, ${where(outer.entry.source)}); the narrower entry is redundant`,
+          message: `${item.entry.value} lies inside ${outer.entry.value} (${LIST_LABELS[item.entry.list]} list, ${where(outer.entry.source)}); the narrower entry is redundant`,
         });
       }
       open.push(item);

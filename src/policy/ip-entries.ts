@@ -3,7 +3,9 @@
  * pools from `application` and the expiry in Unix seconds. An entry whose
  * expiry has passed is checked but left out (the service would not keep it).
  */
-import { ALL_APPLICATIONS_POOL, POLICY_LIST_NAMES, type DesiredIpEntry, type IpRuleType } from '../model/ip.js';
+import {
+  ALL_APPLICATIONS_POOL, IP_VALUE_KEYS, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName,
+} from '../model/ip.js';
 import { checkAddress } from './address.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from './document.js';
@@ -12,15 +14,11 @@ import { isRecord } from './schema-messages.js';
 import type { Path } from './source-map.js';
 import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from './sources.js';
 
-const KINDS = ['ips', 'countries', 'proxies', 'datacenters'] as const;
-type Kind = (typeof KINDS)[number];
-const RULE_TYPES: Record<Kind, IpRuleType> = { ips: 'ip_range', countries: 'country', proxies: 'proxy_type', datacenters: 'datacenter' };
-const LISTS = ['deny', 'allow', 'gray'] as const;
 
 export function compileIpEntries(doc: PolicyDocument, ctx: DocumentContext): DesiredIpEntry[] {
   const out: DesiredIpEntry[] = [];
   const lists = isRecord(doc.ip_lists) ? doc.ip_lists : {};
-  for (const list of LISTS) {
+  for (const list of POLICY_LISTS) {
     const entries = lists[list];
     if (!Array.isArray(entries)) continue;
     (entries as readonly IpEntrySpec[]).forEach((entry, index) => {
@@ -31,15 +29,15 @@ export function compileIpEntries(doc: PolicyDocument, ctx: DocumentContext): Des
   return out;
 }
 
-function compileEntry(entry: IpEntrySpec, list: (typeof LISTS)[number], path: Path, ctx: DocumentContext): DesiredIpEntry[] {
+function compileEntry(entry: IpEntrySpec, list: PolicyListName, path: Path, ctx: DocumentContext): DesiredIpEntry[] {
   const { report } = ctx;
-  const kinds = KINDS.filter((kind) => entry[kind] !== undefined);
+  const kinds = Object.values(IP_VALUE_KEYS).filter((kind) => entry[kind] !== undefined);
   if (kinds.length !== 1) {
     const found = kinds.length === 0 ? 'none' : kinds.join(', ');
     report.error('entry-kind', `an IP-list entry needs exactly one of ips, countries, proxies, datacenters (found: ${found}); split it into one entry per kind`, path);
     return [];
   }
-  const kind = kinds[0] as Kind;
+  const kind = kinds[0] as IpValueKey;
   let ok = true;
   if (entry.reason !== undefined && OWNER_MARK_PATTERN.test(entry.reason)) {
     report.error('reserved-mark', 'reason must not contain "[managed-by:": Rampart writes that mark itself', [...path, 'reason']);
@@ -70,7 +68,7 @@ function compileEntry(entry: IpEntrySpec, list: (typeof LISTS)[number], path: Pa
     return {
       client,
       list: POLICY_LIST_NAMES[list],
-      ruleType: RULE_TYPES[kind],
+      ruleType: RULE_TYPE_OF_KEY[kind],
       value,
       pools,
       expiresAt: expiry.seconds,
@@ -80,7 +78,7 @@ function compileEntry(entry: IpEntrySpec, list: (typeof LISTS)[number], path: Pa
   });
 }
 
-function checkValue(kind: Kind, raw: string, at: Path, ctx: DocumentContext): string | undefined {
+function checkValue(kind: IpValueKey, raw: string, at: Path, ctx: DocumentContext): string | undefined {
   if (kind === 'ips') {
     const result = checkAddress(raw);
     if (!result.ok) {

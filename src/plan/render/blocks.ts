@@ -8,7 +8,7 @@
 import { InternalError } from '../../errors.js';
 import { byClass, OBJECT_CLASSES, type ObjectClassName } from '../classes/index.js';
 import type { ObjectAction } from '../counts.js';
-import type { Application, Plan, PlanChange, PlanIpObject } from '../types.js';
+import type { Application, Plan, PlanChange } from '../types.js';
 import { NONE, type Attribute } from './attributes.js';
 import { ipBlocks } from './ip-blocks.js';
 import { ruleBlocks } from './rule-blocks.js';
@@ -40,8 +40,6 @@ export interface ChangeBlock {
   /** Objects it counts (values for IP blocks). */
   readonly count: number;
 }
-
-export const LIST_LABELS: Readonly<Record<PlanIpObject['list'], string>> = { black: 'deny', white: 'allow', gray: 'gray' };
 
 export const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');
 

@@ -3,7 +3,8 @@ import type { DeleteReason } from '../../model/change.js';
 import type { PlanIpChange } from '../classes/ip.js';
 import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanIpObject } from '../types.js';
 import { compareAttributes, formatExpiry, formatReason, ipAttributes } from './attributes.js';
-import { ids, LIST_LABELS, type ChangeBlock, type SourceLine } from './blocks.js';
+import { ids, type ChangeBlock, type SourceLine } from './blocks.js';
+import { LIST_LABELS } from '../../model/ip.js';
 import { groupBy } from './group.js';
 
 /** Creates, adoptions and deletes, each grouped into blocks. */
