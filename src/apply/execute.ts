@@ -15,7 +15,7 @@ import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
 import { ipFingerprint, ipWriteKey, listedRuleWriteKey, ruleFingerprint, ruleWriteKey } from '../model/fingerprint.js';
 import type { IpEntry, LiveIpEntry } from '../model/ip.js';
 import { ipRewrites, ruleRewrites, type FieldRewrite } from '../model/rewrites.js';
-import type { LiveRule, Rule } from '../model/rule.js';
+import { referencesOfRule, withReferenceResolved, type LiveRule, type Rule } from '../model/rule.js';
 import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
 import type { PlanAdoptIp, PlanAdoptRule, PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanUpdateRule } from '../plan/types.js';
 import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from './requests.js';
@@ -47,10 +47,11 @@ export interface Outcome {
   readonly regexId?: number;
 }
 
-/** `regexId`: for an `ignore_regex` rule naming its regex rule, the id the regex's create answered. */
-export async function createRule(change: PlanCreateRule, context: ExecuteContext, regexId?: number): Promise<Outcome> {
+/** `referencedId`: for a rule naming another of its file (`regex_rule`), the id that rule's create answered. */
+export async function createRule(change: PlanCreateRule, context: ExecuteContext, referencedId?: number): Promise<Outcome> {
   const declared = ruleFromPlan(change.client, change.rule);
-  const rule = regexId === undefined ? declared : ({ ...declared, fields: { regex_id: regexId } } as Rule);
+  const [reference] = referencesOfRule(declared);
+  const rule = referencedId === undefined || !reference ? declared : withReferenceResolved(declared, reference, referencedId);
   const request = hintCreateRequest(rule, context.owner, change.name);
   const written: LiveRule = { ...rule, id: UNKNOWN_ID, owner: context.owner, fingerprint: ruleFingerprint(rule) };
   context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: written });

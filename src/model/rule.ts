@@ -7,7 +7,7 @@
  * (src/rules/); this module only knows how rules compare.
  */
 import { sameValue, type FieldValue } from '../rules/field.js';
-import { apiTypeOf, ruleKind, type FieldsOf, type KindName } from '../rules/registry.js';
+import { apiTypeOf, referencesOf, ruleKind, type FieldsOf, type KindName, type NamedReference } from '../rules/registry.js';
 import type { RuleKind } from '../rules/kind.js';
 
 export const CONDITION_TYPES = ['equal', 'iequal', 'regex', 'absent'] as const;
@@ -86,6 +86,17 @@ export function kindOf(rule: Rule): RuleKind {
 /** The fields of any rule, by YAML name, for code that loops over a kind's fields. */
 export function fieldValues(rule: Rule): Readonly<Record<string, FieldValue | undefined>> {
   return rule.fields as Readonly<Record<string, FieldValue | undefined>>;
+}
+
+/** The references the rule makes to other rules of its file (`regex_rule`), by the registry. */
+export function referencesOfRule(rule: Rule): NamedReference[] {
+  return referencesOf(rule.kind, fieldValues(rule));
+}
+
+/** The rule with a reference replaced by the id it resolves to (`regex_rule: x` → `regex_id: 12`). */
+export function withReferenceResolved<R extends Rule>(rule: R, reference: NamedReference, id: number): R {
+  const { [reference.field]: _named, ...fields } = fieldValues(rule);
+  return { ...rule, fields: { ...fields, [reference.idField]: id } };
 }
 
 /** The API `type` the rule is created with. */

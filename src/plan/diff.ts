@@ -9,7 +9,7 @@ import { leftBehind, type LeftBehind } from './left-behind.js';
 import { diffRules, type RuleUpdates } from './diff-rules.js';
 import type { Note } from './notes.js';
 import { recognizeIpEntries, recognizeRules } from './recognize.js';
-import { hasRegexReferences, resolveRegexReferences } from './references.js';
+import { hasReferences, resolveReferences } from './references.js';
 
 export interface DiffOptions {
   /** Owner name of the objects we may delete (default `rampart`). */
@@ -51,9 +51,9 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
   const listedRules = live.rules.filter((r) => clients.has(r.client));
   let desiredRules = desired.rules;
   let liveRules = recognizeRules(desiredRules, listedRules, owner);
-  if (hasRegexReferences(desiredRules)) {
+  if (hasReferences(desiredRules)) {
     // References resolve against the live regex rules as recognized; the resolved rules are what was created.
-    desiredRules = resolveRegexReferences(desiredRules, liveRules.live);
+    desiredRules = resolveReferences(desiredRules, liveRules.live);
     liveRules = recognizeRules(desiredRules, listedRules, owner);
   }
   const liveIp = recognizeIpEntries(desired.ipEntries, live.ipEntries.filter((e) => clients.has(e.client)), owner);

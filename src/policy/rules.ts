@@ -7,7 +7,7 @@ import { canonicalCondition, isHostEqual } from '../model/canonical.js';
 import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
 import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type Rule } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
-import { ruleKind } from '../rules/registry.js';
+import { isKindName, referencesOf, ruleKind } from '../rules/registry.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
 import { checkPoint } from './points.js';
@@ -30,12 +30,15 @@ export function compileRules(doc: PolicyDocument, ctx: DocumentContext): Desired
   }
   const names = new Map<string, number>();
   const specs: readonly RuleSpec[] = Array.isArray(doc.rules) ? doc.rules : [];
-  // `regex_rule` names a regex rule of this file (it may come later in the file).
-  const regexNames = new Set(specs.flatMap((r) => (isRecord(r) && r.type === 'regex' && typeof r.name === 'string' ? [r.name] : [])));
+  // A reference (`regex_rule`) names a rule of this file, which may come later in the file.
+  const namesOfKind = (kind: string) => specs.flatMap((r) => (isRecord(r) && r.type === kind && typeof r.name === 'string' ? [r.name] : []));
   specs.forEach((rule, index) => {
     const path: Path = ['rules', index];
-    if (isRecord(rule) && typeof rule.regex_rule === 'string' && !regexNames.has(rule.regex_rule)) {
-      ctx.report.error('unknown-regex-rule', `regex_rule "${rule.regex_rule}" names no regex rule of this file${didYouMean(rule.regex_rule, [...regexNames])}`, [...path, 'regex_rule']);
+    const references = isRecord(rule) && typeof rule.type === 'string' && isKindName(rule.type) ? referencesOf(rule.type, rule) : [];
+    const dangling = references.find((reference) => !namesOfKind(reference.kind).includes(reference.name));
+    if (dangling) {
+      const { field, kind, name } = dangling;
+      ctx.report.error(`unknown-${kind}-rule`, `${field} "${name}" names no ${kind} rule of this file${didYouMean(name, namesOfKind(kind))}`, [...path, field]);
       return;
     }
     if (isRecord(rule) && typeof rule.name === 'string') {

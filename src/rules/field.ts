@@ -47,6 +47,8 @@ export interface FieldSpec<V extends FieldValue = FieldValue> {
    * declared rule); never sent to the API nor read from a listing.
    */
   readonly local?: boolean;
+  /** A reference to another rule of the same file, by its `name` (see `ref`). */
+  readonly ref?: RuleReference;
   /** Checks the schema cannot express, on the schema-valid value as written; paths relative to the field. */
   problems(written: unknown): FieldProblem[];
   /** The schema-valid value as written → canonical form (`1h` → 3600). */
@@ -149,6 +151,26 @@ export function bool(options: Common<boolean>): FieldFactory<boolean> {
 export interface TextCheck {
   readonly code: string;
   problem(value: string): string | undefined;
+}
+
+/**
+ * Where a reference leads: a rule of kind `kind` declared in the same file
+ * (and for the same applications). It is resolved to the id the service gave
+ * that rule, written into `idField`: looked up in the live state before
+ * planning, or taken from the rule's create when the same apply makes it, so
+ * the apply creates the named rule first.
+ */
+export interface RuleReference {
+  /** The kind of the rule named (`regex`). */
+  readonly kind: string;
+  /** The field that carries the resolved id, on the referring rule and in the named rule's API record (`regex_id`). */
+  readonly idField: string;
+}
+
+/** The `name` of another rule of the file (see RuleReference); written in the policy, never sent. */
+export function ref(options: Common<string> & RuleReference & { readonly maxLength?: number }): FieldFactory<string> {
+  const factory = text({ ...options, local: true });
+  return (name) => ({ ...factory(name), ref: { kind: options.kind, idField: options.idField } });
 }
 
 export function text(options: Common<string> & { readonly check?: TextCheck; readonly maxLength?: number; readonly local?: boolean }): FieldFactory<string> {

@@ -3,7 +3,7 @@
  * is a module in kinds/ and a line here; every generic layer loops over this.
  */
 import { InternalError } from '../errors.js';
-import type { FieldValue } from './field.js';
+import type { FieldValue, RuleReference } from './field.js';
 import type { RuleKind } from './kind.js';
 import { apiAbuseMode } from './kinds/api-abuse-mode.js';
 import { binaryData } from './kinds/binary-data.js';
@@ -73,4 +73,20 @@ export function kindOfApiType(type: string): { kind: RuleKind; fields: Readonly<
 export function apiTypeOf(kind: RuleKind, fields: Readonly<Record<string, FieldValue | undefined>>): string {
   const variant = kind.variants.find((v) => Object.entries(v.fields).every(([name, value]) => fields[name] === value));
   return variant?.api ?? kind.api;
+}
+
+/** A reference a rule makes to another rule of its file (RuleReference), with the name it gives. */
+export interface NamedReference extends RuleReference {
+  /** The referring field (`regex_rule`). */
+  readonly field: string;
+  /** The `name` of the rule referred to. */
+  readonly name: string;
+}
+
+/** The references a rule of `kind` with these field values makes (none for most kinds). */
+export function referencesOf(kind: string, fields: Readonly<Record<string, unknown>>): NamedReference[] {
+  return ruleKind(kind).fields.flatMap((field) => {
+    const name = fields[field.name];
+    return field.ref && typeof name === 'string' ? [{ ...field.ref, field: field.name, name }] : [];
+  });
 }

@@ -3,6 +3,7 @@ import { runBounded } from '../../concurrency.js';
 import { InternalError } from '../../errors.js';
 import { appendTo } from '../../plan/append.js';
 import { RULE_DELETE_BATCH, type PlanRuleChange } from '../../plan/classes/rules.js';
+import { referencesOf, type NamedReference } from '../../rules/registry.js';
 import type { PlanCreateRule } from '../../plan/types.js';
 import type { ChangeResult } from '../../audit/change-result.js';
 import { createRule, deleteRules, updateRule } from '../execute.js';
@@ -11,17 +12,16 @@ import type { ApplyClass } from './class.js';
 import { ruleCopyFinder } from './rule-copies.js';
 import { ruleListingCheck } from './rule-listing-check.js';
 
-/** The regex rule an `ignore_regex` create names, when it waits for the regex's create. */
-function regexRuleOf(change: PlanRuleChange): string | undefined {
-  const name = change.action === 'create' ? change.rule.fields.regex_rule : undefined;
-  return typeof name === 'string' ? name : undefined;
+/** The rule a create names by reference (`regex_rule`), which the same apply may create first. */
+function referenceOf(change: PlanRuleChange): NamedReference | undefined {
+  return change.action === 'create' ? referencesOf(change.rule.kind, change.rule.fields)[0] : undefined;
 }
 
-/** The create of the regex rule `change` names: same client, file and application. */
-function isItsRegex(change: PlanCreateRule, name: string, result: ChangeResult): boolean {
+/** The create of the rule `change` names: same client, file and application. */
+function isCreateOf(change: PlanCreateRule, reference: NamedReference, result: ChangeResult): boolean {
   const c = result.change;
-  return result.status === 'applied' && c.kind === change.kind && c.action === 'create' && c.rule.kind === 'regex' && c.client === change.client
-    && c.file === change.file && c.name === name && JSON.stringify(c.application) === JSON.stringify(change.application);
+  return result.status === 'applied' && c.kind === change.kind && c.action === 'create' && c.rule.kind === reference.kind && c.client === change.client
+    && c.file === change.file && c.name === reference.name && JSON.stringify(c.application) === JSON.stringify(change.application);
 }
 
 export const RULE_WRITES: ApplyClass<PlanRuleChange> = {
@@ -58,13 +58,14 @@ export const RULE_WRITES: ApplyClass<PlanRuleChange> = {
   },
 
   waitsFor(change) {
-    const name = regexRuleOf(change);
-    return name === undefined ? undefined : `its regex rule "${name}"`;
+    const reference = referenceOf(change);
+    return reference && `its ${reference.kind} rule "${reference.name}"`;
   },
   referencedId(change, results) {
-    const name = regexRuleOf(change);
-    if (change.action !== 'create' || name === undefined) return undefined;
-    return results.find((result) => isItsRegex(change, name, result))?.regexId;
+    const reference = referenceOf(change);
+    if (change.action !== 'create' || !reference) return undefined;
+    // The id a create answers for references to it: a regex rule's `regex_id`.
+    return results.find((result) => isCreateOf(change, reference, result))?.regexId;
   },
   listingCheck: ruleListingCheck,
   copyFinder: ruleCopyFinder,

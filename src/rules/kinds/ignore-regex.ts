@@ -1,10 +1,10 @@
-import { int, text } from '../field.js';
+import { int, ref } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
 const fields = {
   regex_id: int({ min: 1, example: 12, description: 'The `regex_id` of an existing regex rule of the account.' }),
-  regex_rule: text({
-    local: true, example: 'curltool-scanner', maxLength: 128,
+  regex_rule: ref({
+    kind: 'regex', idField: 'regex_id', example: 'curltool-scanner', maxLength: 128,
     description: 'The `name` of a `regex` rule in the same file: its `regex_id` is looked up, or taken from its create when Rampart makes it in the same apply.',
   }),
 };
