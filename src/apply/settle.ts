@@ -27,8 +27,8 @@ export interface SettleOptions {
 export interface ListingCheck<C extends PlanChange = PlanChange> {
   /** Notes what a change that succeeded (or was already done) leaves in the listings. */
   expect(change: C, result: ChangeResult): void;
-  /** Whether the listings show every noted write now (reads each listing concerned once). */
-  shown(api: ServiceApi, owner: string): Promise<boolean>;
+  /** Whether the listings show every noted write now (reads each listing concerned once; `stop` aborts the read). */
+  shown(api: ServiceApi, owner: string, stop?: AbortSignal): Promise<boolean>;
 }
 
 export async function waitForListings(results: readonly ChangeResult[], options: SettleOptions): Promise<boolean> {
@@ -48,6 +48,12 @@ export async function waitForListings(results: readonly ChangeResult[], options:
 }
 
 async function everyShown(checks: Iterable<ListingCheck>, options: SettleOptions): Promise<boolean> {
-  for (const check of checks) if (!await check.shown(options.api, options.owner)) return false;
-  return true;
+  try {
+    for (const check of checks) if (!await check.shown(options.api, options.owner, options.stop)) return false;
+    return true;
+  } catch (error) {
+    // A stop aborts the listing read in flight: not settled, and no error of its own.
+    if (options.stop?.aborted) return false;
+    throw error;
+  }
 }

@@ -32,10 +32,10 @@ export function ipListingCheck(): ListingCheck<PlanIpChange> {
       if (status === 'already-done') return;
       for (const entry of ipEntriesFromPlan(change.client, change.object)) of(change.client, entry.list).keys.push(ipWriteKey(entry));
     },
-    async shown(api: ServiceApi, owner: string) {
+    async shown(api: ServiceApi, owner: string, stop?: AbortSignal) {
       for (const [clientList, expected] of byList) {
         const [client, list] = clientList.split('|') as [string, string];
-        const objects = await fetchAllPages((offset, limit) => api.listIpRules(Number(client), list, offset, limit), IP_RULE_PAGE_LIMIT);
+        const objects = await fetchAllPages((offset, limit) => api.listIpRules(Number(client), list, offset, limit, stop ? { signal: stop } : {}), IP_RULE_PAGE_LIMIT);
         const listedIds = new Set(objects.map((object) => object.id));
         const listedKeys = new Set(objects.flatMap((object) => liveEntriesFromIpRule(object)).flatMap((entry) =>
           entry.owner === owner ? (listedIpWriteKey(entry) ?? []) : []));

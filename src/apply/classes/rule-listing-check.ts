@@ -34,9 +34,9 @@ export function ruleListingCheck(): ListingCheck<PlanRuleChange> {
       // An update or adoption is listed with the mark it wrote: the listing shows the new version.
       else expected.keys.push(ruleWriteKey(ruleFromPlan(change.client, change.rule)));
     },
-    async shown(api: ServiceApi, owner: string) {
+    async shown(api: ServiceApi, owner: string, stop?: AbortSignal) {
       for (const [client, expected] of byClient) {
-        const hints = await listClientRules(api, client);
+        const hints = await listClientRules(api, client, stop);
         const listedIds = new Set(hints.map((hint) => hint.id));
         const lowestOfKey = new Map<string, number>();
         for (const hint of hints) {
