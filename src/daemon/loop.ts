@@ -13,6 +13,7 @@ import type { DaemonMetrics } from './metrics.js';
 import { isCycleOutcome, isSuccessfulResult, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
 import { recordOutcomeMetrics } from './outcome-metrics.js';
 import type { ConcurrentWriterSeen, DaemonState } from './state.js';
+import { systemScheduler, type Scheduler } from './scheduler.js';
 import { StatusHistory } from './status-page/history.js';
 import { cycleRecord, type CycleRecord } from './cycle-record.js';
 
@@ -33,8 +34,8 @@ export interface ReconcileLoopOptions {
   backoff?: BackoffOptions;
   logger?: Logger;
   metrics?: DaemonMetrics;
-  /** Clock in milliseconds since the epoch (tests). */
-  now?: () => number;
+  /** The clock and the timers between cycles (tests inject their own). Default: the process's. */
+  scheduler?: Scheduler;
   /** Random source in [0, 1) for jitter (tests). */
   random?: () => number;
   /** Called after each cycle, before the wait for the next one (the daemon returns memory then). */
@@ -66,7 +67,7 @@ export class ReconcileLoop implements DaemonState {
 
   private readonly options: ReconcileLoopOptions;
   private readonly logger: Logger;
-  private readonly now: () => number;
+  private readonly scheduler: Scheduler;
   private readonly random: () => number;
   private pending: string[] = [];
   private dropped = 0;
@@ -78,7 +79,7 @@ export class ReconcileLoop implements DaemonState {
     if (!(options.intervalMs > 0)) throw new RangeError('intervalMs must be positive');
     this.options = options;
     this.logger = (options.logger ?? silentLogger()).child({ module: 'loop' });
-    this.now = options.now ?? Date.now;
+    this.scheduler = options.scheduler ?? systemScheduler;
     this.random = options.random ?? Math.random;
   }
 
@@ -155,14 +156,14 @@ export class ReconcileLoop implements DaemonState {
     this.logger.debug({ delayMs: Math.round(delayMs), next: timerReason }, 'waiting for the next cycle');
     return new Promise<string[]>((resolve) => {
       const finish = (reasons: string[]): void => {
-        clearTimeout(timer);
+        this.scheduler.clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         hardStop?.removeEventListener('abort', onAbort);
         this.wake = undefined;
         resolve(reasons);
       };
       const onAbort = (): void => finish([]);
-      const timer = setTimeout(() => finish([timerReason, ...this.drain()]), delayMs);
+      const timer = this.scheduler.setTimeout(() => finish([timerReason, ...this.drain()]), delayMs);
       this.wake = () => finish(this.drain());
       signal.addEventListener('abort', onAbort, { once: true });
       hardStop?.addEventListener('abort', onAbort, { once: true });
@@ -177,7 +178,7 @@ export class ReconcileLoop implements DaemonState {
   private async runCycle(reasons: string[], signal: AbortSignal): Promise<CycleOutcome> {
     const cycleId = this.nextCycleId();
     const logger = this.logger.child({ cycle: cycleId });
-    const startedAt = this.now();
+    const startedAt = this.scheduler.now();
     this.running = true;
     this.lastCycleId = cycleId;
     this.options.metrics?.setCycleInProgress(true);
@@ -198,7 +199,7 @@ export class ReconcileLoop implements DaemonState {
 
   /** The one place a cycle's outcome is recorded: state, metrics, one log line. */
   private record(cycleId: string, outcome: CycleOutcome, reasons: string[], startedAt: number, logger: Logger): void {
-    const endedAt = this.now();
+    const endedAt = this.scheduler.now();
     const seconds = Math.max(0, endedAt - startedAt) / 1000;
     const { result } = outcome;
     const succeeded = isSuccessfulResult(result);

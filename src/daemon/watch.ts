@@ -21,6 +21,7 @@ import { silentLogger } from '../log.js';
 import { IGNORE_FILE } from '../policy/files.js';
 import { PAUSE_FILE } from '../policy/pause.js';
 import { anchorsKey, resolvePathLinks, type Anchor, type PathResolution } from './path-links.js';
+import { systemScheduler, type Scheduler, type TimerHandle } from './scheduler.js';
 
 export interface WatchOptions {
   signal: AbortSignal;
@@ -29,6 +30,8 @@ export interface WatchOptions {
   logger?: Logger;
   /** Called once the first watchers are in place (tests and start-up logs). */
   onReady?: () => void;
+  /** The clock and the debounce timer (tests inject their own). Default: the process's. */
+  scheduler?: Scheduler;
 }
 
 /** The ConfigMap volume's link to the current data directory. */
@@ -69,6 +72,7 @@ export async function watchPolicyDirectory(
 ): Promise<void> {
   const { signal } = options;
   const debounceMs = options.debounceMs ?? 200;
+  const scheduler = options.scheduler ?? systemScheduler;
   const logger = (options.logger ?? silentLogger()).child({ module: 'watch' });
   const target = path.resolve(dir);
   if (signal.aborted) return;
@@ -77,7 +81,7 @@ export async function watchPolicyDirectory(
   let contentWatcher: FSWatcher | undefined;
   let current: PathResolution = { realDir: null, anchors: [] };
   let reasons: string[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let timer: TimerHandle | undefined;
   let burstStartedAt = 0;
   let chain: Promise<void> = Promise.resolve();
   let initial = true;
@@ -117,12 +121,12 @@ export async function watchPolicyDirectory(
   const note = (reason: string): void => {
     if (signal.aborted) return;
     addReason(reason);
-    const now = Date.now();
+    const now = scheduler.now();
     if (burstStartedAt === 0) burstStartedAt = now;
-    if (timer !== undefined) clearTimeout(timer);
+    if (timer !== undefined) scheduler.clearTimeout(timer);
     const waited = now - burstStartedAt;
     const delay = Math.max(0, Math.min(debounceMs, debounceMs * MAX_WAIT_FACTOR - waited));
-    timer = setTimeout(settle, delay);
+    timer = scheduler.setTimeout(settle, delay);
   };
 
   const describe = (file: string): string => {
@@ -212,7 +216,7 @@ export async function watchPolicyDirectory(
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  if (timer !== undefined) clearTimeout(timer);
+  if (timer !== undefined) scheduler.clearTimeout(timer);
   await chain;
   await Promise.all([anchorWatcher?.close(), contentWatcher?.close()]);
   anchorWatcher = undefined;

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { EmulatorOptions, HintRecord, IpObject } from '../../src/emulator/index.js';
 import { ROOT, startCli, type CliOptions, type CliResult, type RunningCli } from './cli.js';
 import { startTestEmulator, type TestEmulator } from './emulator.js';
+import { eventually, sleep } from './eventually.js';
 
 export const CLIENT = 10042;
 export const CREATE_HINT = 'POST /v1/objects/hint/create';
@@ -63,33 +64,7 @@ export async function tempDir(prefix = 'rampart-daemon-'): Promise<string> {
 // ---------------------------------------------------------------------------
 // Polling
 
-/** Polls `check` (sync or async) until it returns a value other than undefined/false; fails after `timeoutMs`. */
-export async function waitUntil<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  timeoutMs = 10_000,
-  intervalMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
-    }
-    await sleep(intervalMs);
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { eventually, sleep };
 
 // ---------------------------------------------------------------------------
 // Emulator
@@ -247,12 +222,12 @@ export async function startDaemon(args: readonly string[], options: CliOptions =
     logs,
     cycles,
     waitForLog: (predicate, what, timeoutMs = 10_000) =>
-      waitUntil(() => {
+      eventually(() => {
         if (cli.child.exitCode !== null) throw new Error(`the daemon exited (${cli.child.exitCode}):\n${cli.stderr()}`);
         return logs().find(predicate);
       }, `${what}\n--- stderr ---\n${tail(cli.stderr())}`, timeoutMs),
     waitForCycle: (predicate, what, { after = 0, timeoutMs = 10_000 } = {}) =>
-      waitUntil(() => cycles().slice(after).find(predicate), `cycle: ${what}`, timeoutMs).catch((error: Error) => {
+      eventually(() => cycles().slice(after).find(predicate), `cycle: ${what}`, timeoutMs).catch((error: Error) => {
         throw new Error(`${error.message}\n--- stderr ---\n${tail(cli.stderr())}`);
       }),
     async stop(signal = 'SIGTERM') {

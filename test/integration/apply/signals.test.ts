@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import { eventually } from '../../helpers/eventually.js';
 import { CREATE_HINT, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES, startHarness, type Harness, WRITE_ROUTES } from './harness.js';
 
 let harness: Harness;
@@ -21,13 +22,9 @@ afterEach(async () => {
   await policies.cleanup();
 });
 
-async function waitForCalls(route: string, count: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (harness.emulator.control.count(route) < count) {
-    if (Date.now() > deadline) throw new Error(`${route} was called ${harness.emulator.control.count(route)} times, not ${count}`);
-    await sleep(10);
-  }
-}
+/** Until the emulator has seen `count` calls of `route`. */
+const waitForCalls = (route: string, count: number) =>
+  eventually(() => harness.emulator.control.count(route) >= count, `${count} calls of ${route}`, 15_000, 10);
 
 const startedAt = (call: { time: number; durationMs: number }) => call.time - call.durationMs;
 

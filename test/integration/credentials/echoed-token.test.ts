@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { cleanupDaemons, LIST_HINTS, plainPolicyDir, runArgs, samplePolicies, startDaemon, startEmulatorForDaemon, waitUntil } from '../../helpers/daemon.js';
+import { cleanupDaemons, LIST_HINTS, plainPolicyDir, runArgs, samplePolicies, startDaemon, startEmulatorForDaemon, eventually } from '../../helpers/daemon.js';
 import { TEST_TOKEN, useTestEmulator } from '../../helpers/emulator.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 
@@ -38,7 +38,7 @@ describe('a token echoed in an error body', () => {
     const dir = await plainPolicyDir(samplePolicies());
     const daemon = await startDaemon(runArgs(emu.url, dir));
     await daemon.waitForCycle((line) => line.result === 'failed', 'a failed cycle');
-    const ready = await waitUntil(async () => {
+    const ready = await eventually(async () => {
       const answer = await daemon.get('/readyz');
       return answer.status === 503 && answer.text.includes('failed') ? answer : undefined;
     }, '/readyz reporting the failed cycle');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DaemonMetrics, startDaemon, type CycleContext } from '../../../src/daemon/index.js';
-import { waitFor } from '../../unit/daemon/wait.js';
+import { eventually } from '../../helpers/eventually.js';
 
 let root = '';
 afterEach(async () => {
@@ -39,7 +39,7 @@ describe('startDaemon', () => {
       },
     });
     const url = daemon.url!;
-    await waitFor(() => daemon.loop.everSucceeded, 'initial cycle');
+    await eventually(() => daemon.loop.everSucceeded, 'initial cycle');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     // The plan, and the cycle that made it.
@@ -50,20 +50,21 @@ describe('startDaemon', () => {
 
     // A git-sync commit requests a cycle.
     await daemon.watching;
-    await waitFor(() => cycles.length === 1 && !daemon.loop.running, 'idle');
+    await eventually(() => cycles.length === 1 && !daemon.loop.running, 'idle');
     await commit('aaa', 'bbb');
-    await waitFor(() => cycles.length === 2, 'cycle after the swap');
+    await eventually(() => cycles.length === 2, 'cycle after the swap');
     expect(cycles[1]!.reasons.join(' ')).not.toContain('resync');
-    await waitFor(() => !daemon.loop.running, 'idle again');
+    await eventually(() => !daemon.loop.running, 'idle again');
 
     // Stop while a cycle is in flight: done waits for it, and the endpoints close after.
     hold = () => undefined;
     await commit('bbb', 'ccc');
-    await waitFor(() => cycles.length === 3 && daemon.loop.running, 'third cycle running');
+    await eventually(() => cycles.length === 3 && daemon.loop.running, 'third cycle running');
     controller.abort();
     let finished = false;
     void daemon.done.then(() => { finished = true; });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Held by the running cycle: whatever was due has run, and the daemon is still winding down.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(finished).toBe(false);
     expect(cycles[2]!.signal.aborted).toBe(true);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);

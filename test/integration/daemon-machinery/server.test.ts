@@ -10,7 +10,7 @@ import { cycleRecord } from '../../../src/daemon/cycle-record.js';
 import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { startDaemonServer, type DaemonServer } from '../../../src/daemon/server.js';
 import { PauseSwitch } from '../../../src/daemon/pause-switch.js';
-import { waitFor } from '../../unit/daemon/wait.js';
+import { eventually } from '../../helpers/eventually.js';
 
 const servers: DaemonServer[] = [];
 afterEach(async () => {
@@ -86,11 +86,11 @@ describe('daemon server', () => {
     expect((await get(`${server.url}/healthz`)).status).toBe(503);
     const controller = new AbortController();
     const done = loop.run(controller.signal);
-    await waitFor(() => loop.lastOutcome?.result === 'failed', 'failed cycle');
+    await eventually(() => loop.lastOutcome?.result === 'failed', 'failed cycle');
     expect((await get(`${server.url}/healthz`)).status).toBe(200);
     expect(JSON.parse((await get(`${server.url}/readyz`)).body).reason).toMatch(/api down/);
     releaseRetry();
-    await waitFor(() => loop.everSucceeded, 'successful retry');
+    await eventually(() => loop.everSucceeded, 'successful retry');
     expect((await get(`${server.url}/readyz`)).status).toBe(200);
     expect(JSON.parse((await get(`${server.url}/plan`)).body)).toEqual({
       summary: { create: 0 },

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
 import {
   accountSummary, cleanupDaemons, LIST_HINTS, LIST_IP, plainPolicyDir, runArgs, SAMPLE_IP_VALUES, SAMPLE_RULES,
-  samplePolicies, startDaemon, startEmulatorForDaemon, waitUntil, writeCalls, type LogLine,
+  samplePolicies, startDaemon, startEmulatorForDaemon, eventually, writeCalls, type LogLine,
 } from '../../helpers/daemon.js';
 
 afterEach(cleanupDaemons);
@@ -32,7 +32,7 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     expect(early.status).toBe(503);
     expect(early.json()).toMatchObject({ status: 'not ready' });
     expect((await daemon.get('/healthz')).status).toBe(200);
-    await waitUntil(async () => (await daemon.metrics()).value('rampart_cycle_in_progress') === 1, 'the first cycle running');
+    await eventually(async () => (await daemon.metrics()).value('rampart_cycle_in_progress') === 1, 'the first cycle running');
     expect((await daemon.metrics()).value('rampart_reconcile_total', { result: 'success' })).toBeUndefined();
 
     const first = await daemon.waitForCycle(() => true, 'the first cycle');

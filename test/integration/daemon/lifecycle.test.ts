@@ -14,7 +14,7 @@ import { runCli } from '../../helpers/cli.js';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
 import {
   accountSummary, cleanupDaemons, edit, freePort, onCleanup, plainPolicyDir, runArgs, SAMPLE_IP_VALUES,
-  SAMPLE_RULES, samplePolicies, samplePolicy, startDaemon, startEmulatorForDaemon, startSlowProxy, tempDir, waitUntil,
+  SAMPLE_RULES, samplePolicies, samplePolicy, startDaemon, startEmulatorForDaemon, startSlowProxy, tempDir, eventually,
   writeCalls, WRITE_ROUTES, type ProxiedRequest,
 } from '../../helpers/daemon.js';
 
@@ -182,7 +182,7 @@ describe('rampart run: stopping and one-shot runs', () => {
 
     const daemon = await startDaemon(args, { env });
     expect(daemon.url).toBe(`http://127.0.0.1:${port}`);
-    await waitUntil(async () => (await daemon.get('/readyz')).status === 200, 'ready', 8000);
+    await eventually(async () => (await daemon.get('/readyz')).status === 200, 'ready', 8000);
     // The log line may reach this process after the HTTP answer: wait for it.
     const first = await daemon.waitForCycle(() => true, 'the first cycle');
     expect(first).toMatchObject({ result: 'success', changes: { create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0 } });

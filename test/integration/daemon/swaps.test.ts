@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   accountSummary, cleanupDaemons, configMapTree, edit, gitSyncTree, liveHints, liveIpObjects, runArgs, SAMPLE_IP_VALUES,
-  SAMPLE_RULES, samplePolicies, samplePolicy, startDaemon, startEmulatorForDaemon, waitUntil, writeCalls,
+  SAMPLE_RULES, samplePolicies, samplePolicy, startDaemon, startEmulatorForDaemon, eventually, writeCalls,
 } from '../../helpers/daemon.js';
 
 afterEach(cleanupDaemons);
@@ -31,7 +31,7 @@ describe('rampart run: atomic policy swaps', () => {
     // Commit 2 adds an address to the shop's deny list.
     const started = Date.now();
     await git.commit(withNewIp());
-    await waitUntil(() => hasIp(NEW_IP)(liveIpObjects(emulator)), 'the new address in the account', 5000);
+    await eventually(() => hasIp(NEW_IP)(liveIpObjects(emulator)), 'the new address in the account', 5000);
     expect(Date.now() - started).toBeLessThan(5000);
     const second = await daemon.waitForCycle(() => true, 'the cycle after commit 2', { after: 1 });
     expect(second).toMatchObject({ result: 'success', changes: { create: 1, delete: 0 } });
@@ -40,11 +40,11 @@ describe('rampart run: atomic policy swaps', () => {
     // Commit 3 changes a rule's regex: an update in place, the address stays.
     const hintsBefore = liveHints(emulator).length;
     await git.commit({ ...withNewIp(), 'shop.yaml': edit(withNewIp()['shop.yaml']!, '".*curltool.*"', '".*curltool2.*"') });
-    await waitUntil(() => liveHints(emulator).some((h) => h.regex === '.*curltool2.*'), 'the edited rule', 5000);
+    await eventually(() => liveHints(emulator).some((h) => h.regex === '.*curltool2.*'), 'the edited rule', 5000);
     const third = await daemon.waitForCycle((c) => c.result === 'success', 'the cycle after commit 3', { after: 2 });
     // Counted in the plan's vocabulary: one object updated, nothing created or deleted.
     expect(third.changes).toEqual({ create: 0, update: 1, replace: 0, delete: 0, adopt: 0 });
-    await waitUntil(() => !liveHints(emulator).some((h) => h.regex === '.*curltool.*'), 'the old rule gone', 3000);
+    await eventually(() => !liveHints(emulator).some((h) => h.regex === '.*curltool.*'), 'the old rule gone', 3000);
     expect(liveHints(emulator)).toHaveLength(hintsBefore);
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES + 1 });
     expect((await daemon.stop()).code).toBe(0);
@@ -58,13 +58,13 @@ describe('rampart run: atomic policy swaps', () => {
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
 
     await configMap.update(withNewIp());
-    await waitUntil(() => hasIp(NEW_IP)(liveIpObjects(emulator)), 'the new address in the account', 5000);
+    await eventually(() => hasIp(NEW_IP)(liveIpObjects(emulator)), 'the new address in the account', 5000);
     const second = await daemon.waitForCycle(() => true, 'the cycle after the update', { after: 1 });
     expect(second).toMatchObject({ result: 'success', changes: { create: 1, delete: 0 } });
 
     // A second update that removes the address again.
     await configMap.update(samplePolicies());
-    await waitUntil(() => !hasIp(NEW_IP)(liveIpObjects(emulator)), 'the address removed', 5000);
+    await eventually(() => !hasIp(NEW_IP)(liveIpObjects(emulator)), 'the address removed', 5000);
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
     expect((await daemon.stop()).code).toBe(0);
   });
@@ -121,7 +121,7 @@ describe('rampart run: atomic policy swaps', () => {
 
     // The fix.
     await git.commit(withNewIp());
-    await waitUntil(() => hasIp(NEW_IP)(liveIpObjects(emulator)), 'the fixed commit applied', 5000);
+    await eventually(() => hasIp(NEW_IP)(liveIpObjects(emulator)), 'the fixed commit applied', 5000);
     const fixed = await daemon.waitForCycle((c) => c.result === 'success', 'the cycle after the fix', { after: 2 });
     expect(fixed.changes).toEqual({ create: 1, update: 0, replace: 0, delete: 0, adopt: 0 });
     expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(1);

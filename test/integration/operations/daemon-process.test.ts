@@ -7,7 +7,7 @@ import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  cleanupDaemons, plainPolicyDir, runArgs, samplePolicies, startDaemon, startEmulatorForDaemon, tempDir, waitUntil, writeCalls,
+  cleanupDaemons, plainPolicyDir, runArgs, samplePolicies, startDaemon, startEmulatorForDaemon, tempDir, eventually, writeCalls,
 } from '../../helpers/daemon.js';
 
 afterEach(cleanupDaemons);
@@ -44,7 +44,7 @@ describe('rampart run: rotation and pause', () => {
 
     await rm(path.join(policies, '.rampart-pause'));
     await daemon.waitForCycle((c) => c.result === 'success', 'the apply after the pause', { timeoutMs: 15_000 });
-    await waitUntil(() => writeCalls(emulator).length > 0, 'writes');
+    await eventually(() => writeCalls(emulator).length > 0, 'writes');
     expect(daemon.logs().some((l) => l.msg === 'write' && l.cause === 'unknown')).toBe(true);
     const text = JSON.stringify(daemon.logs());
     expect(text).not.toContain(OLD);

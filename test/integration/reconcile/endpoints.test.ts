@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   accountSummary, cleanupDaemons, LIST_HINTS, plainPolicyDir, SAMPLE_IP_VALUES, SAMPLE_RULES,
-  samplePolicies, startEmulatorForDaemon, waitUntil, writeCalls,
+  samplePolicies, startEmulatorForDaemon, eventually, writeCalls,
 } from '../../helpers/daemon.js';
 import { startInProcessDaemon } from '../../helpers/daemon-in-process.js';
 
@@ -52,7 +52,7 @@ describe('the daemon endpoints: dry run and readiness', () => {
     expect((await daemon.metrics()).value('rampart_policy_valid')).toBe(1);
     const retried = await daemon.waitForCycle(() => true, 'the retry', { after: 1, timeoutMs: 5000 });
     expect(retried).toMatchObject({ result: 'success', reasons: ['retry after failure'] });
-    await waitUntil(async () => (await daemon.get('/readyz')).status === 200, '/readyz 200');
+    await eventually(async () => (await daemon.get('/readyz')).status === 200, '/readyz 200');
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES });
     const metrics = await daemon.metrics();
     expect(metrics.value('rampart_reconcile_total', { result: 'failed' })).toBe(1);

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   accountSummary, cleanupDaemons, CLIENT, CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, gitSyncTree, hintKey, isOwned,
   LIST_HINTS, LIST_IP, liveHints, liveIpObjects, plainPolicyDir, SAMPLE_IP_VALUES, SAMPLE_RULES, samplePolicies,
-  samplePolicy, startEmulatorForDaemon, waitUntil, writeCalls,
+  samplePolicy, startEmulatorForDaemon, eventually, writeCalls,
 } from '../../helpers/daemon.js';
 import { startInProcessDaemon } from '../../helpers/daemon-in-process.js';
 
@@ -39,12 +39,12 @@ describe('the daemon: drift, lag, faults, safety', () => {
     const cyclesBefore = daemon.cycles().length;
     daemon.resync();
 
-    const recreated = await waitUntil(
+    const recreated = await eventually(
       () => liveHints(emulator).find((h) => h.id !== victim.id && hintKey(h) === hintKey(victim)),
       'the deleted rule re-created', 5000,
     );
     expect(recreated.id).toBeGreaterThan(victim.id);
-    await waitUntil(() => liveIpObjects(emulator).some((o) => o.rule_type === 'country' && o.source_values?.includes('KP')), 'KP re-created', 5000);
+    await eventually(() => liveIpObjects(emulator).some((o) => o.rule_type === 'country' && o.source_values?.includes('KP')), 'KP re-created', 5000);
     const correcting = await daemon.waitForCycle((c) => c.result === 'success', 'the correcting cycle', { after: cyclesBefore });
     expect(correcting.reasons).toContain('resync');
     expect(correcting.changes).toEqual({ create: 2, update: 0, replace: 0, delete: 0, adopt: 0 });

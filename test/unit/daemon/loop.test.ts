@@ -3,7 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReconcileLoop, type ReconcileLoopOptions } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
 import type { CycleContext, CycleOutcome } from '../../../src/reconcile/outcome.js';
-import { delay, waitFor } from './wait.js';
+import { eventually } from '../../helpers/eventually.js';
+import { ManualScheduler } from '../../helpers/manual-scheduler.js';
+
+/** Lets every callback already due run (the loop's own hand-offs), without waiting on the clock. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface LogLine { msg: string; module?: string; cycle?: string; result?: string; reasons?: string[]; err?: { message: string } }
 
@@ -49,11 +53,11 @@ describe('ReconcileLoop', () => {
       },
       onIdle: () => events.push(`idle running=${String(loop.running)}`),
     });
-    await waitFor(() => events.length === 2, 'first idle');
+    await eventually(() => events.length === 2, 'first idle');
     loop.request('change a.yaml');
-    await waitFor(() => events.length === 4, 'second idle');
+    await eventually(() => events.length === 4, 'second idle');
     loop.request('change b.yaml');
-    await waitFor(() => events.length === 5, 'third cycle');
+    await eventually(() => events.length === 5, 'third cycle');
     controller.abort();
     third.open();
     await done;
@@ -63,22 +67,25 @@ describe('ReconcileLoop', () => {
   it('folds requests made during a cycle into exactly one follow-up with all reasons', async () => {
     const calls: CycleContext[] = [];
     const first = gate();
+    const scheduler = new ManualScheduler();
     const { loop, controller, done } = start({
-      intervalMs: 60_000,
+      intervalMs: 60_000, jitterRatio: 0, scheduler,
       cycle: async (ctx) => {
         calls.push(ctx);
         if (calls.length === 1) await first.promise;
         return { result: 'no-op' };
       },
     });
-    await waitFor(() => calls.length === 1, 'first cycle');
+    await eventually(() => calls.length === 1, 'first cycle');
     loop.request('change a.yaml');
     loop.request('change b.yaml');
     loop.request('change a.yaml');
     loop.request('link moved');
     first.open();
-    await waitFor(() => calls.length === 2, 'follow-up cycle');
-    await delay(60);
+    await eventually(() => calls.length === 2, 'follow-up cycle');
+    // Idle until the resync: no third cycle.
+    await eventually(() => scheduler.waiting.length === 1, 'the loop waiting for the resync');
+    expect(scheduler.waiting).toEqual([60_000]);
     expect(calls).toHaveLength(2);
     expect(calls[0]!.reasons).toEqual(['initial']);
     expect(calls[1]!.reasons).toEqual(['change a.yaml', 'change b.yaml', 'link moved']);
@@ -90,9 +97,9 @@ describe('ReconcileLoop', () => {
   it('runs a request made while idle at once', async () => {
     const reasons: string[][] = [];
     const { loop, controller, done } = start({ intervalMs: 60_000, cycle: async (ctx) => { reasons.push(ctx.reasons); return { result: 'success' }; } });
-    await waitFor(() => reasons.length === 1 && !loop.running, 'initial cycle');
+    await eventually(() => reasons.length === 1 && !loop.running, 'initial cycle');
     loop.request('change shop.yaml');
-    await waitFor(() => reasons.length === 2, 'requested cycle');
+    await eventually(() => reasons.length === 2, 'requested cycle');
     expect(reasons[1]).toEqual(['change shop.yaml']);
     controller.abort();
     await done;
@@ -100,8 +107,13 @@ describe('ReconcileLoop', () => {
 
   it('resyncs on the interval', async () => {
     const reasons: string[][] = [];
-    const { controller, done } = start({ intervalMs: 30, cycle: async (ctx) => { reasons.push(ctx.reasons); return { result: 'no-op' }; } });
-    await waitFor(() => reasons.length >= 3, 'three cycles');
+    const scheduler = new ManualScheduler();
+    const { controller, done } = start({ intervalMs: 30_000, jitterRatio: 0, scheduler, cycle: async (ctx) => { reasons.push(ctx.reasons); return { result: 'no-op' }; } });
+    for (const cycles of [1, 2, 3]) {
+      await eventually(() => reasons.length === cycles && scheduler.waiting.length === 1, `cycle ${cycles}, then a wait`);
+      expect(scheduler.waiting).toEqual([30_000]);
+      if (cycles < 3) scheduler.advance(30_000);
+    }
     controller.abort();
     await done;
     expect(reasons[0]).toEqual(['initial']);
@@ -125,18 +137,21 @@ describe('ReconcileLoop', () => {
 
   it('retries a failed cycle after the backoff, not the interval', async () => {
     const starts: number[] = [];
+    const scheduler = new ManualScheduler();
     const { loop, controller, done } = start({
-      intervalMs: 60_000, jitterRatio: 0, backoff: { baseMs: 20, maxMs: 60 },
-      cycle: async () => { starts.push(Date.now()); throw new Error('api down'); },
+      intervalMs: 60_000, jitterRatio: 0, backoff: { baseMs: 20, maxMs: 60 }, scheduler,
+      cycle: async () => { starts.push(scheduler.now()); throw new Error('api down'); },
     });
-    await waitFor(() => starts.length >= 5, 'five attempts');
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await eventually(() => starts.length === attempt && scheduler.waiting.length === 1, `attempt ${attempt}, then a wait`);
+      scheduler.advance(scheduler.waiting[0]!);
+    }
     controller.abort();
     await done;
+    // Exponential from 20 ms, capped at 60 ms; never the 60 s interval.
+    expect(scheduler.requested.slice(0, 4)).toEqual([20, 40, 60, 60]);
     const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
-    expect(gaps[0]).toBeGreaterThanOrEqual(18);
-    expect(gaps[1]).toBeGreaterThanOrEqual(38);
-    expect(gaps[2]).toBeGreaterThanOrEqual(58);
-    expect(gaps[3]).toBeGreaterThanOrEqual(58);
+    expect(gaps).toEqual([20, 40, 60, 60]);
     expect(loop.consecutiveFailures).toBeGreaterThanOrEqual(5);
   });
 
@@ -146,11 +161,11 @@ describe('ReconcileLoop', () => {
       intervalMs: 60_000, backoff: { baseMs: 30_000, maxMs: 60_000 },
       cycle: async (ctx) => { reasons.push(ctx.reasons); return reasons.length === 1 ? { result: 'failed', error: new Error('boom') } : { result: 'success' }; },
     });
-    await waitFor(() => reasons.length === 1 && !loop.running, 'failed cycle');
+    await eventually(() => reasons.length === 1 && !loop.running, 'failed cycle');
     loop.request('change shop.yaml');
-    await waitFor(() => reasons.length === 2, 'cycle on request');
+    await eventually(() => reasons.length === 2, 'cycle on request');
     expect(reasons[1]).toEqual(['change shop.yaml']);
-    await waitFor(() => loop.consecutiveFailures === 0, 'failures reset');
+    await eventually(() => loop.consecutiveFailures === 0, 'failures reset');
     controller.abort();
     await done;
   });
@@ -160,7 +175,7 @@ describe('ReconcileLoop', () => {
     const metrics = new DaemonMetrics({ processMetrics: false });
     const error = new Error('listing failed');
     const { loop, controller, done } = start({ intervalMs: 60_000, logger, metrics, cycle: async () => { throw error; } });
-    await waitFor(() => loop.lastOutcome !== undefined, 'an outcome');
+    await eventually(() => loop.lastOutcome !== undefined, 'an outcome');
     controller.abort();
     await done;
     expect(loop.lastOutcome).toEqual({ result: 'failed', error });
@@ -232,12 +247,12 @@ describe('ReconcileLoop', () => {
       intervalMs: 60_000,
       cycle: async (ctx) => { await release.promise; sawAbort = ctx.signal.aborted; return { result: 'success' }; },
     });
-    await waitFor(() => loop.running, 'cycle running');
+    await eventually(() => loop.running, 'cycle running');
     loop.request('change during shutdown');
     controller.abort();
     let resolved = false;
     void done.then(() => { resolved = true; });
-    await delay(50);
+    await settle();
     expect(resolved).toBe(false);
     expect(loop.alive).toBe(true);
     release.open();
@@ -246,7 +261,7 @@ describe('ReconcileLoop', () => {
     expect(loop.alive).toBe(false);
     expect(loop.lastOutcome?.result).toBe('success');
     loop.request('after stop');
-    await delay(20);
+    await settle();
     expect(loop.running).toBe(false);
   });
 
@@ -256,14 +271,14 @@ describe('ReconcileLoop', () => {
     const graceful = new AbortController();
     const hard = new AbortController();
     const done = loop.run(graceful.signal, { hardStop: hard.signal });
-    await waitFor(() => loop.running, 'cycle running');
+    await eventually(() => loop.running, 'cycle running');
     graceful.abort();
     hard.abort();
     await done;
     expect(loop.alive).toBe(false);
     expect(loop.lastOutcome).toBeUndefined();
     release.open();
-    await waitFor(() => loop.lastOutcome?.result === 'no-op', 'late outcome recorded');
+    await eventually(() => loop.lastOutcome?.result === 'no-op', 'late outcome recorded');
   });
 
   it('runs a single recorded cycle with runOnce', async () => {
