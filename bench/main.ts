@@ -105,7 +105,7 @@ async function main(): Promise<Results> {
 
     const scales: [number, number, number][] = quick
       ? [[1_000, 1_000, 0], [10_000, 10_000, 0]]
-      : [[1_000, 1_000, 0], [10_000, 10_000, 0], [10_000, 50_000, 0], [50_000, 50_000, 0], [10_000, 50_000, 50]];
+      : [[1_000, 1_000, 0], [10_000, 10_000, 0], [10_000, 50_000, 0], [50_000, 50_000, 0], [100_000, 100_000, 0], [10_000, 50_000, 50]];
     for (const [rules, ipValues, latencyMs] of scales) {
       progress(`no-op plan: ${rules} rules, ${ipValues} IP values${latencyMs ? `, ${latencyMs} ms per call` : ''}`);
       results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs));
@@ -193,10 +193,23 @@ function render(r: Results): string {
     rows.push([`no-op plan, ${k(x.rules)} abuse controls vs ${k(x.rules)} vpatch`, `${s(x.controlsPlanMs)} vs ${s(x.vpatchPlanMs)} (${x.planRatio}×)`,
       `fresh process, emulator read (median of 3 cold plans); in process without the read: ${x.controlsMs} vs ${x.vpatchMs} ms (${x.ratio}×)`]);
   }
+  const growth = growthRow(r.noopPlans);
+  if (growth) rows.push(growth);
   const largest = [...r.noopPlans].sort((a, b) => b.rules + b.ipValues - (a.rules + a.ipValues))[0];
   if (largest) rows.push([`RSS at scale (${k(largest.rules)} rules + ${k(largest.ipValues)} IP)`, `${largest.rssMb} MB after plan`, `peak ${largest.maxRssMb} MB, heap ${largest.heapUsedMb} MB`]);
   out.push('', 'Other figures:', table(['what', 'figure', 'detail'], rows));
   return out.join('\n');
+}
+
+/** How a cold plan grows when the account doubles (50k + 50k → 100k + 100k at 0 ms): linear is 2×, the goal at most 2.2×. */
+function growthRow(plans: readonly NoopPlanFigures[]): string[] | undefined {
+  const at = (n: number) => plans.find((p) => p.rules === n && p.ipValues === n && p.latencyMs === 0);
+  const [half, full] = [at(50_000), at(100_000)];
+  if (!half || !full) return undefined;
+  const ratio = (full.cold.totalMs / half.cold.totalMs).toFixed(2);
+  const memory = (full.maxRssMb / half.maxRssMb).toFixed(2);
+  return ['growth, 50k + 50k → 100k + 100k', `cold plan ${ratio}× (goal ≤ 2.2×)`,
+    `${(half.cold.totalMs / 1000).toFixed(2)} s → ${(full.cold.totalMs / 1000).toFixed(2)} s; peak RSS ${half.maxRssMb} → ${full.maxRssMb} MB (${memory}×)`];
 }
 
 const results = await main();

@@ -33,32 +33,22 @@ const rule = (name: string, path: string, comment: string) => yaml`
     comment: ${comment}
 `;
 
+/** The shop's policy file with these rules (and IP lists). */
+const shop = (rules: string, ipLists = '') => `version: 1\nclient: ${CLIENT}\napplication: 7\nrules:\n${rules}${ipLists}`;
+
 /** The policies the account is first brought in step with: three owned rules. */
-const BEFORE = yaml`
-version: 1
-client: ${CLIENT}
-application: 7
-rules:
-${rule('kept', 'kept', 'stays as it is')}
-${rule('edited', 'edited', 'before the edit')}
-${rule('dropped', 'dropped', 'removed from the policies')}
-`;
+const BEFORE = shop(rule('kept', 'kept', 'stays as it is') + rule('edited', 'edited', 'before the edit') + rule('dropped', 'dropped', 'removed from the policies'));
 
 /** The reviewed change: one rule created, one updated, one adopted, one deleted, and an IP value the service refuses. */
-const AFTER = yaml`
-version: 1
-client: ${CLIENT}
-application: 7
-rules:
-${rule('kept', 'kept', 'stays as it is')}
-${rule('edited', 'edited', 'after the edit')}
-${rule('added', 'added', 'a new rule')}
-${rule('console', 'console', 'made in the console')}
+const AFTER = shop(
+  rule('kept', 'kept', 'stays as it is') + rule('edited', 'edited', 'after the edit') + rule('added', 'added', 'a new rule') + rule('console', 'console', 'made in the console'),
+  yaml`
 ip_lists:
   deny:
     - ips: [198.51.100.7]
       reason: refused by the service
-`;
+`,
+);
 
 interface Scenario {
   readonly emulator: TestEmulator;
