@@ -16,6 +16,7 @@ import { prepare } from '../../src/reconcile/prepare.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
 import { hintSeed, ipSeed, writeScalePolicies } from './scale.js';
 import { runSettings } from '../../src/reconcile/settings.js';
+import { planClassOf } from '../../src/plan/classes/index.js';
 
 const OWNER = 'rampart';
 const CONCURRENCY = 8;
@@ -83,7 +84,10 @@ export async function benchApply(
     const writes = counts.filter(([route]) => route !== 'POST /v1/objects/hint' && route !== 'GET /v4/ip_rules').reduce((n, [, c]) => n + c, 0);
     // One create per object; deletes go in one call per client (rules: up to RULE_DELETE_BATCH ids a call).
     const deletesByClient = new Map<number, number>();
-    for (const c of plan.changes) if (c.action === 'delete') deletesByClient.set(c.client, (deletesByClient.get(c.client) ?? 0) + 1);
+    for (const c of plan.changes) {
+      const client = planClassOf(c).client(c);
+      if (c.action === 'delete') deletesByClient.set(client, (deletesByClient.get(client) ?? 0) + 1);
+    }
     const deleteCalls = [...deletesByClient.values()].reduce((n, d) => n + (kind === 'rules' ? Math.ceil(d / RULE_DELETE_BATCH) : 1), 0);
     const minimumWriteCalls = count + deleteCalls;
     return {

@@ -12,7 +12,8 @@ import { silentLogger } from '../log.js';
 import { byClass, OBJECT_CLASSES, planClassOf } from '../plan/classes/index.js';
 import { applyClass, applyClassOf } from './classes/index.js';
 import { partition, runChange, type ChangeRun, type Indexed } from './run-change.js';
-import type { Plan, PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
+import type { Plan } from '../plan/types.js';
 import type { ServiceApi } from '../api/service.js';
 import type { ExecuteContext } from './execute.js';
 import type { ChangeResult } from '../audit/change-result.js';
@@ -60,14 +61,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     const result: ChangeResult = { ...change, cause: why?.cause ?? 'unknown', ...(why?.fields ? { changed: why.fields } : {}) };
     results.push(result);
     options.onResult?.(result);
-    const fields = { index: result.index, action: result.change.action, kind: result.change.kind, client: result.change.client };
+    const objectClass = planClassOf(result.change);
+    const fields = { index: result.index, action: result.change.action, kind: result.change.kind, client: objectClass.client(result.change) };
     // The audit trail: one line per write, whatever became of it.
     const entry = { index: result.index, ...auditEntry(result, audit) };
     if (result.status === 'failed') logger.error({ ...entry, code: result.errorCode, detail: result.detail }, 'change failed');
     else if (result.status === 'skipped') logger.warn({ ...entry, detail: result.detail }, 'write skipped');
     else logger.info({ ...entry, ...(result.detail ? { detail: result.detail } : {}) }, 'write');
     if (result.rewrites?.length) {
-      const where = result.change.action === 'create' ? { file: result.change.file, line: result.change.line, col: result.change.col, name: result.change.name } : {};
+      const where = objectClass.firstSource(result.change) ?? {};
       for (const rewrite of result.rewrites) {
         logger.warn({ ...fields, ...where, id: result.id, ...rewrite }, 'the service stored a field differently than declared; its mark keeps it recognized');
       }
@@ -75,7 +77,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   };
 
   const indexed = plan.changes.map((change, index) => ({ change, index }));
-  const of = (action: PlanChange['action']) => indexed.filter((item) => item.change.action === action);
+  const of = (action: Change['action']) => indexed.filter((item) => item.change.action === action);
   const run: ChangeRun = { context, stop: options.stop, record, concurrency: options.concurrency ?? 8 };
   const write = (item: Indexed, referencedId?: number) =>
     runChange(item, run, () => applyClassOf(item.change).write(item.change, context, referencedId));

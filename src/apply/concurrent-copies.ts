@@ -12,7 +12,7 @@
 import type { ServiceApi } from '../api/service.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import { OBJECT_CLASSES, type ObjectClassName } from '../plan/classes/index.js';
-import type { PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
 
 /** A copy another writer made, deleted. */
@@ -36,7 +36,7 @@ export interface CopyOptions {
 }
 
 /** One class's side: what this run created, then the copies of it another writer made. */
-export interface CopyFinder<C extends PlanChange = PlanChange> {
+export interface CopyFinder<C extends Change = Change> {
   /** Notes a create this run applied. */
   note(change: C, result: ChangeResult): void;
   /** Deletes the other copies of what was noted, keeping the lowest id of each; what it deleted. */

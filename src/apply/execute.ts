@@ -13,11 +13,10 @@ import type { ApiHint } from '../api/records.js';
 import { checkIpRules } from '../api/check-records.js';
 import { liveEntriesFromIpRule } from '../live/normalize-ip-rule.js';
 import { ipFingerprint, ipWriteKey, listedRuleWriteKey, ruleFingerprint, ruleWriteKey } from '../model/fingerprint.js';
-import type { IpEntry, LiveIpEntry } from '../model/ip.js';
+import { plainIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { ipRewrites, ruleRewrites, type FieldRewrite } from '../model/rewrites.js';
-import { referencesOfRule, withReferenceResolved, type LiveRule, type Rule } from '../model/rule.js';
-import { ipEntriesFromPlan, ruleFromPlan } from '../plan/objects.js';
-import type { PlanAdoptIp, PlanAdoptRule, PlanCreateIp, PlanCreateRule, PlanDeleteIp, PlanUpdateRule } from '../plan/types.js';
+import { plainRule, referencesOfRule, withReferenceResolved, type LiveRule, type Rule } from '../model/rule.js';
+import type { AdoptIp, AdoptRule, CreateRule, UpdateRule } from '../model/change.js';
 import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from './requests.js';
 import type { WriteJournal } from '../live/write-journal.js';
 import { UNKNOWN_ID } from '../live/write-journal.js';
@@ -48,11 +47,11 @@ export interface Outcome {
 }
 
 /** `referencedId`: for a rule naming another of its file (`regex_rule`), the id that rule's create answered. */
-export async function createRule(change: PlanCreateRule, context: ExecuteContext, referencedId?: number): Promise<Outcome> {
-  const declared = ruleFromPlan(change.client, change.rule);
+export async function createRule(change: CreateRule, context: ExecuteContext, referencedId?: number): Promise<Outcome> {
+  const declared = plainRule(change.rule);
   const [reference] = referencesOfRule(declared);
   const rule = referencedId === undefined || !reference ? declared : withReferenceResolved(declared, reference, referencedId);
-  const request = hintCreateRequest(rule, context.owner, change.name);
+  const request = hintCreateRequest(rule, context.owner, change.rule.source.name);
   const written: LiveRule = { ...rule, id: UNKNOWN_ID, owner: context.owner, fingerprint: ruleFingerprint(rule) };
   context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: written });
   let stored: ApiHint | undefined;
@@ -92,9 +91,10 @@ function rewritesOf(declared: Rule, stored: Rule): Pick<Outcome, 'rewrites'> {
   return rewrites.length > 0 ? { rewrites } : {};
 }
 
-export async function createIp(change: Pick<PlanCreateIp, 'client' | 'object' | 'force'>, context: ExecuteContext): Promise<Outcome> {
-  const entries = ipEntriesFromPlan(change.client, change.object);
-  const request = ipRuleCreateRequest(entries, context.owner, change.force);
+/** One object holding `declared` (values sharing a list, type, pools, expiry and reason); `force` moves them out of the objects holding them. */
+export async function createIp(declared: readonly IpEntry[], force: boolean, context: ExecuteContext): Promise<Outcome> {
+  const entries = declared.map(plainIpEntry);
+  const request = ipRuleCreateRequest(entries, context.owner, force);
   const live = entries.map((entry) => ({
     ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner, fingerprint: ipFingerprint(entry),
   }));
@@ -161,14 +161,15 @@ export async function deleteRules(client: number, ids: readonly number[], contex
  * policy repeats it freely. Adopting a rule is the same call on a rule that
  * carried no mark yet.
  */
-export async function updateRule(change: PlanUpdateRule | PlanAdoptRule, context: ExecuteContext): Promise<Outcome> {
-  const rule = ruleFromPlan(change.client, change.rule);
+export async function updateRule(change: UpdateRule | AdoptRule, context: ExecuteContext): Promise<Outcome> {
+  const rule = plainRule(change.rule);
+  const { id } = change.live;
   // An adopted rule stays marked so: the service may have made it, and may refuse to let it go.
-  const request = hintUpdateRequest(rule, change.fields, context.owner, change.name, change.action === 'adopt' || change.adopted === true);
-  const stored = await context.api.updateHint(change.id, request, { stopRetrying: context.stopRetrying });
-  context.journal?.recordRuleCreated({ ...rule, id: change.id, owner: context.owner, fingerprint: ruleFingerprint(rule) });
+  const request = hintUpdateRequest(rule, change.fields, context.owner, change.rule.source.name, change.action === 'adopt' || change.live.adopted === true);
+  const stored = await context.api.updateHint(id, request, { stopRetrying: context.stopRetrying });
+  context.journal?.recordRuleCreated({ ...rule, id, owner: context.owner, fingerprint: ruleFingerprint(rule) });
   const read = liveRuleFromHint(stored);
-  return { status: 'applied', id: change.id, ...(read ? rewritesOf(rule, read) : {}) };
+  return { status: 'applied', id, ...(read ? rewritesOf(rule, read) : {}) };
 }
 
 /**
@@ -176,12 +177,12 @@ export async function updateRule(change: PlanUpdateRule | PlanAdoptRule, context
  * with the owner mark; the service takes them out of the unmanaged objects.
  * Never a 409 (forced), and repeating it after an unknown outcome is harmless.
  */
-export function adoptIp(change: PlanAdoptIp, context: ExecuteContext): Promise<Outcome> {
-  return createIp({ client: change.client, object: change.object, force: true }, context);
+export function adoptIp(change: AdoptIp, context: ExecuteContext): Promise<Outcome> {
+  return createIp(change.entries, true, context);
 }
 
-export async function deleteIp(change: PlanDeleteIp, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {
-  await context.api.deleteIpRules(change.client, ids, { stopRetrying: context.stopRetrying });
+export async function deleteIp(client: number, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {
+  await context.api.deleteIpRules(client, ids, { stopRetrying: context.stopRetrying });
   context.journal?.recordIpDeleted(ids);
   return { status: 'applied' };
 }

@@ -6,8 +6,10 @@
 import { auditEntry } from '../audit/entry.js';
 import { describeRewrites } from '../model/rewrites.js';
 import { planClassOf } from '../plan/classes/index.js';
+import { encodePlan } from '../plan/codec.js';
 import { addCounts, callsPhrase, donePhrase, type ObjectCounts } from '../plan/counts.js';
-import type { Plan, PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
+import type { Plan } from '../plan/types.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import type { ApplyReport } from './results.js';
 
@@ -50,7 +52,7 @@ export function objectsDone(report: ApplyReport): Required<Pick<ObjectCounts, 'c
 function reportJson(plan: Plan, report: ApplyReport) {
   return {
     format_version: 1,
-    checksum: plan.checksum,
+    checksum: encodePlan(plan).checksum,
     /** Objects, as the plan's `summary` counts them. */
     objects: objectsDone(report),
     /** Changes (one or more API calls each) by how they ended. */
@@ -86,6 +88,6 @@ function resultJson(result: ChangeResult, revision: string | undefined) {
   };
 }
 
-function describe(change: PlanChange): string {
+function describe(change: Change): string {
   return planClassOf(change).describe(change);
 }

@@ -1,11 +1,11 @@
 /** Running changes of a plan one at a time or in batches, each ending in exactly one recorded result. */
 import type { ChangeResult } from '../audit/change-result.js';
 import { isRampartError } from '../errors.js';
-import type { PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
 import type { ExecuteContext, Outcome } from './execute.js';
 
 /** A change with its place in the plan (results and audit refer to it by index). */
-export interface Indexed<C extends PlanChange = PlanChange> {
+export interface Indexed<C extends Change = Change> {
   readonly change: C;
   readonly index: number;
 }

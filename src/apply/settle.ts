@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceApi } from '../api/service.js';
 import { OBJECT_CLASSES } from '../plan/classes/index.js';
-import type { PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
 import type { ChangeResult } from '../audit/change-result.js';
 
@@ -24,7 +24,7 @@ export interface SettleOptions {
  * differently is still found, an older one of the same identity does not
  * stand in for it) and ids absent.
  */
-export interface ListingCheck<C extends PlanChange = PlanChange> {
+export interface ListingCheck<C extends Change = Change> {
   /** Notes what a change that succeeded (or was already done) leaves in the listings. */
   expect(change: C, result: ChangeResult): void;
   /** Whether the listings show every noted write now (reads each listing concerned once; `stop` aborts the read). */

@@ -21,7 +21,8 @@
 import { ipWriteKey, ruleFingerprint } from '../model/fingerprint.js';
 import type { LiveIpEntry } from '../model/ip.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import type { Plan, PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
+import type { Plan } from '../plan/types.js';
 import { appendTo } from '../plan/append.js';
 import { auditClassOf } from './classes/index.js';
 import type { CauseContext } from './classes/class.js';
@@ -61,7 +62,7 @@ export function explainChanges(
   current: DeclaredFingerprints,
   previous?: DeclaredFingerprints,
 ): ChangeWhy[] {
-  const fieldsOf = (change: PlanChange): Pick<ChangeWhy, 'fields'> => {
+  const fieldsOf = (change: Change): Pick<ChangeWhy, 'fields'> => {
     const fields = auditClassOf(change).replacedFields(change, live);
     return fields.length > 0 ? { fields } : {};
   };

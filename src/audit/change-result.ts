@@ -1,7 +1,7 @@
 /** What became of one change of a plan when it was applied: what audit records and the report lists. */
 import type { ErrorCode } from '../errors.js';
 import type { FieldRewrite } from '../model/rewrites.js';
-import type { PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
 import type { WriteCause } from './cause.js';
 
 /** A failed change's code: an error's code, or `dependency` (a change that needs a create that failed). */
@@ -18,7 +18,7 @@ export type ChangeStatus =
 
 export interface ChangeResult {
   readonly index: number;
-  readonly change: PlanChange;
+  readonly change: Change;
   readonly status: ChangeStatus;
   /** Why it failed or was skipped. */
   readonly detail?: string;

@@ -42,19 +42,14 @@ export interface AuditEntry {
 
 export function auditEntry(result: ChangeResult, context: Pick<AuditContext, 'revision'>): AuditEntry {
   const { change } = result;
-  const where = change.action === 'delete' ? {} : { file: change.file, line: change.line, col: change.col };
-  const name = 'name' in change && change.name !== undefined ? { name: change.name } : {};
+  const audit = auditClassOf(change);
   const fields = change.action === 'update' || change.action === 'adopt' ? change.fields : result.changed;
-  const listed = auditClassOf(change).listed(change, result);
   return {
     action: change.action,
     kind: change.kind,
-    client: change.client,
-    application: change.application,
-    ...name,
-    ...where,
+    ...audit.subject(change),
     ...(fields?.length ? { fields } : {}),
-    ...listed,
+    ...audit.listed(change, result),
     ...(context.revision !== undefined ? { revision: context.revision } : {}),
     cause: result.cause ?? 'unknown',
     status: result.status,

@@ -13,7 +13,7 @@ import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { readPolicyRevision } from '../policy/revision.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger, type Logger } from '../log.js';
-import { restrictPlan, type Plan } from '../plan/index.js';
+import { encodePlan, restrictPlan, type Plan } from '../plan/index.js';
 import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
 import { reconcile } from '../reconcile/reconcile.js';
@@ -108,7 +108,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       ? confirmSavedPlan(saved.plan, prepared.desired, prepared.listed, { file: saved.file, owner: settings.owner, limits: settings.limits })
       : prepared.plan;
     const plan = flags.adoptOnly ? adoptionsOnly(computed, logger) : computed;
-    if (flags.format === 'text') await writePlan(plan, 'text');
+    if (flags.format === 'text') await writePlan(encodePlan(plan), 'text');
 
     const done = await reconcile({
       plan, desired: prepared.desired, digest: prepared.policy.digest, live: saved ? prepared.listed : prepared.live,
@@ -118,7 +118,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     if (done.result === 'unsafe') throw done.error;
     if (done.result === 'dry-run' || done.result === 'no-op') {
       if (done.result === 'no-op' && !flags.adoptOnly) await memory?.save(done.declared);
-      if (flags.format === 'json') await writePlan(plan, 'json');
+      if (flags.format === 'json') await writePlan(encodePlan(plan), 'json');
       logger.info({ dryRun: settings.dryRun, ...plan.summary }, settings.dryRun ? 'dry run: nothing applied' : 'nothing to apply');
       return EXIT.ok;
     }

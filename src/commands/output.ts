@@ -8,7 +8,7 @@ import { repositoryPath } from '../github-commands.js';
 import { formatDiagnostic, formatDiagnostics, formatMarkdown } from '../policy/format.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { InvalidPoliciesError, loadDesired, type LoadedPolicies } from '../reconcile/prepare.js';
-import { renderGithub, renderJson, renderMarkdown, renderText, type Plan } from '../plan/index.js';
+import { renderGithub, renderJson, renderMarkdown, renderText, type PlanDocument } from '../plan/index.js';
 
 export const PLAN_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -23,7 +23,7 @@ function githubPath(): (file: string) => string {
   return repositoryPath(process.env.GITHUB_WORKSPACE, process.cwd());
 }
 
-export async function writePlan(plan: Plan, format: PlanFormat, out?: string): Promise<void> {
+export async function writePlan(plan: PlanDocument, format: PlanFormat, out?: string): Promise<void> {
   if (out) await writeFile(out, renderJson(plan), { mode: 0o644 });
   if (format === 'json') process.stdout.write(renderJson(plan));
   else if (format === 'markdown') process.stdout.write(renderMarkdown(plan));

@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
-import { hasChanges } from '../plan/index.js';
+import { encodePlan, hasChanges } from '../plan/index.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
@@ -57,7 +57,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   try {
     const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
       prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, signal }));
-    await writePlan(prepared.plan, flags.format, flags.out);
+    await writePlan(encodePlan(prepared.plan), flags.format, flags.out);
     logger.info({ ...prepared.plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;
     return EXIT.ok;

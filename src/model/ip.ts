@@ -80,6 +80,14 @@ export interface LiveIpEntry extends IpEntry {
   readonly fingerprint?: string;
 }
 
+/** The entry alone: its attributes, no empty reason, nothing of where it was declared or listed. What a write sends. */
+export function plainIpEntry(entry: IpEntry): IpEntry {
+  return {
+    client: entry.client, list: entry.list, ruleType: entry.ruleType, value: entry.value, pools: entry.pools, expiresAt: entry.expiresAt,
+    ...(entry.reason !== undefined && entry.reason !== '' ? { reason: entry.reason } : {}),
+  };
+}
+
 /**
  * The identity of an IP entry: what makes two entries the same object. JSON,
  * for what outlives a process (the plan's digests, export); in-process maps

@@ -88,6 +88,20 @@ export function fieldValues(rule: Rule): Readonly<Record<string, FieldValue | un
   return rule.fields as Readonly<Record<string, FieldValue | undefined>>;
 }
 
+/**
+ * The rule alone, in canonical form: conditions sorted, fields left out by
+ * the declaration absent, no empty comment, and nothing of where it was
+ * declared or listed. What a write sends and a journal remembers.
+ */
+export function plainRule(rule: Rule): Rule {
+  const fields: Record<string, FieldValue> = {};
+  for (const [name, value] of Object.entries(fieldValues(rule))) if (value !== undefined) fields[name] = value;
+  return {
+    client: rule.client, kind: rule.kind, fields, conditions: sortConditions(rule.conditions), point: rule.point,
+    ...(rule.comment !== undefined && rule.comment !== '' ? { comment: rule.comment } : {}),
+  } as Rule;
+}
+
 /** The references the rule makes to other rules of its file (`regex_rule`), by the registry. */
 export function referencesOfRule(rule: Rule): NamedReference[] {
   return referencesOf(rule.kind, fieldValues(rule));

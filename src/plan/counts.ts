@@ -5,7 +5,7 @@
  * and always named as calls.
  */
 import { planClassOf } from './classes/index.js';
-import type { PlanChange } from './types.js';
+import type { Change } from '../model/change.js';
 
 /** What happens to an object, in the order summaries list them. */
 export const OBJECT_ACTIONS = ['create', 'update', 'replace', 'delete', 'adopt'] as const;
@@ -54,12 +54,12 @@ export function callsPhrase(calls: number): string {
  * `replace` (its old copies are not counted again in `delete`); an IP delete
  * counts the values the object held, less those an earlier create moved out.
  */
-export function changeCounts(change: PlanChange): ObjectCounts {
+export function changeCounts(change: Change): ObjectCounts {
   return planClassOf(change).counts(change);
 }
 
 /** The sum over changes, every action of `into` kept (0 where none). */
-export function addCounts<T extends ObjectCounts>(into: T, changes: readonly PlanChange[]): T {
+export function addCounts<T extends ObjectCounts>(into: T, changes: readonly Change[]): T {
   const out: Record<string, number> = { ...into } as Record<string, number>;
   for (const change of changes) {
     for (const [action, n] of Object.entries(changeCounts(change))) out[action] = (out[action] ?? 0) + n;

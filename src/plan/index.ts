@@ -1,10 +1,11 @@
 /** The pure core of `plan`: diff, ordering, digests, safety and renderers. */
 export { diff, type DiffOptions, type DiffResult } from './diff.js';
-export { buildPlan, hasChanges, planChecksum, restrictPlan, type PlanOptions } from './plan.js';
+export { buildPlan, hasChanges, restrictPlan, type PlanOptions } from './plan.js';
+export { encodeChange, encodePlan, planChecksum } from './codec.js';
 export { checkSafety, DEFAULT_SAFETY, guardedDeletes, type SafetyLimits, type SafetyOptions, type SafetyVerdict } from './safety.js';
 export { digestDesired, digestLive } from './digest.js';
 export { canonicalJson, sha256 } from './canonical.js';
-export { ipEntriesFromPlan, ruleFromPlan, toPlanIpObject, toPlanRule } from './objects.js';
+export { toPlanIpObject, toPlanRule } from './objects.js';
 export type { Note } from './notes.js';
 export * from './types.js';
 export { renderText, type TextOptions } from './render/text.js';

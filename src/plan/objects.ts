@@ -1,11 +1,9 @@
-import { StalePlanError } from '../errors.js';
 import { ALL_APPLICATIONS_POOL, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { apiTypeOfRule, fieldValues, sortConditions, type Rule } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
-import { isKindName } from '../rules/registry.js';
 import type { Application, PlanIpObject, PlanRule } from './types.js';
 
-/** Model objects to their plan JSON form, and back for the applier. */
+/** Model objects in their plan-document form (codec.ts), and the applications a change concerns. */
 
 export function toPlanRule(rule: Rule): PlanRule {
   const fields: Record<string, FieldValue> = {};
@@ -20,19 +18,6 @@ export function toPlanRule(rule: Rule): PlanRule {
   };
 }
 
-/** The rule a plan's rule change describes (for `apply --plan`). */
-export function ruleFromPlan(client: number, rule: PlanRule): Rule {
-  if (!isKindName(rule.kind)) throw new StalePlanError(`the plan names a rule kind this version does not know: ${rule.kind}; make the plan again with this version`);
-  return {
-    client,
-    kind: rule.kind,
-    fields: { ...rule.fields },
-    conditions: sortConditions(rule.conditions),
-    point: rule.point,
-    ...(rule.comment !== undefined ? { comment: rule.comment } : {}),
-  } as Rule;
-}
-
 /** The object several entries sharing one object's attributes make up. */
 export function toPlanIpObject(
   first: Pick<IpEntry, 'list' | 'ruleType' | 'pools' | 'expiresAt' | 'reason'>,
@@ -45,19 +30,6 @@ export function toPlanIpObject(
     ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
     values,
   };
-}
-
-/** The entries a plan's IP object stands for (for `apply --plan`). */
-export function ipEntriesFromPlan(client: number, object: PlanIpObject): IpEntry[] {
-  return object.values.map((value) => ({
-    client,
-    list: object.list,
-    ruleType: object.rule_type,
-    value,
-    pools: object.pools,
-    expiresAt: object.expires_at,
-    ...(object.reason !== undefined ? { reason: object.reason } : {}),
-  }));
 }
 
 function applicationOfIds(ids: readonly number[]): Application {

@@ -4,7 +4,7 @@ import type { ExportedObject } from '../model/exported.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { compareStrings, kindOf, type LiveRule } from '../model/rule.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { canonicalJson, sha256 } from './canonical.js';
+import { canonicalJson } from './canonical.js';
 import { byClass, planClass, planClassOf } from './classes/index.js';
 import { addCounts } from './counts.js';
 import { diff } from './diff.js';
@@ -13,7 +13,7 @@ import { digestDesired, digestLive } from './digest.js';
 import { compareSources, type Note } from './notes.js';
 import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
 import {
-  PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanConflict, type PlanKept, type PlanNote, type PlanSummary, type PlanUnmanaged,
+  type Plan, type PlanConflict, type PlanKept, type PlanNote, type PlanSummary, type PlanUnmanaged,
 } from './types.js';
 
 export interface PlanOptions extends Partial<SafetyLimits> {
@@ -38,24 +38,19 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
   const result = diff(desired, live, {
     owner, adopt: options.adopt ?? false, exported: options.exported ?? [], ...(options.ruleUpdates ? { ruleUpdates: options.ruleUpdates } : {}),
   });
-  const changes = sortChanges(result.changes).map((change) => planClassOf(change).toPlanChange(change));
+  const changes = sortChanges(result.changes);
   const summary = summarize(changes, result.unchanged);
   const limits: SafetyLimits = {
     maxDeleteShare: options.maxDeleteShare ?? DEFAULT_SAFETY.maxDeleteShare,
     minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
   };
-  const checksum = once(() => planChecksum(changes));
   return {
-    format_version: PLAN_FORMAT_VERSION,
     owner,
     ...(options.ruleUpdates === 'replace' ? { rule_updates: 'replace' } : {}),
     ...(options.adopt ? { adopt: true } : {}),
     summary,
     api_calls: apiCalls(changes),
     safety: safetyOf(changes, result.owned, limits),
-    get checksum() {
-      return checksum();
-    },
     desired_digest: digestDesired(desired),
     live_digest: digestLive(live),
     changes,
@@ -72,51 +67,24 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
  * back writes that do not stick). `keep` may also return a narrower change (an
  * IP delete with fewer objects). Summary, calls, checksum and safety follow.
  */
-export function restrictPlan(plan: Plan, keep: (change: PlanChange) => PlanChange | undefined): Plan {
+export function restrictPlan(plan: Plan, keep: (change: Change) => Change | undefined): Plan {
   const changes = plan.changes.flatMap((change) => keep(change) ?? []);
   const limits: SafetyLimits = { maxDeleteShare: plan.safety.threshold, minOwned: plan.safety.min_owned };
-  const checksum = once(() => planChecksum(changes));
   return {
     ...plan,
     summary: summarize(changes, plan.summary.unchanged),
     api_calls: apiCalls(changes),
     safety: safetyOf(changes, plan.safety.owned_count, limits),
-    get checksum() {
-      return checksum();
-    },
     changes,
   };
 }
 
-/**
- * sha256 of the canonical JSON of the changes; `apply --plan` recomputes it.
- * A plan computes it when first read (a saved or JSON plan, the markdown
- * footer, apply's report): the text plan and the daemon's cycles never read
- * it, and at 100k objects it is a second of walking the changes.
- */
-export function planChecksum(changes: readonly PlanChange[]): string {
-  return sha256(canonicalJson(changes));
-}
-
-/** `compute()` on the first call, its result after. */
-function once<T>(compute: () => T): () => T {
-  let done = false;
-  let value: T | undefined;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value as T;
-  };
-}
-
-export function hasChanges(plan: Plan): boolean {
+export function hasChanges(plan: { readonly changes: readonly unknown[] }): boolean {
   return plan.changes.length > 0;
 }
 
 /** Calls the changes take: one each, but some classes share calls (a client's rule deletes go in batches). */
-export function apiCalls(changes: readonly PlanChange[]): number {
+export function apiCalls(changes: readonly Change[]): number {
   let calls = 0;
   for (const [kind, group] of byClass(changes)) calls += planClass(kind).calls(group);
   return calls;
@@ -158,7 +126,7 @@ function toPlanKept(rule: LiveRule): PlanKept {
 }
 
 /** Objects each change touches (see PlanSummary and counts.ts); key order is the JSON's. */
-function summarize(changes: readonly PlanChange[], unchanged: number): PlanSummary {
+function summarize(changes: readonly Change[], unchanged: number): PlanSummary {
   const counts = addCounts({ create: 0, update: 0, delete: 0, replace: 0, adopt: 0 }, changes);
   return { create: counts.create, update: counts.update, delete: counts.delete, unchanged, replace: counts.replace, adopt: counts.adopt };
 }

@@ -1,5 +1,6 @@
 import { planClassOf } from './classes/index.js';
-import type { Plan, PlanChange, PlanSafety } from './types.js';
+import type { Change } from '../model/change.js';
+import type { Plan, PlanSafety } from './types.js';
 
 /**
  * The guard against a plan that empties the account: a policy directory
@@ -44,7 +45,7 @@ export interface GuardedDeletes {
 }
 
 /** What the plan deletes that the guard counts (see the module comment). */
-export function guardedDeletes(changes: readonly PlanChange[]): GuardedDeletes {
+export function guardedDeletes(changes: readonly Change[]): GuardedDeletes {
   let count = 0;
   let moves = 0;
   for (const change of changes) {
@@ -65,7 +66,7 @@ function exceeds(deleteCount: number, ownedCount: number, limits: SafetyLimits):
 }
 
 /** What `buildPlan` records in `plan.safety`. */
-export function safetyOf(changes: readonly PlanChange[], ownedCount: number, limits: SafetyLimits): PlanSafety {
+export function safetyOf(changes: readonly Change[], ownedCount: number, limits: SafetyLimits): PlanSafety {
   const { count: deleteCount, moves } = guardedDeletes(changes);
   return {
     ok: !exceeds(deleteCount, ownedCount, limits),

@@ -7,7 +7,7 @@
  * applier adds `withOwnerMark(text, plan.owner)`.
  */
 
-import type { DeleteReason } from '../model/change.js';
+import type { Change, DeleteReason } from '../model/change.js';
 import type { ConditionType, Point } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import type { IpListName, IpRuleType } from '../model/ip.js';
@@ -289,7 +289,18 @@ export interface PlanSafety {
   readonly min_owned: number;
 }
 
-export interface Plan {
+/**
+ * The plan as Rampart works with it: the document's figures, with the changes
+ * as model values (model/change.ts), from the diff to the audit record.
+ * `encodePlan` (codec.ts) turns it into the PlanDocument that `--format json`,
+ * `--out`, `show`, `ci` and `apply --plan` read and write.
+ */
+export interface Plan extends Omit<PlanDocument, 'format_version' | 'checksum' | 'changes'> {
+  readonly changes: readonly Change[];
+}
+
+/** The plan as a versioned document: exactly what `--format json` prints and `apply --plan FILE` reads back. */
+export interface PlanDocument {
   readonly format_version: typeof PLAN_FORMAT_VERSION;
   readonly owner: string;
   /** Present when updates in place were turned off (`--rule-updates replace`); `apply --plan` plans the same way. */

@@ -13,7 +13,8 @@
 import type { ChangeResult } from '../audit/change-result.js';
 import { planClassOf, type ObjectClassName } from '../plan/classes/index.js';
 import { restrictPlan } from '../plan/plan.js';
-import type { Plan, PlanChange } from '../plan/types.js';
+import type { Change } from '../model/change.js';
+import type { Plan } from '../plan/types.js';
 
 /** An object the breaker keeps from being written, as reported. */
 export interface HeldObject {
@@ -39,9 +40,9 @@ interface Created {
   readonly values: ReadonlySet<string>;
 }
 
-type PlanCreate = Extract<PlanChange, { action: 'create' }>;
+type Create = Extract<Change, { action: 'create' }>;
 
-export function createWriteKey(change: PlanCreate): string {
+export function createWriteKey(change: Create): string {
   return planClassOf(change).writeKey(change);
 }
 
@@ -58,7 +59,7 @@ export class ChurnBreaker {
 
   /** The plan without the writes of held objects; holds any create the last cycle made already. */
   restrict(plan: Plan): { plan: Plan; held: HeldObject[]; newlyHeld: HeldObject[] } {
-    const wanted = new Map<string, PlanCreate>();
+    const wanted = new Map<string, Create>();
     for (const change of plan.changes) if (change.action === 'create') wanted.set(createWriteKey(change), change);
     // Only an unbroken streak counts: consumed here, continued by recordApplied.
     const lastCreated = this.lastCreated;
@@ -75,8 +76,10 @@ export class ChurnBreaker {
       }
       const created = lastCreated.get(key);
       if (!created || created.cycles < CREATES_BEFORE_HOLD) continue;
+      const objectClass = planClassOf(change);
+      const source = objectClass.firstSource(change) ?? { file: '', line: 0, name: '' };
       const object: HeldObject = {
-        kind: change.kind, client: change.client, file: change.file, line: change.line, name: change.name, cycles: created.cycles + 1,
+        kind: change.kind, client: objectClass.client(change), file: source.file, line: source.line, name: source.name, cycles: created.cycles + 1,
       };
       this.held.set(key, { created, object });
       newlyHeld.push(object);
@@ -102,11 +105,11 @@ export class ChurnBreaker {
       const values = new Set(planClassOf(change).writtenValues(change));
       const key = createWriteKey(change);
       const cycles = (this.previous.get(key)?.cycles ?? 0) + 1;
-      this.lastCreated.set(key, { cycles, client: change.client, ids, values });
+      this.lastCreated.set(key, { cycles, client: planClassOf(change).client(change), ids, values });
     }
   }
 
-  private keep(change: PlanChange, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): PlanChange | undefined {
+  private keep(change: Change, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): Change | undefined {
     if (change.action === 'create') return this.held.has(createWriteKey(change)) ? undefined : change;
     // An adoption writes the mark on an object that exists: nothing to re-create, nothing to hold.
     if (change.action === 'adopt') return change;

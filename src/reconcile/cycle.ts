@@ -14,6 +14,7 @@ import type { ConvergedMemory } from '../audit/converged-memory.js';
 import { auditEntry } from '../audit/entry.js';
 import { objectsDone } from '../apply/render-report.js';
 import { summaryCounts } from '../plan/counts.js';
+import { encodePlan } from '../plan/codec.js';
 import type { WriteJournal } from '../live/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
 import { InternalError, PolicyInvalidError } from '../errors.js';
@@ -140,13 +141,15 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
       const planned = prepared.plan.summary;
       const pending = { create: planned.create + planned.replace + planned.update, delete: planned.delete };
       logger.info({ ...planned, calls: prepared.plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
-      return { result: 'paused', plan: prepared.plan, changes: pending, pending, paused, ...(invalid ? { error: invalid } : {}) };
+      return { result: 'paused', plan: encodePlan(prepared.plan), changes: pending, pending, paused, ...(invalid ? { error: invalid } : {}) };
     }
     const { plan, held, newlyHeld } = settings.dryRun ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
     for (const object of newlyHeld) {
       logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
     }
     const churn = held.length > 0 ? { held } : {};
+    // What /plan and the status page show: the plan document.
+    const document = encodePlan(plan);
     const pending = summaryCounts(plan.summary);
     logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
     const revision = policy.revision?.revision;
@@ -154,16 +157,16 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
       plan, desired: policy.desired, digest: policy.digest, live: prepared.live, converged: rememberConverged, settings,
       api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again',
     });
-    if (done.result === 'unsafe') return { result: 'unsafe', error: done.error, plan, changes: pending, ...churn };
-    if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan, changes: pending, pending, ...churn, ...(invalid ? { error: invalid } : {}) };
+    if (done.result === 'unsafe') return { result: 'unsafe', error: done.error, plan: document, changes: pending, ...churn };
+    if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan: document, changes: pending, pending, ...churn, ...(invalid ? { error: invalid } : {}) };
     const converges = !invalid && held.length === 0;
     if (done.result === 'no-op') {
       if (converges) {
         lastConvergedDigest = policy.digest;
         await convergedOn(done.declared);
       }
-      if (invalid) return { result: 'invalid', error: invalid, plan, ...churn };
-      return { result: held.length > 0 ? 'churn' : 'no-op', plan, ...churn };
+      if (invalid) return { result: 'invalid', error: invalid, plan: document, ...churn };
+      return { result: held.length > 0 ? 'churn' : 'no-op', plan: document, ...churn };
     }
 
     const { report } = done;
@@ -174,12 +177,12 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
       ...(report.concurrentCopies.length > 0 ? { concurrentCopies: countByKind(report.concurrentCopies) } : {}),
     };
     logger.info({ objects: objectsDone(report), applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, apiCalls: report.calls }, 'apply finished');
-    if (done.result === 'failed') return { result: 'failed', plan, changes: pending, ...churn, error: done.error, ...written };
-    if (invalid) return { result: 'invalid', error: invalid, plan, changes: pending, ...churn, ...written };
-    if (held.length > 0) return { result: 'churn', plan, changes: pending, ...churn, ...written };
+    if (done.result === 'failed') return { result: 'failed', plan: document, changes: pending, ...churn, error: done.error, ...written };
+    if (invalid) return { result: 'invalid', error: invalid, plan: document, changes: pending, ...churn, ...written };
+    if (held.length > 0) return { result: 'churn', plan: document, changes: pending, ...churn, ...written };
     lastConvergedDigest = policy.digest;
     await convergedOn(done.declared);
-    return { result: 'success', plan, changes: pending, ...churn, ...written };
+    return { result: 'success', plan: document, changes: pending, ...churn, ...written };
   }
 }
 

@@ -11,19 +11,19 @@
 import { readFile } from 'node:fs/promises';
 import { FileError, PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { buildPlan, canonicalJson, digestDesired, digestLive, planChecksum, type SafetyLimits } from '../plan/index.js';
-import { PLAN_FORMAT_VERSION, type Plan } from '../plan/types.js';
+import { buildPlan, canonicalJson, digestDesired, digestLive, encodePlan, planChecksum, type Plan, type SafetyLimits } from '../plan/index.js';
+import { PLAN_FORMAT_VERSION, type PlanDocument } from '../plan/types.js';
 
-export async function readSavedPlan(file: string): Promise<Plan> {
+export async function readSavedPlan(file: string): Promise<PlanDocument> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     throw new FileError(`cannot read the plan file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { cause: error });
   }
-  let plan: Plan;
+  let plan: PlanDocument;
   try {
-    plan = JSON.parse(text) as Plan;
+    plan = JSON.parse(text) as PlanDocument;
   } catch (error) {
     throw new UsageError(`${file} is not a plan: it is not JSON`, { cause: error });
   }
@@ -49,12 +49,13 @@ export interface ConfirmOptions {
  * listing alone, as `plan` made it). Throws unless it was made from exactly
  * these inputs and its changes are the file's.
  */
-export function confirmSavedPlan(saved: Plan, desired: DesiredState, listed: LiveState, options: ConfirmOptions): Plan {
+export function confirmSavedPlan(saved: PlanDocument, desired: DesiredState, listed: LiveState, options: ConfirmOptions): Plan {
   checkPlanIsCurrent(saved, desired, listed, options.owner);
   const recomputed = buildPlan(desired, listed, {
     owner: saved.owner, ...options.limits, ...(saved.rule_updates ? { ruleUpdates: saved.rule_updates } : {}), ...(saved.adopt ? { adopt: true } : {}),
   });
-  if (canonicalJson(recomputed.changes) !== canonicalJson(saved.changes)) {
+  // Compared as documents: the file is the document the reviewer read.
+  if (canonicalJson(encodePlan(recomputed).changes) !== canonicalJson(saved.changes)) {
     throw new PlanMismatchError(
       `${options.file} holds changes that its policies and live state do not produce (the file was edited); nothing is applied, make a new plan`,
     );
@@ -63,7 +64,7 @@ export function confirmSavedPlan(saved: Plan, desired: DesiredState, listed: Liv
 }
 
 /** Throws unless the saved plan was made from exactly this desired and live state. */
-function checkPlanIsCurrent(plan: Plan, desired: DesiredState, live: LiveState, owner: string): void {
+function checkPlanIsCurrent(plan: PlanDocument, desired: DesiredState, live: LiveState, owner: string): void {
   if (plan.owner !== owner) {
     throw new StalePlanError(`the plan was made for owner "${plan.owner}", not "${owner}"`);
   }
@@ -76,9 +77,9 @@ function checkPlanIsCurrent(plan: Plan, desired: DesiredState, live: LiveState, 
 }
 
 /** The parts of a saved plan read before it is confirmed; its figures are recomputed. */
-function isPlanShaped(value: unknown): value is Plan {
+function isPlanShaped(value: unknown): value is PlanDocument {
   if (!value || typeof value !== 'object') return false;
-  const plan = value as Partial<Plan>;
+  const plan = value as Partial<PlanDocument>;
   return plan.format_version === PLAN_FORMAT_VERSION
     && Array.isArray(plan.changes)
     && typeof plan.owner === 'string'

@@ -4,13 +4,13 @@
  * adoptions, deletes) is the applier's; what a call is, is the class's.
  */
 import type { ChangeResult } from '../../audit/change-result.js';
-import type { PlanChange } from '../../plan/types.js';
+import type { Change } from '../../model/change.js';
 import type { ExecuteContext, Outcome } from '../execute.js';
 import type { ChangeRun, Indexed } from '../run-change.js';
 import type { CopyFinder } from '../concurrent-copies.js';
 import type { ListingCheck } from '../settle.js';
 
-export interface ApplyClass<C extends PlanChange = PlanChange> {
+export interface ApplyClass<C extends Change = Change> {
   /** One create, update or adoption. `referencedId`: what the create this one waits for answered. */
   write(change: C, context: ExecuteContext, referencedId?: number): Promise<Outcome>;
   /**

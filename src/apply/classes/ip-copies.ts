@@ -4,10 +4,10 @@ import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copi
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { fetchAllPages } from '../../live/paging.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
-import type { PlanIpChange } from '../../plan/classes/ip.js';
-import { ipEntriesFromPlan } from '../../plan/objects.js';
+import type { IpChange } from '../../model/change.js';
+import { plainIpEntry } from '../../model/ip.js';
 
-export function ipCopyFinder(): CopyFinder<PlanIpChange> {
+export function ipCopyFinder(): CopyFinder<IpChange> {
   /** Per `client|list`: write key → the value, and the object this run created holding it when the answer named one. */
   const ipKeys = new Map<string, Map<string, OwnValue>>();
   return {
@@ -15,7 +15,7 @@ export function ipCopyFinder(): CopyFinder<PlanIpChange> {
       if (change.action !== 'create') return;
       // One object holds every value of the request when the answer names one id; otherwise the listing tells.
       const holder = ids?.length === 1 ? ids[0] : undefined;
-      for (const entry of ipEntriesFromPlan(change.client, change.object)) {
+      for (const entry of change.entries.map(plainIpEntry)) {
         const list = `${change.client}|${entry.list}`;
         const keys = ipKeys.get(list) ?? new Map<string, OwnValue>();
         ipKeys.set(list, keys.set(ipWriteKey(entry), { value: entry.value, ...(holder !== undefined ? { holder } : {}) }));

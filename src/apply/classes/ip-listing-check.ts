@@ -3,8 +3,8 @@ import { IP_RULE_PAGE_LIMIT, type ServiceApi } from '../../api/service.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { fetchAllPages } from '../../live/paging.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
-import { ipEntriesFromPlan } from '../../plan/objects.js';
-import type { PlanIpChange } from '../../plan/classes/ip.js';
+import type { IpChange } from '../../model/change.js';
+import { plainIpEntry } from '../../model/ip.js';
 import type { ListingCheck } from '../settle.js';
 
 interface ListExpectations {
@@ -13,7 +13,7 @@ interface ListExpectations {
   readonly gone: number[];
 }
 
-export function ipListingCheck(): ListingCheck<PlanIpChange> {
+export function ipListingCheck(): ListingCheck<IpChange> {
   /** By `client|list`: one listing each. */
   const byList = new Map<string, ListExpectations>();
   const of = (client: number, list: string): ListExpectations => {
@@ -25,12 +25,15 @@ export function ipListingCheck(): ListingCheck<PlanIpChange> {
   return {
     expect(change, { status }) {
       if (change.action === 'delete') {
-        for (const object of change.objects) of(change.client, object.object.list).gone.push(object.id);
+        for (const object of change.objects) {
+          const list = (object.entries[0] ?? object.moved[0])?.list;
+          if (list) of(change.client, list).gone.push(object.id);
+        }
         return;
       }
       // Answered 409: the values were there already, under whatever mark they carry.
       if (status === 'already-done') return;
-      for (const entry of ipEntriesFromPlan(change.client, change.object)) of(change.client, entry.list).keys.push(ipWriteKey(entry));
+      for (const entry of change.entries.map(plainIpEntry)) of(change.client, entry.list).keys.push(ipWriteKey(entry));
     },
     async shown(api: ServiceApi, owner: string, stop?: AbortSignal) {
       for (const [clientList, expected] of byList) {

@@ -3,17 +3,18 @@ import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copi
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
 import { listClientRules } from '../../live/rule-listing.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
-import type { PlanRuleChange } from '../../plan/classes/rules.js';
-import { ruleFromPlan } from '../../plan/objects.js';
+import type { RuleChange } from '../../model/change.js';
+import { plainRule } from '../../model/rule.js';
 
-export function ruleCopyFinder(): CopyFinder<PlanRuleChange> {
+export function ruleCopyFinder(): CopyFinder<RuleChange> {
   /** Per client: write key → the id this run created it with (known even before the listing shows it). */
   const ruleKeys = new Map<number, Map<string, number | undefined>>();
   return {
     note(change, { id }) {
       if (change.action !== 'create') return;
-      const keys = ruleKeys.get(change.client) ?? new Map<string, number | undefined>();
-      ruleKeys.set(change.client, keys.set(ruleWriteKey(ruleFromPlan(change.client, change.rule)), id));
+      const { client } = change.rule;
+      const keys = ruleKeys.get(client) ?? new Map<string, number | undefined>();
+      ruleKeys.set(client, keys.set(ruleWriteKey(plainRule(change.rule)), id));
     },
     async remove(options) {
       const removed: ConcurrentCopy[] = [];

@@ -3,8 +3,8 @@ import type { ServiceApi } from '../../api/service.js';
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
 import { listClientRules } from '../../live/rule-listing.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
-import { ruleFromPlan } from '../../plan/objects.js';
-import type { PlanRuleChange } from '../../plan/classes/rules.js';
+import { plainRule } from '../../model/rule.js';
+import type { RuleChange } from '../../model/change.js';
 import type { ListingCheck } from '../settle.js';
 
 interface ClientExpectations {
@@ -19,7 +19,7 @@ interface ClientExpectations {
   readonly gone: number[];
 }
 
-export function ruleListingCheck(): ListingCheck<PlanRuleChange> {
+export function ruleListingCheck(): ListingCheck<RuleChange> {
   const byClient = new Map<number, ClientExpectations>();
   const of = (client: number): ClientExpectations => {
     let expected = byClient.get(client);
@@ -28,11 +28,11 @@ export function ruleListingCheck(): ListingCheck<PlanRuleChange> {
   };
   return {
     expect(change, { id }) {
-      const expected = of(change.client);
-      if (change.action === 'delete') expected.gone.push(change.id);
-      else if (change.action === 'create' && id !== undefined) expected.ids.push({ id, key: ruleWriteKey(ruleFromPlan(change.client, change.rule)) });
+      const expected = of(change.rule.client);
+      if (change.action === 'delete') expected.gone.push(change.rule.id);
+      else if (change.action === 'create' && id !== undefined) expected.ids.push({ id, key: ruleWriteKey(plainRule(change.rule)) });
       // An update or adoption is listed with the mark it wrote: the listing shows the new version.
-      else expected.keys.push(ruleWriteKey(ruleFromPlan(change.client, change.rule)));
+      else expected.keys.push(ruleWriteKey(plainRule(change.rule)));
     },
     async shown(api: ServiceApi, owner: string, stop?: AbortSignal) {
       for (const [client, expected] of byClient) {

@@ -2,9 +2,11 @@
 import { runBounded } from '../../concurrency.js';
 import { InternalError } from '../../errors.js';
 import { appendTo } from '../../plan/append.js';
-import { RULE_DELETE_BATCH, type PlanRuleChange } from '../../plan/classes/rules.js';
-import { referencesOf, type NamedReference } from '../../rules/registry.js';
-import type { PlanCreateRule } from '../../plan/types.js';
+import type { CreateRule, RuleChange } from '../../model/change.js';
+import { referencesOfRule } from '../../model/rule.js';
+import { RULE_DELETE_BATCH } from '../../plan/classes/rules.js';
+import { ruleApplication } from '../../plan/objects.js';
+import type { NamedReference } from '../../rules/registry.js';
 import type { ChangeResult } from '../../audit/change-result.js';
 import { createRule, deleteRules, updateRule } from '../execute.js';
 import { failure, partition, type Indexed } from '../run-change.js';
@@ -13,18 +15,20 @@ import { ruleCopyFinder } from './rule-copies.js';
 import { ruleListingCheck } from './rule-listing-check.js';
 
 /** The rule a create names by reference (`regex_rule`), which the same apply may create first. */
-function referenceOf(change: PlanRuleChange): NamedReference | undefined {
-  return change.action === 'create' ? referencesOf(change.rule.kind, change.rule.fields)[0] : undefined;
+function referenceOf(change: RuleChange): NamedReference | undefined {
+  return change.action === 'create' ? referencesOfRule(change.rule)[0] : undefined;
 }
 
 /** The create of the rule `change` names: same client, file and application. */
-function isCreateOf(change: PlanCreateRule, reference: NamedReference, result: ChangeResult): boolean {
+function isCreateOf(change: CreateRule, reference: NamedReference, result: ChangeResult): boolean {
   const c = result.change;
-  return result.status === 'applied' && c.kind === change.kind && c.action === 'create' && c.rule.kind === reference.kind && c.client === change.client
-    && c.file === change.file && c.name === reference.name && JSON.stringify(c.application) === JSON.stringify(change.application);
+  if (result.status !== 'applied' || c.kind !== change.kind || c.action !== 'create') return false;
+  const [named, referring] = [c.rule, change.rule];
+  return named.kind === reference.kind && named.client === referring.client && named.source.file === referring.source.file
+    && named.source.name === reference.name && JSON.stringify(ruleApplication(named)) === JSON.stringify(ruleApplication(referring));
 }
 
-export const RULE_WRITES: ApplyClass<PlanRuleChange> = {
+export const RULE_WRITES: ApplyClass<RuleChange> = {
   write(change, context, referencedId) {
     if (change.action === 'create') return createRule(change, context, referencedId);
     if (change.action === 'delete') throw new InternalError('rule deletes run in batches (runDeletes)');
@@ -32,13 +36,13 @@ export const RULE_WRITES: ApplyClass<PlanRuleChange> = {
   },
 
   async runDeletes(items, run, blocked) {
-    const [kept, deletable] = partition(items, ({ change }) => change.action === 'delete' && blocked.has(change.id));
+    const [kept, deletable] = partition(items, ({ change }) => blocked.has(deletedId(change)));
     for (const { change, index } of kept) run.record({ index, change, status: 'skipped', detail: `its replacement was not created; rule ${deletedId(change)} stays` });
     // A journaled create whose id we never heard: nothing to delete until the listing shows it.
     const [placeholders, real] = partition(deletable, ({ change }) => deletedId(change) < 0);
     for (const { change, index } of placeholders) run.record({ index, change, status: 'already-done', detail: 'not listed yet' });
-    const byClient = new Map<number, Indexed<PlanRuleChange>[]>();
-    for (const item of real) appendTo(byClient, item.change.client, item);
+    const byClient = new Map<number, Indexed<RuleChange>[]>();
+    for (const item of real) appendTo(byClient, item.change.rule.client, item);
     const batches = [...byClient.entries()].flatMap(([client, list]) =>
       Array.from({ length: Math.ceil(list.length / RULE_DELETE_BATCH) }, (_, i) => ({ client, list: list.slice(i * RULE_DELETE_BATCH, (i + 1) * RULE_DELETE_BATCH) })));
     await runBounded(batches.map(({ client, list }) => async () => {
@@ -71,7 +75,7 @@ export const RULE_WRITES: ApplyClass<PlanRuleChange> = {
   copyFinder: ruleCopyFinder,
 };
 
-function deletedId(change: PlanRuleChange): number {
+function deletedId(change: RuleChange): number {
   if (change.action !== 'delete') throw new InternalError(`a rule ${change.action} among the deletes`);
-  return change.id;
+  return change.rule.id;
 }

@@ -5,7 +5,8 @@
 import type { LiveIpEntry } from '../../model/ip.js';
 import type { LiveRule } from '../../model/rule.js';
 import type { LiveState } from '../../model/state.js';
-import type { Plan, PlanChange } from '../../plan/types.js';
+import type { Change } from '../../model/change.js';
+import type { Application, Plan } from '../../plan/types.js';
 import type { ChangeResult } from '../change-result.js';
 import type { DeclaredFingerprints, WriteCause } from '../cause.js';
 
@@ -26,7 +27,19 @@ export interface Listed {
   readonly count?: number;
 }
 
-export interface AuditClass<C extends PlanChange = PlanChange> {
+/** What a write is about: the account, the applications, and the declaration it was made from. */
+export interface Subject {
+  readonly client: number;
+  readonly application: Application;
+  readonly name?: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly col?: number;
+}
+
+export interface AuditClass<C extends Change = Change> {
+  /** What the change's audit record is about. */
+  subject(change: C): Subject;
   /** Why a create, update or delete is made, from the change and the live state; undefined when it follows another change (see `causeAfter`). */
   cause(change: C, context: CauseContext): WriteCause | undefined;
   /** The second pass: the cause of a change that follows another of the plan (a replaced rule goes for the reason its replacement comes). */

@@ -1,17 +1,17 @@
 /** Audit's side of each object class, by the `kind` its changes carry (see plan/classes). */
 import type { ObjectClassName } from '../../plan/classes/index.js';
-import type { PlanChange } from '../../plan/types.js';
+import type { Change } from '../../model/change.js';
 import type { AuditClass } from './class.js';
 import { IP_AUDIT } from './ip.js';
 import { RULE_AUDIT } from './rules.js';
 
-const AUDIT_CLASSES: { readonly [K in ObjectClassName]: AuditClass<Extract<PlanChange, { kind: K }>> } = {
+const AUDIT_CLASSES: { readonly [K in ObjectClassName]: AuditClass<Extract<Change, { kind: K }>> } = {
   rule: RULE_AUDIT,
   ip: IP_AUDIT,
 };
 
 /** Audit's class of a change, found by its `kind`. */
-export function auditClassOf(change: PlanChange): AuditClass {
+export function auditClassOf(change: Change): AuditClass {
   // Sound: the table is keyed by the kind each class's changes carry.
   return AUDIT_CLASSES[change.kind] as unknown as AuditClass;
 }

@@ -6,10 +6,9 @@
  * drift repairs per cycle. Every value goes through `html`, so nothing a user
  * wrote (rule names, comments, reasons) becomes markup. Pure.
  */
-import { planClassOf } from '../../plan/classes/index.js';
 import type { AuditEntry } from '../../audit/entry.js';
 import { renderText } from '../../plan/render/text.js';
-import type { Plan } from '../../plan/types.js';
+import type { PlanDocument } from '../../plan/types.js';
 import type { DaemonState } from '../state.js';
 import type { CycleSummary } from './history.js';
 import { html, type Html } from './html.js';
@@ -72,16 +71,16 @@ export function renderMain(input: PageInput): Html {
 </section>`;
 }
 
-function isPlan(value: unknown): value is Plan {
-  return typeof value === 'object' && value !== null && Array.isArray((value as Plan).changes) && typeof (value as Plan).summary === 'object';
+function isPlan(value: unknown): value is PlanDocument {
+  return typeof value === 'object' && value !== null && Array.isArray((value as PlanDocument).changes) && typeof (value as PlanDocument).summary === 'object';
 }
 
 /** Like the PR comment: deletions set apart first, then every change per client and application, old → new. */
-function pendingPlan(plan: Plan): Html {
+function pendingPlan(plan: PlanDocument): Html {
   const deletions = plan.changes.filter((change) => change.action === 'delete');
   const text = renderText(plan, { color: false });
   return html`
-  ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${planClassOf(change).deletedIds(change).map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}
+  ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${('id' in change ? [change.id] : change.ids).map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}
   <pre class="plan" data-testid="plan">${text}</pre>`;
 }
 

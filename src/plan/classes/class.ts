@@ -1,6 +1,7 @@
 /**
  * One class of object the service holds (rules, IP-list entries) as the
- * planner and every reader of a plan see it. Like a Terraform resource, each
+ * planner and everything after it see it: changes are model values (M), and
+ * `toPlanChange` is the class's part of the plan document's codec (C). Like a Terraform resource, each
  * class implements this once, in one module; code over plans looks the class
  * up by the change's `kind` and never asks which class a change is.
  */
@@ -28,27 +29,27 @@ export interface PlanClass<M extends Change = Change, C extends PlanChange = Pla
   toPlanChange(change: M): C;
 
   /** The objects (values) one change touches (see counts.ts). */
-  counts(change: C): ObjectCounts;
+  counts(change: M): ObjectCounts;
   /** What one change deletes that the mass-delete guard counts. */
-  guarded(change: C): GuardedDeletes;
+  guarded(change: M): GuardedDeletes;
   /** API calls the class's changes of a plan take together (deletes may share calls). */
-  calls(changes: readonly C[]): number;
+  calls(changes: readonly M[]): number;
   /** One line naming the change, for apply's report: `create rule block-admin (a.yaml:4:5)`. */
-  describe(change: C): string;
+  describe(change: M): string;
   /** Owned ids a create or adoption takes over: their deletes wait for it to succeed. */
-  takesOver(change: C): readonly number[];
+  takesOver(change: M): readonly number[];
   /** Owned ids whose deletes run before the creates (a kind the service keeps one per scope, replaced). */
-  deletesFirst(change: C): readonly number[];
+  deletesFirst(change: M): readonly number[];
   /** The ids a delete removes; none for other actions. */
-  deletedIds(change: C): readonly number[];
+  deletedIds(change: M): readonly number[];
 
   /** What a create writes, as a key that stays the same while its declaration does (the churn breaker's). */
-  writeKey(change: C): string;
+  writeKey(change: M): string;
   /** `list|value` of each value a create writes, to find its copy when the answer named no id. */
-  writtenValues(change: C): readonly string[];
+  writtenValues(change: M): readonly string[];
   /**
    * The change without what touches held objects (their ids, or `client|list|value`
    * of their values): undefined when nothing is left, or a narrower change.
    */
-  without(change: C, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): C | undefined;
+  without(change: M, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): M | undefined;
 }

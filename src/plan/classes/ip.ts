@@ -4,7 +4,7 @@ import type { CreateIp, DeleteIp, IpAttributesBefore, IpChange } from '../../mod
 import type { Source } from '../../model/rule.js';
 import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/fingerprint.js';
-import { ipEntriesFromPlan, poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';
+import { poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';
 import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanSource } from '../types.js';
 import type { PlanClass } from './class.js';
 
@@ -20,12 +20,7 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
     if (change.action === 'create') return change.list;
     return String(change.action === 'adopt' ? (change.from[0] ?? 0) : 0).padStart(16, '0');
   },
-  firstSource(change) {
-    if (change.action !== 'create') return undefined;
-    let first: Source | undefined = change.entries[0]?.source;
-    for (const entry of change.entries) if (first && compareSources(entry.source, first) < 0) first = entry.source;
-    return first ?? { file: '', line: 0, col: 0, name: '' };
-  },
+  firstSource: (change) => (change.action === 'create' ? firstOf(change.entries) : undefined),
 
   toPlanChange(change) {
     if (change.action === 'delete') return deleteChange(change);
@@ -47,10 +42,10 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
   },
 
   counts(change) {
-    if (change.action === 'adopt') return { adopt: change.object.values.length };
-    if (change.action === 'create') return change.force ? { replace: change.object.values.length } : { create: change.object.values.length };
+    if (change.action === 'adopt') return { adopt: change.entries.length };
+    if (change.action === 'create') return change.force ? { replace: change.entries.length } : { create: change.entries.length };
     let deleted = 0;
-    for (const o of change.objects) deleted += o.size - (o.moved?.length ?? 0);
+    for (const o of change.objects) deleted += o.size - o.moved.length;
     return { delete: deleted };
   },
   guarded(change) {
@@ -58,10 +53,10 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
     let moves = 0;
     if (change.action !== 'delete') return { count, moves };
     for (const o of change.objects) {
-      if (o.reason === 'not-declared') count += o.object.values.length;
+      if (o.reason === 'not-declared') count += o.entries.length;
       if (o.reason === 'moved') {
-        count += o.object.values.length;
-        moves += o.object.values.length;
+        count += o.entries.length;
+        moves += o.entries.length;
       }
     }
     return { count, moves };
@@ -69,27 +64,28 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
   // One call per change: a create or adoption is one object, a delete one batch per client.
   calls: (changes) => changes.length,
   describe(change) {
-    if (change.action === 'delete') return `delete IP objects ${change.ids.join(', ')} of client ${change.client}`;
-    const where = `${change.file}:${change.line}${change.col ? `:${change.col}` : ''}`;
-    const values = `${change.object.list} ${change.object.values.join(', ')}`;
-    if (change.action === 'adopt') return `adopt ${values} from ${change.ids.map((id) => `#${id}`).join(', ')} (${where})`;
+    if (change.action === 'delete') return `delete IP objects ${change.objects.map((o) => o.id).join(', ')} of client ${change.client}`;
+    const first = firstOf(change.entries);
+    const where = `${first.file}:${first.line}:${first.col}`;
+    const values = `${change.list} ${change.entries.map((e) => e.value).join(', ')}`;
+    if (change.action === 'adopt') return `adopt ${values} from ${change.from.map((id) => `#${id}`).join(', ')} (${where})`;
     return `create ${values} (${where})`;
   },
-  takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : change.action === 'adopt' ? change.ids : []),
+  takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : change.action === 'adopt' ? change.from : []),
   deletesFirst: () => [],
-  deletedIds: (change) => (change.action === 'delete' ? change.ids : []),
+  deletedIds: (change) => (change.action === 'delete' ? change.objects.map((o) => o.id) : []),
 
   writeKey(change) {
-    const object = change.action === 'delete' ? change.objects[0]?.object : change.object;
-    return `ip|${object ? ipEntriesFromPlan(change.client, object).map(ipWriteKey).sort().join(',') : ''}`;
+    const entries = change.action === 'delete' ? change.objects.flatMap((o) => o.entries) : change.entries;
+    return `ip|${entries.map(ipWriteKey).sort().join(',')}`;
   },
-  writtenValues: (change) => (change.action === 'delete' ? [] : change.object.values.map((value) => `${change.object.list}|${value}`)),
+  writtenValues: (change) => (change.action === 'delete' ? [] : change.entries.map((e) => `${e.list}|${e.value}`)),
   without(change, heldIds, heldValues) {
     if (change.action !== 'delete') return change;
     const objects = change.objects.filter((o) =>
-      !heldIds.has(o.id) && !o.object.values.some((value) => heldValues.has(`${change.client}|${o.object.list}|${value}`)));
+      !heldIds.has(o.id) && !o.entries.some((e) => heldValues.has(`${change.client}|${e.list}|${e.value}`)));
     if (objects.length === change.objects.length) return change;
-    return objects.length === 0 ? undefined : { ...change, ids: objects.map((o) => o.id), objects };
+    return objects.length === 0 ? undefined : { ...change, objects };
   },
 };
 
@@ -132,4 +128,11 @@ function planSources(entries: CreateIp['entries']): PlanSource[] {
 
 function toPlanIpBefore(b: IpAttributesBefore): PlanIpBefore {
   return { id: b.id, expires_at: b.expiresAt, ...(b.reason !== undefined ? { reason: b.reason } : {}) };
+}
+
+/** The first policy line that declared some of the values. */
+export function firstOf(entries: readonly { readonly source: Source }[]): Source {
+  let first: Source | undefined = entries[0]?.source;
+  for (const entry of entries) if (first && compareSources(entry.source, first) < 0) first = entry.source;
+  return first ?? { file: '', line: 0, col: 0, name: '' };
 }

@@ -2,7 +2,7 @@
 import type { RuleChange } from '../../model/change.js';
 import { nestedKeys } from '../changed-keys.js';
 import { ruleWriteKey } from '../../model/fingerprint.js';
-import { ruleApplication, ruleFromPlan, toPlanRule } from '../objects.js';
+import { ruleApplication, toPlanRule } from '../objects.js';
 import type { PlanAdoptRule, PlanCreateRule, PlanDeleteRule, PlanUpdateRule } from '../types.js';
 import type { PlanClass } from './class.js';
 
@@ -12,11 +12,6 @@ export type PlanRuleChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | 
 export const RULE_DELETE_BATCH = 1000;
 
 const padId = (id: number): string => String(id).padStart(16, '0');
-
-/** `file:line:col`; a plan saved before creates carried a column gives `file:line`. */
-function where(change: { readonly file: string; readonly line: number; readonly col?: number }): string {
-  return change.col ? `${change.file}:${change.line}:${change.col}` : `${change.file}:${change.line}`;
-}
 
 export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
   order: 0,
@@ -67,22 +62,30 @@ export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
     const deletesByClient = new Map<number, number>();
     let calls = 0;
     for (const c of changes) {
-      if (c.action === 'delete') deletesByClient.set(c.client, (deletesByClient.get(c.client) ?? 0) + 1);
+      if (c.action === 'delete') deletesByClient.set(c.rule.client, (deletesByClient.get(c.rule.client) ?? 0) + 1);
       else calls++;
     }
     for (const n of deletesByClient.values()) calls += Math.ceil(n / RULE_DELETE_BATCH);
     return calls;
   },
   describe(change) {
-    if (change.action === 'delete') return `delete rule ${change.name !== undefined ? `${change.name} ` : ''}#${change.id} of client ${change.client}`;
-    if (change.action === 'create') return `create rule ${change.name} (${where(change)})`;
-    return `${change.action} rule ${change.name} #${change.id} (${where(change)})`;
+    if (change.action === 'delete') {
+      const { rule } = change;
+      return `delete rule ${rule.name !== undefined ? `${rule.name} ` : ''}#${rule.id} of client ${rule.client}`;
+    }
+    const { source } = change.rule;
+    const where = `${source.file}:${source.line}:${source.col}`;
+    if (change.action === 'create') return `create rule ${source.name} (${where})`;
+    return `${change.action} rule ${source.name} #${change.live.id} (${where})`;
   },
   takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : []),
-  deletesFirst: (change) => (change.action === 'create' && change.delete_first ? change.replaces ?? [] : []),
-  deletedIds: (change) => (change.action === 'delete' ? [change.id] : []),
+  deletesFirst: (change) => (change.action === 'create' && change.deleteFirst ? change.replaces ?? [] : []),
+  deletedIds: (change) => (change.action === 'delete' ? [change.rule.id] : []),
 
-  writeKey: (change) => `rule|${ruleWriteKey(ruleFromPlan(change.client, change.rule))}`,
+  writeKey: (change) => `rule|${ruleWriteKey(change.rule)}`,
   writtenValues: () => [],
-  without: (change, heldIds) => (change.action !== 'create' && heldIds.has(change.id) ? undefined : change),
+  without(change, heldIds) {
+    const id = change.action === 'delete' ? change.rule.id : change.action === 'create' ? undefined : change.live.id;
+    return id !== undefined && heldIds.has(id) ? undefined : change;
+  },
 };

@@ -8,7 +8,7 @@
 import { InternalError } from '../../errors.js';
 import { byClass, OBJECT_CLASSES, type ObjectClassName } from '../classes/index.js';
 import type { ObjectAction } from '../counts.js';
-import type { Application, Plan, PlanChange } from '../types.js';
+import type { Application, PlanDocument, PlanChange } from '../types.js';
 import { NONE, type Attribute } from './attributes.js';
 import { ipBlocks } from './ip-blocks.js';
 import { ruleBlocks } from './rule-blocks.js';
@@ -68,7 +68,7 @@ const CLASS_BLOCKS: { readonly [K in ObjectClassName]: (changes: readonly Extrac
 };
 
 /** Blocks in plan order: every class's creates, replacements, updates and adoptions, then every class's deletes. */
-export function changeBlocks(plan: Plan): ChangeBlock[] {
+export function changeBlocks(plan: PlanDocument): ChangeBlock[] {
   plan.changes.forEach(checkRendered);
   const groups = byClass(plan.changes);
   const blocks = OBJECT_CLASSES.flatMap((kind) => {

@@ -1,6 +1,6 @@
 import { annotation, escapeData } from '../../github-commands.js';
 import type { ObjectAction } from '../counts.js';
-import type { Plan } from '../types.js';
+import type { PlanDocument } from '../types.js';
 import { changeBlocks, type ChangeBlock } from './blocks.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -40,7 +40,7 @@ function message(b: ChangeBlock): string {
  * the annotation sits on the run), warnings for the notes that are, and the
  * markdown summary.
  */
-export function renderGithub(plan: Plan, options: GithubOptions = {}): GithubOutput {
+export function renderGithub(plan: PlanDocument, options: GithubOptions = {}): GithubOutput {
   const max = options.maxAnnotations ?? 50;
   const path = options.path ?? ((file: string) => file);
   const commands: string[] = [];

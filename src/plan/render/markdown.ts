@@ -1,6 +1,6 @@
 import { planPhrase } from '../counts.js';
 import { applicationLabel, applicationSortKey } from '../objects.js';
-import type { Plan } from '../types.js';
+import type { PlanDocument } from '../types.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
@@ -51,7 +51,7 @@ function blockMarkdown(b: ChangeBlock): string {
 }
 
 /** Each block under a heading per client and application, in the text renderer's order. */
-function bodyChunks(plan: Plan): string[] {
+function bodyChunks(plan: PlanDocument): string[] {
   const chunks: string[] = [];
   const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));
   for (const [client, blocks] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
@@ -65,7 +65,7 @@ function bodyChunks(plan: Plan): string[] {
   return chunks;
 }
 
-function notesSection(plan: Plan): string {
+function notesSection(plan: PlanDocument): string {
   if (plan.notes.length === 0) return '';
   const warnings = plan.notes.filter((n) => n.level === 'warning').length;
   const out = ['<details>', `<summary>Notes: ${plan.notes.length} (${warnings} warning${warnings === 1 ? '' : 's'})</summary>`, ''];
@@ -77,7 +77,7 @@ function notesSection(plan: Plan): string {
   return out.join('\n');
 }
 
-function deletionWarning(plan: Plan, deletions: readonly ChangeBlock[]): { head: string; lines: string[]; tail: string } {
+function deletionWarning(plan: PlanDocument, deletions: readonly ChangeBlock[]): { head: string; lines: string[]; tail: string } {
   if (deletions.length === 0) return { head: '', lines: [], tail: '' };
   const n = plan.summary.delete;
   const head = `> [!CAUTION]\n> **This plan deletes ${n} object${n === 1 ? '' : 's'}** from the account:\n`;
@@ -92,7 +92,7 @@ function deletionWarning(plan: Plan, deletions: readonly ChangeBlock[]): { head:
  * with all its attributes (old → new where they change), notes folded, and the
  * plan's checksum. Pure: the CI context comes in `options.context`.
  */
-export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+export function renderMarkdown(plan: PlanDocument, options: MarkdownOptions = {}): string {
   const head: string[] = [];
   if (options.marker ?? true) head.push(MARKDOWN_MARKER);
   const counts = plan.changes.length === 0 ? 'no changes' : planPhrase(plan.summary);

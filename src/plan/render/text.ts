@@ -1,5 +1,5 @@
 import { applicationLabel, applicationSortKey } from '../objects.js';
-import type { Plan } from '../types.js';
+import type { PlanDocument } from '../types.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { movesPhrase } from '../safety.js';
@@ -18,7 +18,7 @@ const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': AN
  * then application; each with its declaring line and every attribute, a
  * changed one as `~ name: old → new`; then notes and the `Plan: ...` line.
  */
-export function renderText(plan: Plan, options: TextOptions = {}): string {
+export function renderText(plan: PlanDocument, options: TextOptions = {}): string {
   const paint = (code: string, text: string): string => (options.color ? `${code}${text}${ANSI.reset}` : text);
   const out: string[] = [];
   const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 import { planChecksum } from '../../../src/plan/index.js';
-import type { Plan, PlanChange } from '../../../src/plan/types.js';
+import type { PlanDocument, PlanChange } from '../../../src/plan/types.js';
 import {
   applyInProcess, CLIENT, CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
   startHarness, type Harness,
@@ -56,7 +56,7 @@ describe('apply from an empty account', () => {
     harness.emulator.control.resetCalls();
     const again = await apply(['--format', 'json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(parseJson<Plan>(again).changes).toEqual([]);
+    expect(parseJson<PlanDocument>(again).changes).toEqual([]);
     expect(harness.writes()).toEqual([]);
     expect(again.logs.some((l) => l.msg === 'nothing to apply')).toBe(true);
   });
@@ -126,7 +126,7 @@ describe('apply --plan FILE', () => {
     const file = policies.scratch('plan.json');
     const saved = await plan(['--out', file]);
     expect(saved.code).toBe(2);
-    const planned = JSON.parse(await readFile(file, 'utf8')) as Plan;
+    const planned = JSON.parse(await readFile(file, 'utf8')) as PlanDocument;
 
     const applied = await apply(['--plan', file, '--format', 'json']);
     expect(applied.code, applied.stderr).toBe(0);
@@ -185,7 +185,7 @@ describe('apply --plan FILE', () => {
     expect((await plan(['--out', file])).code).toBe(2);
 
     // The checksum covers the changes only: a larger owned count makes 14 deletes look like a few percent.
-    const saved = JSON.parse(await readFile(file, 'utf8')) as Plan;
+    const saved = JSON.parse(await readFile(file, 'utf8')) as PlanDocument;
     await writeFile(file, JSON.stringify({ ...saved, safety: { ...saved.safety, ok: true, owned_count: 1000, share: 0.011 } }));
     const refused = await apply(['--plan', file]);
     expect(refused.code).toBe(1);
@@ -203,7 +203,7 @@ describe('apply --plan FILE', () => {
     harness.emulator.control.resetCalls();
 
     // Point the rule's update at the console rule and re-sign the file: the checksum is no signature.
-    const saved = JSON.parse(await readFile(file, 'utf8')) as Plan;
+    const saved = JSON.parse(await readFile(file, 'utf8')) as PlanDocument;
     const changes: PlanChange[] = saved.changes.map((c) => (c.action === 'update' ? { ...c, id: consoleRule.id } : c));
     expect(changes).not.toEqual(saved.changes);
     await writeFile(file, JSON.stringify({ ...saved, changes, checksum: planChecksum(changes) }));

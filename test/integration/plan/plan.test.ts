@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 import { applyInProcess, CLIENT, expectNoDuplicates, hintCounts, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES, startHarness, type Harness } from '../apply/harness.js';
-import type { Plan } from '../../../src/plan/types.js';
+import type { PlanDocument } from '../../../src/plan/types.js';
 
 let harness: Harness | undefined;
 let policies: PolicyDir;
@@ -39,7 +39,7 @@ describe('plan against an account that matches the policies', () => {
     await policies.edit('shop.yaml', 'ips: [192.0.2.10]', 'ips: [192.0.2.11]');
     const edited = await h.cli('plan', policies.dir, ['--detailed-exitcode', '--format', 'json']);
     expect(edited.code, edited.stderr).toBe(2);
-    const plan = parseJson<Plan>(edited);
+    const plan = parseJson<PlanDocument>(edited);
     expect(plan.summary).toMatchObject({ create: 1, delete: 1, replace: 0, unchanged: SAMPLE_RULES + SAMPLE_IP_VALUES - 1 });
     expect(plan.changes).toHaveLength(2);
     const [create, del] = plan.changes;
@@ -79,7 +79,7 @@ describe('plan with the service quirks on', () => {
     control.resetCalls();
     const plan = await harness.cli('plan', policies.dir, ['--detailed-exitcode', '--format', 'json']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    const parsed = parseJson<Plan>(plan);
+    const parsed = parseJson<PlanDocument>(plan);
     expect(parsed.changes).toEqual([]);
     expect(parsed.unmanaged.map((u) => u.id)).toContain(consoleRule.id);
     expect(harness.writes()).toEqual([]);
@@ -148,7 +148,7 @@ describe('plan output formats', () => {
 
     const json = await run(['--format', 'json']);
     expect(json.code).toBe(2);
-    const plan = parseJson<Plan>(json);
+    const plan = parseJson<PlanDocument>(json);
     expect(plan).toMatchObject({ format_version: 1, owner: 'rampart', summary: { create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0, unchanged: 0 } });
     expect(plan.changes).toContainEqual(expect.objectContaining({
       action: 'create', kind: 'rule', client: CLIENT, application: 7, file: 'policies/shop.yaml', name: 'block-legacy-admin',
@@ -173,7 +173,7 @@ describe('plan output formats', () => {
     const text = await run(['--out', out]);
     expect(text.code).toBe(2);
     expect(text.stdout).toMatch(/Plan: 24 to create/);
-    const saved = JSON.parse(await readFile(out, 'utf8')) as Plan;
+    const saved = JSON.parse(await readFile(out, 'utf8')) as PlanDocument;
     expect(saved.checksum).toBe(plan.checksum);
     expect(saved.changes).toEqual(plan.changes);
     expect(harness.writes()).toEqual([]);

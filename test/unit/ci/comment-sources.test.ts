@@ -12,7 +12,6 @@ import { renderFailureComment } from '../../../src/ci/failure.js';
 import { MAX_COMMENT_CHARS, PLAN_MARKER } from '../../../src/ci/pr-comment.js';
 import { StalePlanError } from '../../../src/errors.js';
 import { NEVER_EXPIRES, type LiveIpEntry } from '../../../src/model/ip.js';
-import { buildPlan } from '../../../src/plan/plan.js';
 import { renderJson } from '../../../src/plan/render/json.js';
 import { renderMarkdown } from '../../../src/plan/render/markdown.js';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
@@ -20,6 +19,7 @@ import { policyDir, type PolicyDir } from '../../helpers/policies.js';
 import { desiredIps, desiredRule, desiredState, liveRule, liveState, OWNER, ruleFields } from '../plan/builders.js';
 import { everyChange } from '../plan/scenario.js';
 import { startFakeForge, type FakeForge } from './fake-forge.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 const TOKEN = 'ghs_secret-token-value';
 const HEAD = '0123456789abcdef0123456789abcdef01234567';
@@ -44,7 +44,7 @@ function githubEnv(url: string): NodeJS.ProcessEnv {
   };
 }
 
-async function saved(name: string, plan: ReturnType<typeof buildPlan>): Promise<string> {
+async function saved(name: string, plan: ReturnType<typeof planDocument>): Promise<string> {
   const file = join(dir, name);
   await writeFile(file, renderJson(plan));
   return file;
@@ -92,7 +92,7 @@ describe('a failed run replaces the plan comment', () => {
 
 describe('the plan comment from the saved plan', () => {
   it('renders exactly the saved plan, with the CI context in its header', async () => {
-    const file = await saved('every.json', buildPlan(everyChange().desired, everyChange().live));
+    const file = await saved('every.json', planDocument(everyChange().desired, everyChange().live));
     const text = await commentText({ plan: file }, githubEnv('http://127.0.0.1:1'));
     expect(text).toContain('### Rampart plan: 4 to create, 1 to update, 4 to replace, 5 to delete, 4 unchanged\n');
     expect(text).toContain('Commit `0123456789ab` · [CI run](https://github.example/acme/policies/actions/runs/9001)');
@@ -101,7 +101,7 @@ describe('the plan comment from the saved plan', () => {
 
   it('a second run on the same plan edits nothing, though its run, time and commit differ; a changed plan is one edit', async () => {
     forge = await startFakeForge('github', TOKEN);
-    const plan = buildPlan(everyChange().desired, everyChange().live);
+    const plan = planDocument(everyChange().desired, everyChange().live);
     const file = await saved('same.json', plan);
     const first = await postPlanComment({ plan: file }, githubEnv(forge.url));
     expect(first).toMatchObject({ posted: true, action: 'create' });
@@ -113,14 +113,14 @@ describe('the plan comment from the saved plan', () => {
     expect(writes()).toBe(1);
     expect(forge.comments[0]?.body).toContain('runs/9001');
 
-    const changed = await saved('changed.json', buildPlan(everyChange().desired, liveState([])));
+    const changed = await saved('changed.json', planDocument(everyChange().desired, liveState([])));
     expect(await postPlanComment({ plan: changed }, rerun)).toMatchObject({ posted: true, action: 'update' });
     expect(writes()).toBe(2);
     expect(forge.comments[0]?.body).toContain('runs/9002');
   });
 
   it('refuses a saved plan edited after it was made', async () => {
-    const plan = buildPlan(everyChange().desired, everyChange().live);
+    const plan = planDocument(everyChange().desired, everyChange().live);
     const file = join(dir, 'edited.json');
     await writeFile(file, renderJson({ ...plan, changes: plan.changes.slice(1) }));
     await expect(commentText({ plan: file }, githubEnv('http://127.0.0.1:1'))).rejects.toBeInstanceOf(StalePlanError);
@@ -142,7 +142,7 @@ describe('the comment size limit', () => {
       expiresAt: NEVER_EXPIRES, id: 5000 + i, owner: OWNER, objectSize: 1,
     }));
     const oldRules = Array.from({ length: 200 }, (_, i) => ({ ...liveRule(ruleFields('regex', 3000 + i, `-old${i}`), 8000 + i), name: `old-${i}` }));
-    return buildPlan(desiredState(rules, ips), liveState(oldRules, doomed));
+    return planDocument(desiredState(rules, ips), liveState(oldRules, doomed));
   }
 
   it('cuts changes from the end, keeps the header, the summary and every deletion named up to the limit, and says what is left out', () => {
@@ -162,7 +162,7 @@ describe('the comment size limit', () => {
   });
 
   it('leaves a plan that fits as it is', () => {
-    const plan = buildPlan(everyChange().desired, everyChange().live);
+    const plan = planDocument(everyChange().desired, everyChange().live);
     expect(renderMarkdown(plan, { maxChars: MAX_COMMENT_CHARS })).toBe(renderMarkdown(plan));
   });
 

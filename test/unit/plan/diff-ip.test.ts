@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../../src/plan/plan.js';
 import type { PlanChange } from '../../../src/plan/types.js';
 import { desiredIp, desiredIps, desiredState, liveObject, liveState, type IpFields } from './builders.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 const LATER = 1_800_000_000;
 
@@ -26,7 +26,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
   const f: IpFields = { ...kind, reason: 'scanner farm' };
 
   it('creates a missing value without force', () => {
-    const plan = buildPlan(desiredState([], [desiredIp(value, f, 30)]), liveState());
+    const plan = planDocument(desiredState([], [desiredIp(value, f, 30)]), liveState());
     expect(calls(plan.changes)).toEqual([['create', false, [value], []]]);
     expect(plan.changes[0]).toMatchObject({
       kind: 'ip', client: 10042, application: 7, file: 'policies/shop.yaml', line: 30, name: 'ip_lists.deny[0]',
@@ -37,7 +37,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
 
   it('leaves an equal owned or unmanaged value unchanged', () => {
     for (const owner of ['rampart', null, 'team-a']) {
-      const plan = buildPlan(desiredState([], [desiredIp(value, f)]), liveState([], liveObject(5, [value], f, owner)));
+      const plan = planDocument(desiredState([], [desiredIp(value, f)]), liveState([], liveObject(5, [value], f, owner)));
       expect(plan.changes).toEqual([]);
       expect(plan.summary.unchanged).toBe(1);
       // An unmarked object is listed once in `unmanaged` (adoptable); another owner's gets a note.
@@ -47,21 +47,21 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
   });
 
   it('lists the unmanaged object that satisfies a value in `unmanaged`, not as a note', () => {
-    const plan = buildPlan(desiredState([], [desiredIp(value, f, 31)]), liveState([], liveObject(900, [value], f, null)));
+    const plan = planDocument(desiredState([], [desiredIp(value, f, 31)]), liveState([], liveObject(900, [value], f, null)));
     expect(plan.notes).toEqual([]);
     expect(plan.unmanaged).toEqual([expect.objectContaining({ kind: 'ip', line: 31, id: 900, value })]);
   });
 
   it('deletes an owned value no policy declares, never an unmanaged or foreign one', () => {
     const live = [...liveObject(5, [value], f), ...liveObject(6, [value], f, null), ...liveObject(7, [value], f, 'team-a')];
-    const plan = buildPlan(desiredState(), liveState([], live));
+    const plan = planDocument(desiredState(), liveState([], live));
     expect(calls(plan.changes)).toEqual([['delete', [5], ['not-declared']]]);
     expect(plan.summary.delete).toBe(1);
     expect(plan.safety).toMatchObject({ delete_count: 1, owned_count: 1 });
   });
 
   it('changes an owned value with another expiry by a forced create, no delete', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([], [desiredIp(value, { ...f, expiresAt: LATER })]),
       liveState([], liveObject(8, [value], f)),
     );
@@ -71,7 +71,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
   });
 
   it('leaves an unmanaged value with another reason alone and warns', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([], [desiredIp(value, { ...f, reason: 'new reason' })]),
       liveState([], liveObject(9, [value], f, null)),
     );
@@ -84,7 +84,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
   });
 
   it('removes an owned duplicate of a value, keeping one', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([], [desiredIp(value, f)]),
       liveState([], [...liveObject(12, [value], f), ...liveObject(11, [value], f)]),
     );
@@ -94,7 +94,7 @@ describe.each(KINDS)('IP entries: %s', (_label, value, kind) => {
   });
 
   it('does not force over an unmanaged holder: the owned copy goes as a duplicate', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([], [desiredIp(value, { ...f, expiresAt: LATER })]),
       liveState([], [...liveObject(13, [value], f), ...liveObject(14, [value], f, null)]),
     );
@@ -112,7 +112,7 @@ describe('grouped IP objects', () => {
     ['datacenter', ['aws', 'hetzner', 'ovh'], { ruleType: 'datacenter' } as IpFields],
   ])('shrinks a grouped %s object: moves the kept values out first, then deletes it', (_l, values, f) => {
     const [gone, ...kept] = values as [string, ...string[]];
-    const plan = buildPlan(desiredState([], desiredIps(kept, f)), liveState([], liveObject(991, values, f)));
+    const plan = planDocument(desiredState([], desiredIps(kept, f)), liveState([], liveObject(991, values, f)));
     expect(calls(plan.changes)).toEqual([
       ['create', true, kept, [991]],
       ['delete', [991], ['not-declared']],
@@ -127,13 +127,13 @@ describe('grouped IP objects', () => {
 
   it('deletes only the objects of undeclared values when the listing has one object per value', () => {
     const live = [...liveObject(1, ['KP'], countries), ...liveObject(2, ['RU'], countries), ...liveObject(3, ['CN'], countries)];
-    const plan = buildPlan(desiredState([], desiredIps(['KP', 'RU'], countries)), liveState([], live));
+    const plan = planDocument(desiredState([], desiredIps(['KP', 'RU'], countries)), liveState([], live));
     expect(calls(plan.changes)).toEqual([['delete', [3], ['not-declared']]]);
     expect(plan.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 2, replace: 0, adopt: 0 });
   });
 
   it('deletes a whole grouped object nothing declares, counting every value', () => {
-    const plan = buildPlan(desiredState(), liveState([], liveObject(4, ['CN', 'KP', 'RU'], countries)));
+    const plan = planDocument(desiredState(), liveState([], liveObject(4, ['CN', 'KP', 'RU'], countries)));
     expect(calls(plan.changes)).toEqual([['delete', [4], ['not-declared']]]);
     expect(plan.summary.delete).toBe(3);
     expect(plan.safety).toMatchObject({ delete_count: 3, owned_count: 3 });
@@ -141,14 +141,14 @@ describe('grouped IP objects', () => {
 
   it('keeps the larger object of duplicates so nothing has to move', () => {
     const live = [...liveObject(1, ['KP'], countries), ...liveObject(2, ['KP', 'RU'], countries)];
-    const plan = buildPlan(desiredState([], desiredIps(['KP', 'RU'], countries)), liveState([], live));
+    const plan = planDocument(desiredState([], desiredIps(['KP', 'RU'], countries)), liveState([], live));
     expect(calls(plan.changes)).toEqual([['delete', [1], ['duplicate']]]);
   });
 
   it('moves a kept value out of an object that goes because of a duplicate', () => {
     // KP is kept in 1 (not doomed, larger), so 2 holds a duplicate KP and must go; its RU moves first.
     const live = [...liveObject(1, ['CN', 'KP'], countries), ...liveObject(2, ['KP', 'RU'], countries)];
-    const plan = buildPlan(desiredState([], desiredIps(['CN', 'KP', 'RU'], countries)), liveState([], live));
+    const plan = planDocument(desiredState([], desiredIps(['CN', 'KP', 'RU'], countries)), liveState([], live));
     expect(calls(plan.changes)).toEqual([
       ['create', true, ['RU'], [2]],
       ['delete', [2], ['duplicate']],
@@ -157,7 +157,7 @@ describe('grouped IP objects', () => {
 
   it('never forces a value out of an unmanaged object: it is satisfied there instead', () => {
     const live = [...liveObject(1, ['CN', 'KP'], countries), ...liveObject(50, ['KP'], countries, null)];
-    const plan = buildPlan(desiredState([], desiredIps(['KP'], countries)), liveState([], live));
+    const plan = planDocument(desiredState([], desiredIps(['KP'], countries)), liveState([], live));
     expect(calls(plan.changes)).toEqual([['delete', [1], ['not-declared']]]);
     expect(plan.notes.map((n) => n.message)).toEqual(['KP: satisfied by unmanaged id 50']);
     expect(plan.summary).toEqual({ create: 0, update: 0, delete: 2, unchanged: 1, replace: 0, adopt: 0 });
@@ -171,7 +171,7 @@ describe('grouped IP objects', () => {
       ...desiredIps(['TOR', 'VPN'], { ruleType: 'proxy_type' }, 23),
       ...desiredIps(['aws', 'ovh'], { ruleType: 'datacenter' }, 24),
     ];
-    const plan = buildPlan(desiredState([], desired), liveState());
+    const plan = planDocument(desiredState([], desired), liveState());
     expect(calls(plan.changes)).toEqual([
       ['create', false, ['CN', 'KP', 'RU'], []],
       ['create', false, ['IR'], []],
@@ -185,7 +185,7 @@ describe('grouped IP objects', () => {
 
   it('merges values of one group declared on several lines, listing every source', () => {
     const desired = [...desiredIps(['KP'], countries, 20, 'ip_lists.deny[0]'), ...desiredIps(['RU'], countries, 25, 'ip_lists.deny[1]')];
-    const plan = buildPlan(desiredState([], desired), liveState());
+    const plan = planDocument(desiredState([], desired), liveState());
     expect(plan.changes).toHaveLength(1);
     expect(plan.changes[0]).toMatchObject({
       line: 20, name: 'ip_lists.deny[0]',
@@ -197,7 +197,7 @@ describe('grouped IP objects', () => {
   });
 
   it('keeps forced and plain creates of one group apart', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([], desiredIps(['KP', 'RU'], { ...countries, reason: 'new' })),
       liveState([], liveObject(7, ['KP'], countries)),
     );
@@ -211,7 +211,7 @@ describe('grouped IP objects', () => {
 describe('IP call counts', () => {
   it('makes one create per subnet', () => {
     const subnets = ['198.51.100.7/32', '203.0.113.0/24', '2001:db8::/32'];
-    const plan = buildPlan(desiredState([], desiredIps(subnets, { ruleType: 'ip_range' })), liveState());
+    const plan = planDocument(desiredState([], desiredIps(subnets, { ruleType: 'ip_range' })), liveState());
     expect(calls(plan.changes)).toEqual(subnets.sort().map((s) => ['create', false, [s], []]));
     expect(plan.api_calls).toBe(3);
   });
@@ -224,7 +224,7 @@ describe('IP call counts', () => {
       ...liveObject(9, ['KP'], { client: 20001, ruleType: 'country' }),
       ...liveObject(8, ['aws'], { client: 20001, ruleType: 'datacenter', list: 'white' }),
     ];
-    const plan = buildPlan(desiredState([], [], [10042, 20001]), liveState([], live, [10042, 20001]));
+    const plan = planDocument(desiredState([], [], [10042, 20001]), liveState([], live, [10042, 20001]));
     expect(plan.changes.map((c) => [c.client, c.action, c.kind === 'ip' && c.action === 'delete' ? c.ids : null])).toEqual([
       [10042, 'delete', [1, 2, 3]],
       [20001, 'delete', [8, 9]],

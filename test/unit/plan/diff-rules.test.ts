@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildPlan } from '../../../src/plan/plan.js';
 import { diffRules } from '../../../src/plan/diff-rules.js';
 import type { PlanChange } from '../../../src/plan/types.js';
 import { desiredRule, desiredState, liveRule, liveState, OWNER, ruleFields, SAMPLE_KINDS, withFields } from './builders.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 const brief = (c: PlanChange) =>
   c.kind === 'rule' && c.action === 'delete'
@@ -19,7 +19,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   const commented = { ...fields, comment: 'flags a known scanner' };
 
   it('creates a missing rule with its source and application', () => {
-    const plan = buildPlan(desiredState([desiredRule(fields, 'block-admin', 12)]), liveState());
+    const plan = planDocument(desiredState([desiredRule(fields, 'block-admin', 12)]), liveState());
     expect(plan.changes).toHaveLength(1);
     expect(plan.changes[0]).toMatchObject({
       action: 'create', kind: 'rule', client: 10042, application: 7,
@@ -31,13 +31,13 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   });
 
   it('leaves an owned rule with the same comment unchanged', () => {
-    const plan = buildPlan(desiredState([desiredRule(commented)]), liveState([liveRule(commented, 5)]));
+    const plan = planDocument(desiredState([desiredRule(commented)]), liveState([liveRule(commented, 5)]));
     expect(plan.changes).toEqual([]);
     expect(plan.summary.unchanged).toBe(1);
   });
 
   it('deletes an owned rule no policy declares, one call per id', () => {
-    const plan = buildPlan(desiredState(), liveState([liveRule(fields, 6), liveRule(ruleFields(type, 8), 7)]));
+    const plan = planDocument(desiredState(), liveState([liveRule(fields, 6), liveRule(ruleFields(type, 8), 7)]));
     expect(plan.changes.map(brief)).toEqual([
       { action: 'delete', id: 6, reason: 'not-declared' },
       { action: 'delete', id: 7, reason: 'not-declared' },
@@ -47,13 +47,13 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   });
 
   it('never deletes an unmarked rule or one of another owner', () => {
-    const plan = buildPlan(desiredState(), liveState([liveRule(fields, 6, null), liveRule(fields, 7, 'team-a')]));
+    const plan = planDocument(desiredState(), liveState([liveRule(fields, 6, null), liveRule(fields, 7, 'team-a')]));
     expect(plan.changes).toEqual([]);
     expect(plan.safety.owned_count).toBe(0);
   });
 
   it('is satisfied by an equal rule of another owner, whatever its comment, and notes it', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([desiredRule(commented, 'block-admin', 3)]),
       liveState([liveRule({ ...fields, comment: 'by hand' }, 900, 'team-a')]),
     );
@@ -67,7 +67,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   });
 
   it('is satisfied by an equal unmarked rule, whatever its comment, listed once in `unmanaged`', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([desiredRule(commented, 'block-admin', 3)]),
       liveState([liveRule({ ...fields, comment: 'by hand' }, 900, null)]),
     );
@@ -78,14 +78,14 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   });
 
   it('updates a rule whose comment changed in place: one call, nothing created or deleted', () => {
-    const plan = buildPlan(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]));
+    const plan = planDocument(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]));
     expect(plan.changes.map(brief)).toEqual([{ action: 'update', id: 41, fields: ['comment'] }]);
     expect(plan.summary).toEqual({ create: 0, update: 1, delete: 0, unchanged: 0, replace: 0, adopt: 0 });
     expect(plan.api_calls).toBe(1);
   });
 
   it('with rule updates off, replaces a rule whose comment changed: the create comes before the delete', () => {
-    const plan = buildPlan(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]), { ruleUpdates: 'replace' });
+    const plan = planDocument(desiredState([desiredRule(commented, 'block-admin')]), liveState([liveRule(fields, 41)]), { ruleUpdates: 'replace' });
     expect(plan.changes.map(brief)).toEqual([
       { action: 'create', name: 'block-admin', replaces: [41] },
       { action: 'delete', id: 41, reason: 'replaced' },
@@ -99,7 +99,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   });
 
   it('removes owned duplicates, keeping the exact comment, else the lowest id', () => {
-    const exact = buildPlan(
+    const exact = planDocument(
       desiredState([desiredRule(commented)]),
       liveState([liveRule(fields, 10), liveRule(commented, 30), liveRule(commented, 20)]),
     );
@@ -107,13 +107,13 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
       { action: 'delete', id: 10, reason: 'duplicate' },
       { action: 'delete', id: 30, reason: 'duplicate' },
     ]);
-    const same = buildPlan(desiredState([desiredRule(fields)]), liveState([liveRule(fields, 12), liveRule(fields, 11)]));
+    const same = planDocument(desiredState([desiredRule(fields)]), liveState([liveRule(fields, 12), liveRule(fields, 11)]));
     expect(same.changes.map(brief)).toEqual([{ action: 'delete', id: 12, reason: 'duplicate' }]);
     expect(same.summary).toEqual({ create: 0, update: 0, delete: 1, unchanged: 1, replace: 0, adopt: 0 });
   });
 
   it('updates the lowest id and removes the other owned copies when none has the comment', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([desiredRule(commented, 'x')]),
       liveState([liveRule(fields, 52), liveRule(fields, 51)]),
     );
@@ -124,7 +124,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   });
 
   it('drops an owned copy when an unmanaged one already provides the rule', () => {
-    const plan = buildPlan(
+    const plan = planDocument(
       desiredState([desiredRule(commented)]),
       liveState([liveRule(fields, 60), liveRule(fields, 61, null)]),
     );
@@ -133,14 +133,14 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
   });
 
   it('treats an account-wide rule as application "all"', () => {
-    const plan = buildPlan(desiredState([desiredRule(ruleFields(type, 'all'))]), liveState());
+    const plan = planDocument(desiredState([desiredRule(ruleFields(type, 'all'))]), liveState());
     expect(plan.changes[0]?.application).toBe('all');
   });
 
   it('tells rules apart by identity: a changed point is another rule, a changed updatable field an update', () => {
     // The variant changes the point of a vpatch, the regex of a regex rule, the mode of a mode rule.
     const other = ruleFields(type, 7, '2');
-    const plan = buildPlan(desiredState([desiredRule(fields, 'a')]), liveState([liveRule(other, 70)]));
+    const plan = planDocument(desiredState([desiredRule(fields, 'a')]), liveState([liveRule(other, 70)]));
     expect(plan.changes.map(brief)).toEqual(type === 'vpatch'
       ? [{ action: 'create', name: 'a', replaces: undefined }, { action: 'delete', id: 70, reason: 'not-declared' }]
       : [{ action: 'update', id: 70, fields: [type === 'regex' ? 'regex' : 'mode'] }]);
@@ -151,14 +151,14 @@ describe('rules of several owners', () => {
   it('uses the configured owner name', () => {
     const fields = ruleFields('vpatch');
     const live = liveState([liveRule(fields, 1, 'team-a'), liveRule(fields, 2, OWNER)]);
-    const plan = buildPlan(desiredState(), live, { owner: 'team-a' });
+    const plan = planDocument(desiredState(), live, { owner: 'team-a' });
     expect(plan.owner).toBe('team-a');
     expect(plan.changes.map(brief)).toEqual([{ action: 'delete', id: 1, reason: 'not-declared' }]);
   });
 
   it('ignores live rules of clients no policy names', () => {
     const fields = { ...ruleFields('vpatch'), client: 555 };
-    const plan = buildPlan(desiredState(), liveState([liveRule(fields, 1)], [], [10042, 555]));
+    const plan = planDocument(desiredState(), liveState([liveRule(fields, 1)], [], [10042, 555]));
     expect(plan.changes).toEqual([]);
   });
 });
@@ -180,7 +180,7 @@ describe('a rule whose identity changed', () => {
     const before = ruleFields('regex');
     const after = withFields(before, { attack: 'xss' });
     const old = { ...liveRule(before, 41), name: 'curltool-scanner' };
-    const plan = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([old]));
+    const plan = planDocument(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([old]));
     expect(plan.changes.map(brief)).toEqual([
       { action: 'create', name: 'curltool-scanner', replaces: [41] },
       { action: 'delete', id: 41, reason: 'replaced' },
@@ -193,13 +193,13 @@ describe('a rule whose identity changed', () => {
     const before = ruleFields('regex');
     const after = withFields(before, { attack: 'xss' });
     const other = { ...liveRule(before, 41), name: 'another-rule' };
-    const plan = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([other]));
+    const plan = planDocument(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([other]));
     expect(plan.changes.map(brief)).toEqual([
       { action: 'create', name: 'curltool-scanner', replaces: undefined },
       { action: 'delete', id: 41, reason: 'not-declared' },
     ]);
     const elsewhere = { ...liveRule(ruleFields('regex', 8), 42), name: 'curltool-scanner' };
-    const apart = buildPlan(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([elsewhere]));
+    const apart = planDocument(desiredState([desiredRule(after, 'curltool-scanner', 14)]), liveState([elsewhere]));
     expect(apart.changes.map(brief)).toContainEqual({ action: 'delete', id: 42, reason: 'not-declared' });
   });
 });

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { benchInputs } from '../../../bench/diff.js';
 import type { LiveIpEntry } from '../../../src/model/ip.js';
 import type { LiveRule } from '../../../src/model/rule.js';
-import { buildPlan, type PlanOptions } from '../../../src/plan/plan.js';
+import { type PlanOptions } from '../../../src/plan/plan.js';
 import { renderJson } from '../../../src/plan/render/json.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 /**
  * The plan of a large generated account is byte for byte what it was before
@@ -30,7 +31,7 @@ const cases: [string, PlanOptions, number, string][] = [
 describe('a plan of 5,000 generated objects', () => {
   it.each(cases)('is unchanged byte for byte (%s)', (_name, options, length, hash) => {
     const { desired, live } = inputs();
-    const json = renderJson(buildPlan(desired, live, options));
+    const json = renderJson(planDocument(desired, live, options));
     expect(json.length).toBe(length);
     expect(createHash('sha256').update(json).digest('hex')).toBe(hash);
   });

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
-import { buildPlan, planChecksum } from '../../../src/plan/plan.js';
-import { ipEntriesFromPlan, ruleFromPlan } from '../../../src/plan/objects.js';
+import { planChecksum } from '../../../src/plan/codec.js';
 import { renderJson } from '../../../src/plan/render/json.js';
-import type { Plan } from '../../../src/plan/types.js';
-import { ruleKey } from '../../../src/model/rule.js';
+import type { PlanDocument } from '../../../src/plan/types.js';
 import { desiredIp, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, shuffled } from './builders.js';
 import { everyChange } from './scenario.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 describe('plan ordering', () => {
-  const plan = buildPlan(everyChange().desired, everyChange().live);
+  const plan = planDocument(everyChange().desired, everyChange().live);
 
   it('puts every create before every update, and every update before every delete', () => {
     const actions = plan.changes.map((c) => c.action);
@@ -62,18 +61,18 @@ describe('plan ordering', () => {
     ]);
     expect(plan.format_version).toBe(1);
     expect(plan.owner).toBe('rampart');
-    expect(renderJson(plan)).toBe(renderJson(buildPlan(everyChange().desired, everyChange().live)));
+    expect(renderJson(plan)).toBe(renderJson(planDocument(everyChange().desired, everyChange().live)));
   });
 });
 
 describe('determinism', () => {
   it('gives a byte-identical plan for shuffled input', () => {
     const { desired, live } = everyChange();
-    const reference = renderJson(buildPlan(desired, live));
+    const reference = renderJson(planDocument(desired, live));
     for (const seed of [1, 2, 3, 42, 1234]) {
       const d = { ...desired, clients: shuffled(desired.clients, seed), rules: shuffled(desired.rules, seed), ipEntries: shuffled(desired.ipEntries, seed) };
       const l = { ...live, clients: shuffled(live.clients, seed), rules: shuffled(live.rules, seed + 1), ipEntries: shuffled(live.ipEntries, seed + 2) };
-      expect(renderJson(buildPlan(d, l))).toBe(reference);
+      expect(renderJson(planDocument(d, l))).toBe(reference);
     }
   });
 
@@ -84,18 +83,18 @@ describe('determinism', () => {
     const [a, b, c, d, e] = ['10.0.1.0/24', '10.0.2.0/24', '10.0.3.0/24', '10.0.4.0/24', '10.0.5.0/24'];
     const values = [a, b, c, d, e] as string[];
     const live = liveState([], [...liveObject(1, [a, b] as string[]), ...liveObject(2, [a, c, d] as string[]), ...liveObject(3, [b, e] as string[])]);
-    const expected = renderJson(buildPlan(desiredState([], values.map((v, i) => desiredIp(v, {}, 10 + i))), live));
-    const plan = JSON.parse(expected) as Plan;
+    const expected = renderJson(planDocument(desiredState([], values.map((v, i) => desiredIp(v, {}, 10 + i))), live));
+    const plan = JSON.parse(expected) as PlanDocument;
     expect(plan.changes.map((change) => [change.action, change.kind === 'ip' && change.action === 'delete' ? change.ids : []])).toEqual([['delete', [1]]]);
     for (const seed of [1, 2, 3, 42]) {
       const desired = desiredState([], shuffled(values, seed).map((v) => desiredIp(v, {}, 10 + values.indexOf(v))));
-      expect(renderJson(buildPlan(desired, { ...live, ipEntries: shuffled(live.ipEntries, seed) }))).toBe(expected);
+      expect(renderJson(planDocument(desired, { ...live, ipEntries: shuffled(live.ipEntries, seed) }))).toBe(expected);
     }
-    expect(renderJson(buildPlan(desiredState([], [...values].reverse().map((v) => desiredIp(v, {}, 10 + values.indexOf(v)))), live))).toBe(expected);
+    expect(renderJson(planDocument(desiredState([], [...values].reverse().map((v) => desiredIp(v, {}, 10 + values.indexOf(v)))), live))).toBe(expected);
   });
 
   it('checksums the canonical JSON of the changes', () => {
-    const plan = buildPlan(everyChange().desired, everyChange().live);
+    const plan = planDocument(everyChange().desired, everyChange().live);
     expect(plan.checksum).toMatch(/^[0-9a-f]{64}$/);
     expect(planChecksum(plan.changes)).toBe(plan.checksum);
     // A plan read back from its JSON checks out the same.
@@ -105,7 +104,7 @@ describe('determinism', () => {
   });
 
   it('computes the checksum when it is first read, in its place in the JSON', () => {
-    const plan = buildPlan(everyChange().desired, everyChange().live);
+    const plan = planDocument(everyChange().desired, everyChange().live);
     // An accessor until read: the text plan and the daemon's cycles never pay for it.
     expect(typeof Object.getOwnPropertyDescriptor(plan, 'checksum')?.get).toBe('function');
     const keys = Object.keys(JSON.parse(renderJson(plan)) as object);
@@ -141,30 +140,29 @@ describe('digests', () => {
   });
 
   it('are recorded in the plan', () => {
-    const plan = buildPlan(desired, live);
+    const plan = planDocument(desired, live);
     expect(plan.desired_digest).toBe(digestDesired(desired));
     expect(plan.live_digest).toBe(digestLive(live));
   });
 });
 
 describe('a saved plan carries full objects', () => {
-  it('gives back the rule and IP entries to create', () => {
+  it('holds the rule and the IP entries as they will be written', () => {
     const rule = { ...ruleFields('regex'), comment: 'c' };
-    const plan = buildPlan(desiredState([desiredRule(rule)], []), liveState());
+    const plan = planDocument(desiredState([desiredRule(rule)], []), liveState());
     const change = plan.changes[0];
     if (change?.kind !== 'rule' || change.action !== 'create') throw new Error('expected a rule create');
-    expect(ruleKey(ruleFromPlan(change.client, change.rule))).toBe(ruleKey(rule));
-    expect(ruleFromPlan(change.client, change.rule).comment).toBe('c');
+    expect(change.rule).toMatchObject({ kind: 'regex', type: 'regex', fields: rule.fields, comment: 'c' });
 
-    const ipPlan = buildPlan(desiredState(), liveState([], liveObject(3, ['KP', 'RU'], { ruleType: 'country', reason: 'r' })));
+    const ipPlan = planDocument(desiredState(), liveState([], liveObject(3, ['KP', 'RU'], { ruleType: 'country', reason: 'r' })));
     const del = ipPlan.changes[0];
     if (del?.kind !== 'ip' || del.action !== 'delete') throw new Error('expected an IP delete');
-    expect(ipEntriesFromPlan(del.client, del.objects[0]!.object).map((e) => e.value)).toEqual(['KP', 'RU']);
+    expect(del.objects[0]!.object).toMatchObject({ rule_type: 'country', reason: 'r', values: ['KP', 'RU'] });
   });
 
   it('reports no changes for an account in step', () => {
     const rule = ruleFields('vpatch');
-    const plan = buildPlan(desiredState([desiredRule(rule)]), liveState([liveRule(rule, 1)]));
+    const plan = planDocument(desiredState([desiredRule(rule)]), liveState([liveRule(rule, 1)]));
     expect(plan.changes).toEqual([]);
     expect(plan.api_calls).toBe(0);
     expect(plan.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 1, replace: 0, adopt: 0 });

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { DesiredRule, LiveRule } from '../../../src/model/rule.js';
 import type { DesiredState } from '../../../src/model/state.js';
-import { buildPlan } from '../../../src/plan/plan.js';
 import { renderGithub } from '../../../src/plan/render/github.js';
 import { renderJson } from '../../../src/plan/render/json.js';
 import { renderMarkdown } from '../../../src/plan/render/markdown.js';
@@ -21,6 +20,7 @@ import { otherValue } from '../../helpers/other-value.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
 import { CLIENT, liveRule, liveState, OWNER } from './builders.js';
 import { golden } from './golden.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 const kinds = RULE_KINDS as readonly RuleKind[];
 
@@ -56,7 +56,7 @@ function kindOf(rule: DesiredRule): RuleKind {
 
 describe('every rule kind', () => {
   it('created: every field shown', () => {
-    const plan = buildPlan(desired, liveState());
+    const plan = planDocument(desired, liveState());
     expect(plan.summary.create).toBe(kinds.length);
     golden('every-kind-create.txt', renderText(plan));
     golden('every-kind-create.md', renderMarkdown(plan));
@@ -73,7 +73,7 @@ describe('every rule kind', () => {
       if (identity) return withField(r, identity.name, otherValue(identity, r.fields[identity.name as never]));
       return { ...r, point: [['header', 'X-OLD']] };
     }));
-    const plan = buildPlan(desired, liveState(live));
+    const plan = planDocument(desired, liveState(live));
     const updates = plan.changes.filter((c) => c.action === 'update');
     expect(updates.length).toBe(desired.rules.filter((rule) => written(rule).length > 0).length);
     const text = renderText(plan);
@@ -91,7 +91,7 @@ describe('every rule kind', () => {
 
   it('deleted: each named by its mark', () => {
     const live = desired.rules.map((rule, i) => made(rule, 100 + i));
-    const plan = buildPlan({ ...desired, rules: [] }, liveState(live));
+    const plan = planDocument({ ...desired, rules: [] }, liveState(live));
     // A client cannot delete a counter: it stays, named, and no call is made.
     const counters = kinds.filter((kind) => kind.undeletable === 'always');
     expect(counters.length).toBeGreaterThan(0);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../../src/plan/plan.js';
 import { escapeData, escapeProperty, renderGithub } from '../../../src/plan/render/github.js';
 import { renderJson } from '../../../src/plan/render/json.js';
 import { escapeMarkdown, MARKDOWN_MARKER, renderMarkdown } from '../../../src/plan/render/markdown.js';
@@ -7,10 +6,11 @@ import { renderText } from '../../../src/plan/render/text.js';
 import { desiredIp, desiredIps, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields } from './builders.js';
 import { golden } from './golden.js';
 import { everyChange } from './scenario.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
-const plan = buildPlan(everyChange().desired, everyChange().live);
+const plan = planDocument(everyChange().desired, everyChange().live);
 const rule = ruleFields('vpatch');
-const empty = buildPlan(desiredState([desiredRule(rule)]), liveState([liveRule(rule, 1)]));
+const empty = planDocument(desiredState([desiredRule(rule)]), liveState([liveRule(rule, 1)]));
 
 describe('golden renderings of a plan with every change type', () => {
   it('json', () => golden('every-change.json', renderJson(plan)));
@@ -41,7 +41,7 @@ describe('text', () => {
   });
 
   it('always shows create, update and delete, replace only when the plan has some', () => {
-    const p = buildPlan(desiredState([desiredRule(rule, 'x', 3)]), liveState());
+    const p = planDocument(desiredState([desiredRule(rule, 'x', 3)]), liveState());
     expect(renderText(p).trimEnd().split('\n').at(-1)).toBe('Plan: 1 to create, 0 to update, 0 to delete, 0 unchanged (1 API call).');
   });
 
@@ -58,7 +58,7 @@ describe('text', () => {
 
   it('groups IP values per list and application: a hundred addresses are one block', () => {
     const values = Array.from({ length: 100 }, (_, i) => `10.0.${i}.0/24`);
-    const p = buildPlan(desiredState([], desiredIps(values, { ruleType: 'ip_range', reason: 'bots' }, 12)), liveState());
+    const p = planDocument(desiredState([], desiredIps(values, { ruleType: 'ip_range', reason: 'bots' }, 12)), liveState());
     const text = renderText(p);
     expect(text.match(/^ {4}\+ /gm)).toHaveLength(1);
     expect(text).toContain('+ deny list, ip_range (100 values)  (policies/shop.yaml:12)');
@@ -138,7 +138,7 @@ describe('adoptions (--adopt)', () => {
     [liveRule(vpatch, 900, null), liveRule(ruleFields('mode', 7, 'x'), 77, null)],
     [...liveObject(9, ['10.0.0.0/8'], { reason: 'old' }, null), ...liveObject(10, ['192.0.2.0/24'], { list: 'white' }, null)],
   );
-  const adopted = buildPlan(desired, live, { adopt: true });
+  const adopted = planDocument(desired, live, { adopt: true });
 
   it('render as @ with every attribute and old → new for what the adoption changes', () => {
     const text = renderText(adopted);

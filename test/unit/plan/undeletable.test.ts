@@ -9,10 +9,10 @@ import { stringify } from 'yaml';
 import { hintUpdateRequest } from '../../../src/apply/requests.js';
 import { readOwnerMark, withOwnerMark } from '../../../src/model/ownership.js';
 import type { DesiredRule, LiveRule } from '../../../src/model/rule.js';
-import { buildPlan } from '../../../src/plan/plan.js';
 import { renderText } from '../../../src/plan/render/text.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 import { CLIENT, liveRule, liveState, OWNER } from './builders.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 function compile(rules: readonly Record<string, unknown>[]): DesiredRule[] {
   const result = loadPolicyTexts([{ file: 'p.yaml', text: stringify({ version: 1, client: CLIENT, application: 7, rules }) }]);
@@ -35,7 +35,7 @@ const desiredOnly = (rules: DesiredRule[]) => ({ clients: [CLIENT], rules, ipEnt
 describe('rules a client cannot delete', () => {
   it('a counter removed from the policies stays: no change, named in the plan, asked again never', () => {
     const [kept, staying] = compile([counter, other]) as [DesiredRule, DesiredRule];
-    const plan = buildPlan(desiredOnly([staying]), liveState([owned(kept, 41), owned(staying, 42)]));
+    const plan = planDocument(desiredOnly([staying]), liveState([owned(kept, 41), owned(staying, 42)]));
     expect(plan.changes).toEqual([]);
     expect(plan.kept).toEqual([{ kind: 'rule', client: CLIENT, id: 41, type: 'bruteforce_counter', name: 'login-counter', undeletable: 'always' }]);
     expect(renderText(plan)).toContain('bruteforce_counter login-counter #41 stays until the triggers using it are gone (a client cannot delete a counter)');
@@ -44,11 +44,11 @@ describe('rules a client cannot delete', () => {
 
   it('an adopted control removed from the policies stays; one Rampart created is deleted', () => {
     const [made] = compile([control]) as [DesiredRule];
-    const adopted = buildPlan(desiredOnly([]), liveState([owned(made, 7, true)]));
+    const adopted = planDocument(desiredOnly([]), liveState([owned(made, 7, true)]));
     expect(adopted.changes).toEqual([]);
     expect(adopted.kept).toEqual([expect.objectContaining({ id: 7, type: 'brute', undeletable: 'adopted' })]);
     expect(renderText(adopted)).toContain('brute login-brute #7 stays: the service made it and keeps it');
-    const created = buildPlan(desiredOnly([]), liveState([owned(made, 7)]));
+    const created = planDocument(desiredOnly([]), liveState([owned(made, 7)]));
     expect(created.changes.map((change) => [change.action, change.kind === 'rule' && change.action === 'delete' ? change.id : 0])).toEqual([['delete', 7]]);
     expect(created.kept).toBeUndefined();
   });
@@ -56,14 +56,14 @@ describe('rules a client cannot delete', () => {
   it('an adopted control whose mode changes gets its replacement, and is itself kept', () => {
     const [before] = compile([control]) as [DesiredRule];
     const [after] = compile([{ ...control, mode: 'block', reaction: { block_by_ip: '1h' } }]) as [DesiredRule];
-    const plan = buildPlan(desiredOnly([after]), liveState([owned(before, 7, true)]));
+    const plan = planDocument(desiredOnly([after]), liveState([owned(before, 7, true)]));
     expect(plan.changes.map((change) => change.action)).toEqual(['create']);
     expect(plan.kept?.map((o) => o.id)).toEqual([7]);
   });
 
   it('an update of an adopted rule keeps saying so in the mark', () => {
     const [rule] = compile([control]) as [DesiredRule];
-    const plan = buildPlan(desiredOnly([rule]), liveState([owned({ ...rule, fields: { ...rule.fields, threshold: { count: 9, period: 60 } } } as DesiredRule, 7, true)]));
+    const plan = planDocument(desiredOnly([rule]), liveState([owned({ ...rule, fields: { ...rule.fields, threshold: { count: 9, period: 60 } } } as DesiredRule, 7, true)]));
     const [update] = plan.changes;
     expect(update).toMatchObject({ action: 'update', adopted: true, fields: ['threshold'] });
     const body = hintUpdateRequest(rule, ['threshold'], OWNER, 'login-brute', true);

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildPlan, planChecksum, type Plan } from '../../../src/plan/index.js';
+import { encodePlan, planChecksum, type PlanDocument } from '../../../src/plan/index.js';
+import { planDocument } from '../../helpers/plan-document.js';
 import { confirmSavedPlan, readSavedPlan } from '../../../src/reconcile/saved-plan.js';
 import { everyChange } from '../plan/scenario.js';
 
@@ -47,28 +48,28 @@ describe('readSavedPlan', () => {
 describe('confirmSavedPlan', () => {
   const { desired, live } = everyChange();
   const limits = { maxDeleteShare: 0.3, minOwned: 10 };
-  const confirm = (plan: Plan) => confirmSavedPlan(plan, desired, live, { file: 'plan.json', owner: 'rampart', limits });
+  const confirm = (plan: PlanDocument) => confirmSavedPlan(plan, desired, live, { file: 'plan.json', owner: 'rampart', limits });
 
   it('returns the plan computed again, with figures from the inputs and the command, not the file', () => {
-    const saved = buildPlan(desired, live);
-    const edited: Plan = { ...saved, summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, safety: { ...saved.safety, owned_count: 1000 } };
+    const saved = planDocument(desired, live);
+    const edited: PlanDocument = { ...saved, summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, safety: { ...saved.safety, owned_count: 1000 } };
     const confirmed = confirmSavedPlan(edited, desired, live, { file: 'plan.json', owner: 'rampart', limits: { maxDeleteShare: 0.1, minOwned: 1 } });
-    expect(confirmed.changes).toEqual(saved.changes);
+    expect(encodePlan(confirmed).changes).toEqual(saved.changes);
     expect(confirmed.summary).toEqual(saved.summary);
     expect(confirmed.safety).toMatchObject({ owned_count: saved.safety.owned_count, threshold: 0.1, min_owned: 1 });
   });
 
   it('refuses changes the inputs do not produce, whatever the checksum says', () => {
-    const saved = buildPlan(desired, live);
+    const saved = planDocument(desired, live);
     const changes = saved.changes.map((c) => (c.action === 'delete' && c.kind === 'rule' ? { ...c, id: c.id + 1000 } : c));
-    const forged: Plan = { ...saved, changes, checksum: planChecksum(changes) };
+    const forged: PlanDocument = { ...saved, changes, checksum: planChecksum(changes) };
     expect(() => confirm(forged)).toThrow(expect.objectContaining({ code: 'plan_mismatch', message: expect.stringContaining('plan.json') }));
     expect(() => confirm({ ...saved, changes: saved.changes.slice(1), checksum: planChecksum(saved.changes.slice(1)) }))
       .toThrow(expect.objectContaining({ code: 'plan_mismatch' }));
   });
 
   it('keeps the staleness refusals', () => {
-    const saved = buildPlan(desired, live);
+    const saved = planDocument(desired, live);
     expect(() => confirm({ ...saved, owner: 'other' })).toThrow(expect.objectContaining({ code: 'stale_plan' }));
     expect(() => confirm({ ...saved, desired_digest: 'x' })).toThrow(expect.objectContaining({ code: 'stale_plan' }));
     expect(() => confirm({ ...saved, live_digest: 'x' })).toThrow(expect.objectContaining({ code: 'stale_plan' }));

@@ -5,16 +5,13 @@
  * replacements of identity changes, request bodies, and export.
  */
 import { describe, expect, it } from 'vitest';
-import { hintCreateRequest } from '../../../src/apply/requests.js';
 import { buildExport } from '../../../src/export/build.js';
-import { ruleFromPlan } from '../../../src/plan/objects.js';
 import { renderJson } from '../../../src/plan/render/json.js';
 import { renderMarkdown } from '../../../src/plan/render/markdown.js';
 import { renderText } from '../../../src/plan/render/text.js';
-import type { PlanCreateRule, PlanUpdateRule } from '../../../src/plan/types.js';
-import { buildPlan } from '../../../src/plan/plan.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
-import { CLIENT, hint, live, OWNER, planFor, policyText, updateBody } from './scenario.js';
+import { CLIENT, createBodies, hint, live, OWNER, planFor, policyText, updateBody } from './scenario.js';
+import { planDocument } from '../../helpers/plan-document.js';
 
 const LOGIN = `  - name: login
     type: brute
@@ -44,24 +41,25 @@ describe('abuse mitigation controls', () => {
   });
 
   it('a threshold change is one update shown key by key in text, markdown and JSON, its body the threshold alone', () => {
-    const plan = planFor(policyText(LOGIN.replace('count: 20', 'count: 30')), [hint(1, 'brute', LOGIN_LISTED, 'login')]);
+    const [policy, hints] = [policyText(LOGIN.replace('count: 20', 'count: 30')), [hint(1, 'brute', LOGIN_LISTED, 'login')]] as const;
+    const plan = planFor(policy, hints);
     expect(plan.changes).toHaveLength(1);
-    const update = plan.changes[0] as PlanUpdateRule;
+    const update = plan.changes[0];
     expect(update).toMatchObject({ action: 'update', id: 1, fields: ['threshold'], keys: ['threshold.count'] });
     expect(renderText(plan)).toMatch(/~ threshold\.count: +20 → 30\n/);
     expect(renderText(plan)).toMatch(/ {2}threshold\.period: +60\n/);
     expect(renderMarkdown(plan)).toContain('threshold.count');
     expect(JSON.parse(renderJson(plan))).toMatchObject({ changes: [{ keys: ['threshold.count'] }] });
-    const body = updateBody(update);
+    const body = updateBody(policy, hints);
     expect(Object.keys(body).sort()).toEqual(['comment', 'threshold']);
     expect(body.threshold).toEqual({ count: 30, period: 60 });
   });
 
   it('a reaction change sends the reaction as written, in seconds', () => {
-    const plan = planFor(policyText(LOGIN.replace('block_by_ip: 1h', 'block_by_ip: 2h, block_by_session: 10m')), [hint(1, 'brute', LOGIN_LISTED, 'login')]);
-    const update = plan.changes[0] as PlanUpdateRule;
-    expect(update.keys).toEqual(['reaction.block_by_session', 'reaction.block_by_ip']);
-    expect(updateBody(update).reaction).toEqual({ block_by_session: 600, block_by_ip: 7200 });
+    const [policy, hints] = [policyText(LOGIN.replace('block_by_ip: 1h', 'block_by_ip: 2h, block_by_session: 10m')), [hint(1, 'brute', LOGIN_LISTED, 'login')]] as const;
+    const plan = planFor(policy, hints);
+    expect(plan.changes[0]).toMatchObject({ keys: ['reaction.block_by_session', 'reaction.block_by_ip'] });
+    expect(updateBody(policy, hints).reaction).toEqual({ block_by_session: 600, block_by_ip: 7200 });
     expect(renderText(plan)).toMatch(/~ reaction\.block_by_ip: +1h → 2h\n/);
   });
 
@@ -95,8 +93,7 @@ describe('abuse mitigation controls', () => {
     arbitrary_conditions:
       - { point: [[header, x-client]], operator: eq, value: [mobile] }
 `;
-    const plan = planFor(policyText(`${LOGIN}${bola}`), []);
-    const bodies = plan.changes.map((c) => hintCreateRequest(ruleFromPlan(CLIENT, (c as PlanCreateRule).rule), OWNER));
+    const bodies = createBodies(policyText(`${LOGIN}${bola}`), []);
     const byType = Object.fromEntries(bodies.map((b) => [b.type, b]));
     expect(byType.brute?.enumerated_parameters).toEqual({ mode: 'exact', points: [{ point: ['post', 'json_doc', 'hash', 'password'], sensitive: true }] });
     expect(byType.brute?.reaction).toEqual({ block_by_ip: 3600 });
@@ -127,6 +124,6 @@ describe('abuse mitigation controls', () => {
     expect(file?.text).toContain('graylist_by_ip: 15m');
     const loaded = loadPolicyTexts(exported.files.map((f) => ({ file: f.name, text: f.text })));
     expect(loaded.diagnostics).toEqual([]);
-    expect(buildPlan(loaded.desired ?? { clients: [], rules: [], ipEntries: [] }, state).changes).toEqual([]);
+    expect(planDocument(loaded.desired ?? { clients: [], rules: [], ipEntries: [] }, state).changes).toEqual([]);
   });
 });

@@ -4,14 +4,11 @@
  * rule stops managing it.
  */
 import { describe, expect, it } from 'vitest';
-import { hintCreateRequest } from '../../../src/apply/requests.js';
 import { renderText } from '../../../src/plan/render/text.js';
-import type { PlanCreateRule, PlanUpdateRule } from '../../../src/plan/types.js';
 import { ruleFingerprint } from '../../../src/model/fingerprint.js';
 import { withOwnerMark } from '../../../src/model/ownership.js';
-import { ruleFromPlan } from '../../../src/plan/objects.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
-import { hint, OWNER, planFor, policyText, updateBody } from './scenario.js';
+import { createBodies, hint, OWNER, planFor, policyText, updateBody } from './scenario.js';
 
 /** What the service lists for a graphql rule created with mode and max_depth: every limit filled in. */
 const GRAPHQL_LISTED = {
@@ -28,11 +25,11 @@ describe('optional fields', () => {
   });
 
   it('changing one written field is one update whose body holds that field alone (and the comment\'s fresh mark)', () => {
-    const plan = planFor(graphql('    max_depth: 12\n'), [hint(1, 'graphql_detection', GRAPHQL_LISTED)]);
+    const [policy, hints] = [graphql('    max_depth: 12\n'), [hint(1, 'graphql_detection', GRAPHQL_LISTED)]] as const;
+    const plan = planFor(policy, hints);
     expect(plan.changes).toHaveLength(1);
-    const update = plan.changes[0] as PlanUpdateRule;
-    expect(update).toMatchObject({ action: 'update', id: 1, fields: ['max_depth'] });
-    const body = updateBody(update);
+    expect(plan.changes[0]).toMatchObject({ action: 'update', id: 1, fields: ['max_depth'] });
+    const body = updateBody(policy, hints);
     expect(Object.keys(body).sort()).toEqual(['comment', 'max_depth']);
     expect(body.max_depth).toBe(12);
     expect(Object.values(body)).not.toContain(null);
@@ -58,9 +55,7 @@ describe('optional fields', () => {
   });
 
   it('a create leaves out what the rule leaves out', () => {
-    const plan = planFor(graphql('    max_depth: 12\n'), []);
-    const create = plan.changes[0] as PlanCreateRule;
-    const body = hintCreateRequest(ruleFromPlan(create.client, create.rule), OWNER);
+    const [body] = createBodies(graphql('    max_depth: 12\n'), []);
     expect(body).toMatchObject({ type: 'graphql_detection', mode: 'block', max_depth: 12 });
     for (const key of ['max_value_size_kb', 'max_doc_size_kb', 'max_doc_per_batch', 'max_alias_size_kb', 'introspection', 'debug_enabled']) {
       expect(body).not.toHaveProperty(key);

@@ -3,13 +3,13 @@
  * real validator, live reader, planner and request builders: the steps a plan
  * and an apply take, in process.
  */
-import { hintUpdateRequest } from '../../../src/apply/requests.js';
+import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/requests.js';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
 import { withOwnerMark } from '../../../src/model/ownership.js';
-import type { LiveRule } from '../../../src/model/rule.js';
+import { plainRule, type LiveRule } from '../../../src/model/rule.js';
+import { encodePlan } from '../../../src/plan/codec.js';
 import { buildPlan } from '../../../src/plan/plan.js';
-import type { Plan, PlanUpdateRule } from '../../../src/plan/types.js';
-import { ruleFromPlan } from '../../../src/plan/objects.js';
+import type { Plan, PlanDocument } from '../../../src/plan/types.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 import type { ApiHint } from '../../../src/api/records.js';
 
@@ -34,13 +34,27 @@ export function live(hints: readonly ApiHint[]): LiveRule[] {
   return hints.map((h) => liveRuleFromHint(h) as LiveRule);
 }
 
-export function planFor(policy: string, hints: readonly ApiHint[]): Plan {
+/** The plan, with its changes as the applier gets them. */
+export function modelPlanFor(policy: string, hints: readonly ApiHint[]): Plan {
   const loaded = loadPolicyTexts([{ file: 'policies/p.yaml', text: policy }]);
   if (!loaded.desired) throw new Error(loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n'));
   return buildPlan(loaded.desired, { clients: [CLIENT], rules: live(hints), ipEntries: [] });
 }
 
-/** The `PUT /v3/hint/{id}` body the applier sends for an update of the plan. */
-export function updateBody(change: PlanUpdateRule): Record<string, unknown> {
-  return { ...hintUpdateRequest(ruleFromPlan(change.client, change.rule), change.fields, OWNER, change.name) };
+/** The plan document, as a reviewer reads it. */
+export function planFor(policy: string, hints: readonly ApiHint[]): PlanDocument {
+  return encodePlan(modelPlanFor(policy, hints));
+}
+
+/** The `PUT /v3/hint/{id}` body the applier sends for the plan's first change, an update. */
+export function updateBody(policy: string, hints: readonly ApiHint[]): Record<string, unknown> {
+  const change = modelPlanFor(policy, hints).changes[0];
+  if (change?.action !== 'update' || change.kind !== 'rule') throw new Error(`expected a rule update, got ${JSON.stringify(change)}`);
+  return { ...hintUpdateRequest(plainRule(change.rule), change.fields, OWNER, change.rule.source.name) };
+}
+
+/** The `POST /v1/objects/hint/create` bodies the applier sends for the plan's rule creates. */
+export function createBodies(policy: string, hints: readonly ApiHint[]): Record<string, unknown>[] {
+  return modelPlanFor(policy, hints).changes.flatMap((change) =>
+    (change.kind === 'rule' && change.action === 'create' ? [{ ...hintCreateRequest(plainRule(change.rule), OWNER) }] : []));
 }

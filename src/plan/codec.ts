@@ -1,0 +1,60 @@
+/**
+ * The plan document's codec: a plan (model changes) to the versioned JSON that
+ * `--format json`, `--out`, `show`, `ci` and `apply --plan` read and write.
+ * There is no way back: `apply --plan` plans again and compares documents, so
+ * a saved plan is never turned into changes to apply.
+ */
+import type { Change } from '../model/change.js';
+import { canonicalJson, sha256 } from './canonical.js';
+import { planClassOf } from './classes/index.js';
+import { PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanDocument } from './types.js';
+
+export function encodePlan(plan: Plan): PlanDocument {
+  const changes = plan.changes.map(encodeChange);
+  const checksum = once(() => planChecksum(changes));
+  // Keys in the document's order (pinned plans compare byte for byte).
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    owner: plan.owner,
+    ...(plan.rule_updates ? { rule_updates: plan.rule_updates } : {}),
+    ...(plan.adopt ? { adopt: plan.adopt } : {}),
+    summary: plan.summary,
+    api_calls: plan.api_calls,
+    safety: plan.safety,
+    // Computed when first read (a saved or JSON plan, the markdown footer): the text plan never reads it.
+    get checksum() {
+      return checksum();
+    },
+    desired_digest: plan.desired_digest,
+    live_digest: plan.live_digest,
+    changes,
+    notes: plan.notes,
+    unmanaged: plan.unmanaged,
+    left_unmanaged: plan.left_unmanaged,
+    ...(plan.kept ? { kept: plan.kept } : {}),
+    ...(plan.conflicts ? { conflicts: plan.conflicts } : {}),
+  };
+}
+
+/** One change as the document carries it. */
+export function encodeChange(change: Change): PlanChange {
+  return planClassOf(change).toPlanChange(change);
+}
+
+/** sha256 of the canonical JSON of the document's changes; `apply --plan` recomputes it. */
+export function planChecksum(changes: readonly PlanChange[]): string {
+  return sha256(canonicalJson(changes));
+}
+
+/** `compute()` on the first call, its result after. */
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T | undefined;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value as T;
+  };
+}
