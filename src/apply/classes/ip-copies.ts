@@ -1,11 +1,10 @@
 /** Another writer's copies of the IP values this run created (see apply/concurrent-copies.ts). */
-import { IP_RULE_PAGE_LIMIT } from '../../api/service.js';
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
-import { fetchAllPages } from '../../live/paging.js';
+import { listIpObjects } from '../../live/ip-listing.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
 import type { IpChange } from '../../model/change.js';
-import { plainIpEntry } from '../../model/ip.js';
+import { plainIpEntry, type IpListName } from '../../model/ip.js';
 
 export function ipCopyFinder(): CopyFinder<IpChange> {
   /** Per `client|list`: write key → the value, and the object this run created holding it when the answer named one. */
@@ -25,7 +24,7 @@ export function ipCopyFinder(): CopyFinder<IpChange> {
       const removed: ConcurrentCopy[] = [];
       for (const [clientList, keys] of ipKeys) {
         if (options.stop?.aborted) break;
-        const [client, list] = clientList.split('|') as [string, string];
+        const [client, list] = clientList.split('|') as [string, IpListName];
         removed.push(...await ipCopies(Number(client), list, keys, options));
       }
       return removed;
@@ -43,8 +42,8 @@ interface OwnValue {
   readonly holder?: number;
 }
 
-async function ipCopies(client: number, list: string, keys: ReadonlyMap<string, OwnValue>, options: CopyOptions): Promise<ConcurrentCopy[]> {
-  const objects = await fetchAllPages((offset, limit) => options.api.listIpRules(client, list, offset, limit, options.stop ? { signal: options.stop } : {}), IP_RULE_PAGE_LIMIT);
+async function ipCopies(client: number, list: IpListName, keys: ReadonlyMap<string, OwnValue>, options: CopyOptions): Promise<ConcurrentCopy[]> {
+  const objects = await listIpObjects(options.api, client, list, options.stop);
   const entriesOf = new Map<number, { key: string | undefined; value: string }[]>();
   const lowest = new Map<string, number>();
   // This run's own objects count whether or not the listing shows them yet.

@@ -1,10 +1,10 @@
 /** What the IP-list listings must show after an apply's IP writes (see apply/settle.ts). */
-import { IP_RULE_PAGE_LIMIT, type ServiceApi } from '../../api/service.js';
+import type { ServiceApi } from '../../api/service.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
-import { fetchAllPages } from '../../live/paging.js';
+import { listIpObjects } from '../../live/ip-listing.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
 import type { IpChange } from '../../model/change.js';
-import { plainIpEntry } from '../../model/ip.js';
+import { plainIpEntry, type IpListName } from '../../model/ip.js';
 import type { ListingCheck } from '../settle.js';
 
 interface ListExpectations {
@@ -37,8 +37,8 @@ export function ipListingCheck(): ListingCheck<IpChange> {
     },
     async shown(api: ServiceApi, owner: string, stop?: AbortSignal) {
       for (const [clientList, expected] of byList) {
-        const [client, list] = clientList.split('|') as [string, string];
-        const objects = await fetchAllPages((offset, limit) => api.listIpRules(Number(client), list, offset, limit, stop ? { signal: stop } : {}), IP_RULE_PAGE_LIMIT);
+        const [client, list] = clientList.split('|') as [string, IpListName];
+        const objects = await listIpObjects(api, Number(client), list, stop);
         const listedIds = new Set(objects.map((object) => object.id));
         const listedKeys = new Set(objects.flatMap((object) => liveEntriesFromIpRule(object)).flatMap((entry) =>
           entry.owner === owner ? (listedIpWriteKey(entry) ?? []) : []));
