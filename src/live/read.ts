@@ -5,18 +5,15 @@
  * listings are aborted): Rampart never plans from a partial view.
  */
 import { createLimiter, runBounded } from '../concurrency.js';
-import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
-import { IP_LISTS, type LiveIpEntry } from '../model/ip.js';
-import type { LiveRule } from '../model/rule.js';
+import type { ServiceApi } from '../api/service.js';
 import { describeBody } from '../api/errors-from-response.js';
 import { ApiAuthError } from '../errors.js';
 import { type ClientSource, describeClientSource, type LiveState } from '../model/state.js';
-import { liveRuleFromHint } from './normalize-hint.js';
-import { liveEntriesFromIpRule } from './normalize-ip-rule.js';
-import { listingKey, type ListingKey, type ListingSizes } from './listing-sizes.js';
+import type { ReadContext } from './classes/class.js';
+import { IP_READER } from './classes/ip.js';
+import { RULE_READER } from './classes/rules.js';
+import type { ListingKey, ListingSizes } from './listing-sizes.js';
 import { Interner } from './interner.js';
-import { fetchAllPages } from './paging.js';
-import { withoutRepeats } from './rule-listing.js';
 
 export interface ReadLiveOptions {
   readonly signal?: AbortSignal;
@@ -35,60 +32,27 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   const onOuterAbort = () => abort.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const signal = abort.signal;
-  const rules: LiveRule[][] = [];
-  /** Read from their own endpoint; a token with more rights also sees them in the hint listing. */
-  const credentialRules: LiveRule[][] = [];
-  const ipEntries: LiveIpEntry[][] = [];
-
   const schedule = createLimiter(options.concurrency ?? 8);
-  const paging = (key: ListingKey, what: string) => {
-    const expected = options.expected?.get(key);
-    return { signal, what, schedule, ...(expected !== undefined ? { expected } : {}) };
+  const context: ReadContext = {
+    api, signal, schedule, intern: new Interner(),
+    paging: (key, what) => {
+      const expected = options.expected?.get(key);
+      return { signal, what, schedule, ...(expected !== undefined ? { expected } : {}) };
+    },
+    listed: (key, records) => options.onListed?.(key, records),
   };
-  const listed = (key: ListingKey, objects: readonly unknown[]) => options.onListed?.(key, objects.length);
+  const rules = RULE_READER.read(context);
+  const ipEntries = IP_READER.read(context);
 
-  const intern = new Interner();
-
-  // Each page is normalized as it arrives, so its parsed answer can go at once;
-  // the filters are by client and list, but trust nothing: keep only what was asked for.
-  const listings: (() => Promise<void>)[] = [];
-  const forClient = (client: number, listing: () => Promise<void>) => listings.push(async () => {
+  // A refusal names the client and where the policies declare it.
+  const forClient = (client: number, listing: () => Promise<void>) => async () => {
     try {
       await listing();
     } catch (error) {
       throw error instanceof ApiAuthError ? refusedFor(client, error, options.clientSources) : error;
     }
-  });
-  for (const client of clients) {
-    forClient(client, async () => {
-      const key = listingKey(client, 'rules');
-      const read = await fetchAllPages(
-        async (offset, limit) => (await api.listHints(client, offset, limit, { signal }))
-          .map((hint) => normalized(hint.id, hint.clientid === client ? liveRuleFromHint(hint, intern) : undefined)),
-        HINT_PAGE_LIMIT,
-        paging(key, `rule listing of client ${client}`),
-      );
-      listed(key, read);
-      rules.push(lastById(read).flatMap((record) => record.objects));
-    });
-    forClient(client, async () => {
-      const hints = await schedule(() => api.listCredentialRules(client, { signal }));
-      credentialRules.push(hints.flatMap((hint) => (hint.clientid === client ? (liveRuleFromHint(hint, intern) ?? []) : [])));
-    });
-    for (const list of IP_LISTS) {
-      forClient(client, async () => {
-        const key = listingKey(client, list);
-        const read = await fetchAllPages(
-          async (offset, limit) => (await api.listIpRules(client, list, offset, limit, { signal }))
-            .map((object) => normalized(object.id, object.clientid === client && object.list === list ? liveEntriesFromIpRule(object, intern) : [])),
-          IP_RULE_PAGE_LIMIT,
-          paging(key, `${list} IP list of client ${client}`),
-        );
-        listed(key, read);
-        ipEntries.push(lastById(read).flatMap((record) => record.objects));
-      });
-    }
-  }
+  };
+  const listings = clients.flatMap((client) => [...rules.listings(client), ...ipEntries.listings(client)].map((listing) => forClient(client, listing)));
 
   try {
     // Every listing starts at once; `schedule` bounds the page calls in flight.
@@ -96,21 +60,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
-  return {
-    clients: [...clients].sort((a, b) => a - b),
-    rules: withoutRepeats([...rules.flat(), ...credentialRules.flat()]).sort((a, b) => a.id - b.id),
-    ipEntries: ipEntries.flat().sort((a, b) => a.id - b.id || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)),
-  };
-}
-
-/** A listed record, normalized: its id (for paging) and what it holds in the model. */
-interface Normalized<T> {
-  readonly id: number;
-  readonly objects: readonly T[];
-}
-
-function normalized<T>(id: number, objects: T | readonly T[] | undefined): Normalized<T> {
-  return { id, objects: objects === undefined ? [] : Array.isArray(objects) ? objects : [objects as T] };
+  return { clients: [...clients].sort((a, b) => a - b), rules: rules.result(), ipEntries: ipEntries.result() };
 }
 
 /**
@@ -129,19 +79,4 @@ function refusedFor(client: number, error: ApiAuthError, sources: readonly Clien
     method: error.method, route: error.route, host: error.host, httpStatus: error.httpStatus,
     body: error.body, cause: error, tokenRejected: error.tokenRejected,
   });
-}
-
-/**
- * One record per id. Offset paging over a listing the server orders by
- * `updated_at` shows an object touched between two page calls on both pages;
- * read twice, it would look like its own duplicate and the plan would delete
- * the copy it keeps. The later page holds the newer version.
- */
-function lastById<T extends { readonly id: number }>(records: readonly T[]): T[] {
-  const byId = new Map<number, T>();
-  for (const record of records) {
-    byId.delete(record.id);
-    byId.set(record.id, record);
-  }
-  return [...byId.values()];
 }

@@ -1,0 +1,62 @@
+/**
+ * One object class as the live reader sees it: which listings hold it, how a
+ * listed record becomes model objects, and how the pages of a read make one
+ * list (a record read twice keeps its later version). read.ts runs every
+ * class's listings at once, bounded, and fails the whole read on any error.
+ */
+import type { ServiceApi } from '../../api/service.js';
+import type { Interner } from '../interner.js';
+import type { ListingKey } from '../listing-sizes.js';
+import type { PageScheduler, PagingOptions } from '../paging.js';
+
+/** What every listing of a read shares. */
+export interface ReadContext {
+  readonly api: ServiceApi;
+  /** Aborted when any listing fails, or the caller stops. */
+  readonly signal: AbortSignal;
+  /** Bounds the page calls in flight over all listings. */
+  readonly schedule: PageScheduler;
+  /** Shares the strings every record repeats. */
+  readonly intern: Interner;
+  /** Paging of one listing: its name in errors, the shared schedule, the pages its expected size fills at once. */
+  paging(key: ListingKey, what: string): PagingOptions;
+  /** Tells how many records a listing held (listing-sizes.ts). */
+  listed(key: ListingKey, records: number): void;
+}
+
+/** One read of a class: the listings of each client, then what they held. */
+export interface ClassRead<T> {
+  /** The reads of one client's listings, each reading one listing in full. */
+  listings(client: number): (() => Promise<void>)[];
+  /** Every object read, one per id (and value), sorted by id. */
+  result(): T[];
+}
+
+export interface LiveClass<T> {
+  read(context: ReadContext): ClassRead<T>;
+}
+
+/** A listed record, normalized: its id (for paging) and what it holds in the model. */
+export interface Normalized<T> {
+  readonly id: number;
+  readonly objects: readonly T[];
+}
+
+export function normalized<T>(id: number, objects: T | readonly T[] | undefined): Normalized<T> {
+  return { id, objects: objects === undefined ? [] : Array.isArray(objects) ? objects : [objects as T] };
+}
+
+/**
+ * One record per id. Offset paging over a listing the server orders by
+ * `updated_at` shows an object touched between two page calls on both pages;
+ * read twice, it would look like its own duplicate and the plan would delete
+ * the copy it keeps. The later page holds the newer version.
+ */
+export function lastById<T extends { readonly id: number }>(records: readonly T[]): T[] {
+  const byId = new Map<number, T>();
+  for (const record of records) {
+    byId.delete(record.id);
+    byId.set(record.id, record);
+  }
+  return [...byId.values()];
+}
