@@ -6,8 +6,8 @@
  * Pure.
  */
 import type { ChangeResult } from './change-result.js';
-import type { Application } from '../plan/types.js';
 import type { ChangeWhy, WriteCause } from './cause.js';
+import type { Listed, Subject } from './classes/class.js';
 import { auditClassOf } from './classes/index.js';
 
 export interface AuditContext {
@@ -17,24 +17,12 @@ export interface AuditContext {
   readonly why?: readonly ChangeWhy[];
 }
 
-export interface AuditEntry {
+/** The record: what was written (Subject), the fields it changes, what it lists (Listed), when and why, and how it ended. */
+export interface AuditEntry extends Subject, Listed {
   readonly action: ChangeResult['change']['action'];
   readonly kind: ChangeResult['change']['kind'];
-  readonly client: number;
-  readonly application: Application;
-  readonly name?: string;
-  readonly file?: string;
-  readonly line?: number;
-  readonly col?: number;
   /** Fields the write changes (an update's, or a replacement's against the object it replaces). */
   readonly fields?: readonly string[];
-  /** An IP create's values, the first few of `count` (classes/class.ts MAX_LISTED). */
-  readonly values?: readonly string[];
-  /** The rule's id; the IP objects' ids (created, where the answer lists them, deleted, or adopted from). */
-  readonly id?: number;
-  readonly ids?: readonly number[];
-  /** How many values or ids the write concerns, when more than are listed. */
-  readonly count?: number;
   readonly revision?: string;
   readonly cause: WriteCause;
   readonly status: ChangeResult['status'];

@@ -21,9 +21,12 @@ export interface CauseContext {
 
 /** The ids and values an audit record lists (see AuditEntry). */
 export interface Listed {
+  /** An IP create's values, the first MAX_LISTED of `count`. */
   readonly values?: readonly string[];
+  /** The rule's id; the IP objects' ids (created, where the answer lists them, deleted, or adopted from). */
   readonly id?: number;
   readonly ids?: readonly number[];
+  /** How many values or ids the write concerns, when more than are listed. */
   readonly count?: number;
 }
 
