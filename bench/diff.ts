@@ -3,7 +3,7 @@
  * (20k rules, 80k IP values), half unchanged, a quarter to create, a quarter
  * to delete. `planMs` is what a plan costs in the pure core (buildPlan runs the
  * diff, orders the changes, computes both digests); `checksumMs` what a JSON,
- * markdown or saved plan adds to it; `diffMs` is its first step, timed apart. Not a test: `tsc -p tsconfig.bench.json &&
+ * markdown or saved plan adds to it (the document, then its checksum); `diffMs` is its first step, timed apart. Not a test: `tsc -p tsconfig.bench.json &&
  * node --expose-gc dist-bench/bench/diff.js`.
  */
 import { pathToFileURL } from 'node:url';
@@ -23,7 +23,7 @@ export interface BenchFigures {
   readonly diffMs: number;
   /** `buildPlan` on fresh inputs: what `rampart plan` runs after loading and reading (the diff included). */
   readonly planMs: number;
-  /** The plan's checksum, computed when first read (a JSON, markdown or saved plan; not the text plan). */
+  /** The plan document (the codec) and its checksum: what a JSON, markdown or saved plan adds; the text plan of a daemon cycle pays the document only. */
   readonly checksumMs: number;
   readonly renderJsonMs: number;
   readonly planJsonBytes: number;
