@@ -181,7 +181,8 @@ function render(r: Results): string {
     const d = r.daemon;
     rows.push(['daemon: edit → first API call', `${median(d.editToFirstCallMs)} ms median`, `each: ${d.editToFirstCallMs.join(', ')} ms (debounce 200 ms included)`]);
     rows.push(['daemon: edit → first write', `${median(d.editToFirstWriteMs)} ms median`, `each: ${d.editToFirstWriteMs.join(', ')} ms`]);
-    rows.push(['daemon RSS, idle', `${d.idleRssMb} MB`, `after start-up and a first cycle over ${d.rules} rules (ready in ${d.startupMs} ms)`]);
+    rows.push(['daemon RSS, idle', `${d.idleRssMb} MB; ${d.idleRssManifestMb} MB under the manifests' options`,
+      `after start-up and a first cycle over ${d.rules} rules (ready in ${d.startupMs} ms); NODE_OPTIONS="${d.manifestNodeOptions}"`]);
   }
   if (r.daemonAtScale) {
     const d = r.daemonAtScale;

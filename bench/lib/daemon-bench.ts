@@ -10,12 +10,16 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
+import { manifestNodeOptions } from './daemon-scale.js';
 import { writeScalePolicies } from './scale.js';
 
 export interface DaemonFigures {
   readonly rules: number;
   readonly startupMs: number;
   readonly idleRssMb: number;
+  /** The same, under the Node.js options the Kubernetes manifests set (what a pod holds). */
+  readonly idleRssManifestMb: number;
+  readonly manifestNodeOptions: string;
   /** Per edit: ms from the file write to the first API call it caused. */
   readonly editToFirstCallMs: number[];
   readonly editToFirstWriteMs: number[];
@@ -52,26 +56,54 @@ export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: n
   }
 }
 
+interface RunningDaemon {
+  readonly pid: number;
+  /** Ms from spawn to ready. */
+  readonly startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** `rampart run` over `policies`, ready (its first cycle done); `nodeOptions` as NODE_OPTIONS. */
+async function startDaemon(emulator: BenchEmulator, cli: string, policies: string, nodeOptions = ''): Promise<RunningDaemon> {
+  const port = await freePort();
+  const started = Date.now();
+  const daemon = spawn(process.execPath, [cli, 'run', '--policies', policies, '--listen', `127.0.0.1:${port}`, '--interval', '1h'], {
+    env: { ...process.env, NODE_OPTIONS: nodeOptions, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
+  const stop = async () => {
+    daemon.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await until(async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined), 60_000, 'the daemon to be ready', 50);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { pid: daemon.pid ?? 0, startupMs: Date.now() - started, stop };
+}
+
+/** Resident memory once idle: 2 s after the first cycle, as the loop has given the cycle's garbage back. */
+async function idleRss(daemon: RunningDaemon): Promise<number> {
+  await sleep(2_000);
+  return rssMb(daemon.pid);
+}
+
 export async function benchDaemon(
   emulator: BenchEmulator,
   options: { cli: string; policies: string; rules: number; edits: number },
 ): Promise<DaemonFigures> {
   await emulator.reset();
   await writeScalePolicies(options.policies, { rules: options.rules, ipValues: 0, files: 10 });
-  const port = await freePort();
-  const started = Date.now();
-  const daemon = spawn(process.execPath, [
-    options.cli, 'run', '--policies', options.policies, '--listen', `127.0.0.1:${port}`, '--interval', '1h',
-  ], {
-    env: { ...process.env, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
+  const nodeOptions = await manifestNodeOptions();
+  const underManifest = await startDaemon(emulator, options.cli, options.policies, nodeOptions);
+  const idleRssManifestMb = await idleRss(underManifest).finally(() => underManifest.stop());
+  const daemon = await startDaemon(emulator, options.cli, options.policies);
   try {
-    await until(async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined), 60_000, 'the daemon to be ready', 50);
-    const startupMs = Date.now() - started;
-    await sleep(2_000);
-    const idleRssMb = await rssMb(daemon.pid ?? 0);
+    const { startupMs } = daemon;
+    const idleRssMb = await idleRss(daemon);
 
     const firstCall: number[] = [];
     const firstWrite: number[] = [];
@@ -89,9 +121,11 @@ export async function benchDaemon(
       firstWrite.push(Math.min(...calls.filter((c) => c.route === 'POST /v1/objects/hint/create').map(start)) - edited);
       await sleep(1_500);
     }
-    return { rules: options.rules, startupMs, idleRssMb, editToFirstCallMs: firstCall, editToFirstWriteMs: firstWrite, rssAfterEditsMb: await rssMb(daemon.pid ?? 0) };
+    return {
+      rules: options.rules, startupMs, idleRssMb, idleRssManifestMb, manifestNodeOptions: nodeOptions,
+      editToFirstCallMs: firstCall, editToFirstWriteMs: firstWrite, rssAfterEditsMb: await rssMb(daemon.pid),
+    };
   } finally {
-    daemon.kill('SIGTERM');
-    await exited;
+    await daemon.stop();
   }
 }
