@@ -23,7 +23,7 @@ export interface IpSlots {
   readonly owned: number;
 }
 
-/** Maps nested by the fields of an identity, a slot at the end of the path. */
+/** Maps nested by the fields of an identity, a value at the end of the path. */
 type Level = Map<string | number, Level>;
 
 function child(level: Level, key: string | number): Level {
@@ -39,23 +39,47 @@ function child(level: Level, key: string | number): Level {
 const poolsKey = (pools: readonly number[]): string | number => (pools.length === 1 ? pools[0] as number : pools.join(','));
 
 /**
- * Desired and live values by identity, in maps nested by client, list, type,
- * pools and value: a plan of 100k values builds no key string per value
- * (the values are strings already).
+ * Something per IP identity (`ipKey`: client, list, type, pools, value), in
+ * maps nested by those fields: 100k values need no key string each (the
+ * values are strings already).
+ */
+export class IpIndex<T> {
+  private readonly root = new Map() as Level;
+
+  /** The value stored for the entry's identity, made by `make` the first time. */
+  at(entry: IpEntry, make: () => T): T {
+    const place = this.place(entry, true) as Map<string, T>;
+    let found = place.get(entry.value);
+    if (found === undefined) {
+      found = make();
+      place.set(entry.value, found);
+    }
+    return found;
+  }
+
+  get(entry: IpEntry): T | undefined {
+    return (this.place(entry, false) as Map<string, T> | undefined)?.get(entry.value);
+  }
+
+  private place(entry: IpEntry, create: boolean): Level | undefined {
+    const pools = poolsKey(entry.pools);
+    if (create) return child(child(child(child(this.root, entry.client), entry.list), entry.ruleType), pools);
+    return this.root.get(entry.client)?.get(entry.list)?.get(entry.ruleType)?.get(pools);
+  }
+}
+
+/**
+ * Desired and live values by identity (IpIndex).
  */
 export function ipSlots(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): IpSlots {
-  const root = new Map() as Level;
+  const index = new IpIndex<IpSlot>();
   const slots: IpSlot[] = [];
-  const slot = (entry: IpEntry): IpSlot => {
-    const place = child(child(child(child(root, entry.client), entry.list), entry.ruleType), poolsKey(entry.pools)) as unknown as Map<string, IpSlot>;
-    let s = place.get(entry.value);
-    if (!s) {
-      s = {};
-      place.set(entry.value, s);
-      slots.push(s);
-    }
+  const newSlot = (): IpSlot => {
+    const s: IpSlot = {};
+    slots.push(s);
     return s;
   };
+  const slot = (entry: IpEntry): IpSlot => index.at(entry, newSlot);
   for (const entry of desired) {
     const s = slot(entry);
     // Declaring one value twice is a validation error upstream; keep the first.

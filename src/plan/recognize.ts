@@ -15,6 +15,8 @@ import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
 import { describeRewrites, ipRewrites, ruleRewrites } from '../model/rewrites.js';
 import { ruleContentKey, type DesiredRule, type LiveRule } from '../model/rule.js';
+import { IpIndex } from './ip-slots.js';
+import { sameIpAttributes } from './diff-ip.js';
 import type { Note } from './notes.js';
 
 /** Notes of this kind beyond this many are folded into one line. */
@@ -48,9 +50,6 @@ export function recognizeRules(desired: readonly DesiredRule[], live: readonly L
   return { live: live.map((rule) => replaced.get(rule) ?? rule), notes: notes.done() };
 }
 
-const ipIdentity = (e: DesiredIpEntry | LiveIpEntry): string =>
-  `${e.client}\u0000${e.list}\u0000${e.ruleType}\u0000${e.value}\u0000${e.pools.join(',')}\u0000${e.expiresAt}\u0000${e.reason ?? ''}`;
-
 /**
  * The fingerprint of a multi-value object leaves the values out (one create
  * carries several): its declared attributes are taken, its values kept.
@@ -58,8 +57,10 @@ const ipIdentity = (e: DesiredIpEntry | LiveIpEntry): string =>
 export function recognizeIpEntries(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): Recognized<LiveIpEntry> {
   const marked = live.filter((e) => e.owner === owner && e.fingerprint !== undefined);
   if (marked.length === 0) return { live, notes: [] };
-  const declared = new Set(desired.map(ipIdentity));
-  const candidates = marked.filter((e) => !declared.has(ipIdentity(e)));
+  // Declarations by identity; a marked value declared with the same expiry and reason is its own declaration.
+  const declared = new IpIndex<DesiredIpEntry[]>();
+  for (const entry of desired) declared.at(entry, () => []).push(entry);
+  const candidates = marked.filter((e) => !declared.get(e)?.some((want) => sameIpAttributes(want, e)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map<string, DesiredIpEntry>();
   for (const entry of desired) {
