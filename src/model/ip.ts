@@ -97,6 +97,22 @@ export function ipKey(entry: IpEntry): string {
   return JSON.stringify([entry.client, entry.list, entry.ruleType, entry.value, entry.pools]);
 }
 
+/**
+ * The order of `ipKey`'s text within one client, without building it: list,
+ * type and value compare as their JSON text does because none holds a
+ * character that JSON escapes or one below `"`; pools, rarely the tie-break,
+ * compare as their JSON.
+ */
+export function compareIpIdentity(a: IpEntry, b: IpEntry): number {
+  return a.client - b.client
+    || compareText(a.list, b.list) || compareText(a.ruleType, b.ruleType) || compareText(a.value, b.value)
+    || (a.pools === b.pools ? 0 : compareText(JSON.stringify(a.pools), JSON.stringify(b.pools)));
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /*
  * In-process keys: fields joined by NUL, which no client, list, type, pool or
  * normalized value holds; cheaper than JSON.

@@ -6,6 +6,7 @@
 import { ALL_APPLICATIONS_POOL, LIST_LABELS, poolsOverlap, type DesiredIpEntry } from '../model/ip.js';
 import { ruleRewrites } from '../model/rewrites.js';
 import { kindOf, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
+import { ipv4Bounds } from '../model/cidr.js';
 import { cidrRange } from './address.js';
 import type { Diagnostic, Severity } from './types.js';
 
@@ -40,15 +41,23 @@ export function crossChecks(rules: readonly DesiredRule[], entries: readonly Des
     }
   }
 
-  const groups = new Map<string, DesiredIpEntry[]>();
+  // The same value of one client and type: most values are declared once, so a list is made only for a second.
+  const declared = new Map<number, Map<string, Map<string, DesiredIpEntry | DesiredIpEntry[]>>>();
+  const repeated: DesiredIpEntry[][] = [];
   for (const entry of entries) {
-    // Client and type hold no space, so the value last keeps the key unambiguous.
-    const key = `${entry.client} ${entry.ruleType} ${entry.value}`;
-    const group = groups.get(key);
-    if (group) group.push(entry);
-    else groups.set(key, [entry]);
+    const values = nested(nested(declared, entry.client), entry.ruleType);
+    const known = values.get(entry.value);
+    if (known === undefined) {
+      values.set(entry.value, entry);
+    } else if (Array.isArray(known)) {
+      known.push(entry);
+    } else {
+      const group = [known, entry];
+      values.set(entry.value, group);
+      repeated.push(group);
+    }
   }
-  for (const group of groups.values()) {
+  for (const group of repeated) {
     group.forEach((entry, j) => {
       const earlier = group.slice(0, j).find((e) => poolsOverlap(e.pools, entry.pools));
       if (!earlier) return;
@@ -64,24 +73,36 @@ export function crossChecks(rules: readonly DesiredRule[], entries: readonly Des
   return out;
 }
 
+/** A subnet's first and last address: numbers for IPv4, bigints for IPv6 (one family per group). */
+interface Span {
+  readonly entry: DesiredIpEntry;
+  readonly first: number | bigint;
+  readonly last: number | bigint;
+}
+
 /** Nested subnets in one list for overlapping applications: a sweep over sorted ranges. */
 function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; message: string }[] {
   const out: { at: Source; message: string }[] = [];
-  const groups = new Map<string, { entry: DesiredIpEntry; first: bigint; last: bigint }[]>();
+  const groups = new Map<number, Map<string, Span[]>>();
   for (const entry of entries) {
     if (entry.ruleType !== 'ip_range') continue;
-    const range = cidrRange(entry.value);
-    const key = `${entry.client} ${entry.list} ${range.family}`;
-    const group = groups.get(key) ?? [];
+    const range = ipv4Bounds(entry.value) ?? cidrRange(entry.value);
+    const family = typeof range.first === 'number' ? 'ipv4' : 'ipv6';
+    const byFamily = nested(groups, entry.client);
+    const key = `${entry.list} ${family}`;
+    let group = byFamily.get(key);
+    if (!group) {
+      group = [];
+      byFamily.set(key, group);
+    }
     group.push({ entry, first: range.first, last: range.last });
-    groups.set(key, group);
   }
-  for (const group of groups.values()) {
+  for (const group of [...groups.values()].flatMap((byFamily) => [...byFamily.values()])) {
     group.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.last > b.last ? -1 : a.last < b.last ? 1 : 0));
     // CIDRs either nest or are disjoint, so the open ranges form a stack.
-    const open: typeof group = [];
+    const open: Span[] = [];
     for (const item of group) {
-      while (open.length > 0 && (open[open.length - 1]?.last ?? 0n) < item.first) open.pop();
+      while (open.length > 0 && (open[open.length - 1] as Span).last < item.first) open.pop();
       const outer = open.find(
         (o) => o.entry.value !== item.entry.value && poolsOverlap(o.entry.pools, item.entry.pools),
       );
@@ -95,6 +116,16 @@ function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; messa
     }
   }
   return out;
+}
+
+/** The map under `key`, made when missing. */
+function nested<K, V>(outer: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let inner = outer.get(key);
+  if (!inner) {
+    inner = new Map();
+    outer.set(key, inner);
+  }
+  return inner;
 }
 
 function describePools(a: readonly number[], b: readonly number[]): string {

@@ -2,7 +2,7 @@
  * Parsed documents → diagnostics and, when nothing is an error, the desired
  * state. Pure: no file system, so tests feed in-memory text.
  */
-import { ipKey } from '../model/ip.js';
+import { compareIpIdentity } from '../model/ip.js';
 import { compareStrings, ruleKey } from '../model/rule.js';
 import type { ClientSource, DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
@@ -68,9 +68,6 @@ function normalizeOrder(state: DesiredState): DesiredState {
     .map((rule) => ({ rule, key: ruleKey(rule) }))
     .sort((a, b) => a.rule.client - b.rule.client || compareStrings(a.key, b.key) || compareStrings(a.rule.source.file, b.rule.source.file))
     .map((x) => x.rule);
-  const ipEntries = state.ipEntries
-    .map((entry) => ({ entry, key: ipKey(entry) }))
-    .sort((a, b) => a.entry.client - b.entry.client || compareStrings(a.key, b.key) || a.entry.expiresAt - b.entry.expiresAt)
-    .map((x) => x.entry);
+  const ipEntries = [...state.ipEntries].sort((a, b) => compareIpIdentity(a, b) || a.expiresAt - b.expiresAt);
   return { ...state, rules, ipEntries };
 }

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { cidrBounds, parseCidr, type ParsedCidr } from '../../../src/model/cidr.js';
+import { cidrBounds, ipv4Bounds, parseCidr, type ParsedCidr } from '../../../src/model/cidr.js';
 
 /**
  * parseCidr before the IPv4 fast path: every input through ipaddr.js, with the
@@ -154,5 +154,23 @@ describe('cidrBounds', () => {
     const inputs = ['10.0.0.0/8', '0.0.0.0/0', '255.255.255.255/32', '1.2.3.4', '2001:db8::/32', '::ffff:1.2.3.0/120', '1.2.3.4/33'];
     for (let i = 0; i < 5_000; i++) inputs.push(randomInput(random));
     for (const input of inputs) expect(outcome(() => cidrBounds(input)), input).toEqual(outcome(() => referenceBounds(input)));
+  });
+});
+
+describe('ipv4Bounds', () => {
+  it('reads canonical IPv4 CIDRs as cidrBounds does, and declines anything else', () => {
+    const random = prng(5);
+    const inputs = ['10.0.0.0/8', '0.0.0.0/0', '255.255.255.255/32', '1.2.3.4', '1.2.3.4/33', '01.2.3.4/8', '1.2.3.4/08', '1.2.3/8', '1.2.3.4.5/8', '256.1.1.1/8', '1.2.3.4/', '2001:db8::/32', ' 1.2.3.4/32'];
+    for (let i = 0; i < 5_000; i++) inputs.push(randomInput(random));
+    for (const input of inputs) {
+      const strict = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\/(?:3[0-2]|[12]?\d)$/.test(input);
+      const bounds = ipv4Bounds(input);
+      if (!strict) {
+        expect(bounds, input).toBeUndefined();
+        continue;
+      }
+      const reference = cidrBounds(input);
+      expect(bounds, input).toEqual({ first: Number(reference.first), last: Number(reference.last) });
+    }
   });
 });
