@@ -73,7 +73,7 @@ function compileEntry(entry: IpEntrySpec, list: PolicyListName, path: Path, ctx:
       pools,
       expiresAt: expiry.seconds,
       ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
-      source: report.source(at, label(at)),
+      source: report.source(at),
     };
   });
 }
@@ -97,9 +97,4 @@ function checkValue(kind: IpValueKey, raw: string, at: Path, ctx: DocumentContex
     return undefined;
   }
   return check.value;
-}
-
-/** `ip_lists.deny[0].ips[1]` */
-export function label(path: Path): string {
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
 }

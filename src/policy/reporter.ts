@@ -23,8 +23,8 @@ export class Reporter {
     return atKey ? this.map.keyAt(path) : this.map.at(path);
   }
 
-  /** Where the objects compiled from the declaration at `path` come from. */
-  source(path: Path, name: string, options: { atKey?: boolean } = {}): Source {
+  /** Where the objects compiled from the declaration at `path` come from; named `name`, or by its path. */
+  source(path: Path, name?: string, options: { atKey?: boolean } = {}): Source {
     return this.map.source(this.file, path, name, options.atKey ?? false);
   }
 

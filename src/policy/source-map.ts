@@ -81,10 +81,10 @@ export class SourceMap {
     return found >= 0 ? this.locate(found) : START;
   }
 
-  /** Where a declaration at `path` comes from, for the objects compiled from it. */
-  source(file: string, path: Path, name: string, atKey = false): Source {
+  /** Where a declaration at `path` comes from, for the objects compiled from it; named by its path unless `name` is given. */
+  source(file: string, path: Path, name?: string, atKey = false): Source {
     const { line, col } = atKey ? this.keyAt(path) : this.at(path);
-    return { file, line, col, name };
+    return { file, line, col, name: name ?? pathLabel(path) };
   }
 
   keyAt(path: Path): Position {
@@ -101,6 +101,13 @@ export class SourceMap {
     }
     return this.at(path);
   }
+}
+
+/** A path as a person reads it: `ip_lists.deny[0].ips[1]`. */
+export function pathLabel(path: Path): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  return out;
 }
 
 /** Which entry `part` names: a key of a mapping (the last one, as in the data), an index of a sequence. */
@@ -131,8 +138,8 @@ export class DeferredSourceMap extends SourceMap {
     return (this.built ??= this.build()).keyAt(path);
   }
 
-  /** A source whose line and column are found when first read. */
-  override source(file: string, path: Path, name: string, atKey = false): Source {
+  /** A source whose line and column (and name, when it is the path's) are found when first read. */
+  override source(file: string, path: Path, name?: string, atKey = false): Source {
     return new DeferredSource(file, name, this, path, atKey);
   }
 }
@@ -151,12 +158,19 @@ export class DeferredSource implements Source {
   readonly #path: Path;
   readonly #atKey: boolean;
   #position: Position | undefined;
+  /** Undefined until read when the name is the path's label: 50,000 IP values need no label string each. */
+  #name: string | undefined;
 
-  constructor(readonly file: string, readonly name: string, map: SourceMap, path: Path, atKey: boolean) {
+  constructor(readonly file: string, name: string | undefined, map: SourceMap, path: Path, atKey: boolean) {
+    this.#name = name;
     this.#map = map;
     // A copy of exactly its length: the paths handed in grow by spreading, with room to spare (60,000 sources: 8 MB).
     this.#path = path.slice();
     this.#atKey = atKey;
+  }
+
+  get name(): string {
+    return (this.#name ??= pathLabel(this.#path));
   }
 
   get line(): number {
