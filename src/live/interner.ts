@@ -8,6 +8,7 @@
 export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly numberLists = new Map<string, readonly number[]>();
+  private readonly pools = new Map<number, readonly number[]>();
   private readonly values = new Map<string, unknown>();
 
   string<T extends string | undefined>(value: T): T {
@@ -24,6 +25,16 @@ export class Interner {
     if (known) return known;
     this.numberLists.set(key, values);
     return values;
+  }
+
+  /** One copy of the list holding just `value` (an object's one application), keyed without a string. */
+  pool(value: number): readonly number[] {
+    let known = this.pools.get(value);
+    if (!known) {
+      known = this.numbers([value]);
+      this.pools.set(value, known);
+    }
+    return known;
   }
 
   /** One copy of each value with the same key (the caller's canonical key of it). */

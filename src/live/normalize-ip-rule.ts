@@ -4,22 +4,25 @@
  */
 import type { ApiIpRule } from '../api/records.js';
 import { canonicalCidr } from '../model/cidr.js';
-import { type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, NEVER_EXPIRES } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, type IpListName, type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, NEVER_EXPIRES } from '../model/ip.js';
 import { readOwnerMark } from '../model/ownership.js';
 import { Interner } from './interner.js';
 
+/** The model's own constants by the answer's spelling: a listed object carries copies of them. */
+const LIST_NAMES = new Map<string, IpListName>(IP_LISTS.map((list) => [list, list]));
+const RULE_TYPES = new Map<string, IpRuleType>(IP_RULE_TYPES.map((type) => [type, type]));
+
 /** `intern` shares repeated values between the entries of one read (interner.ts). */
 export function liveEntriesFromIpRule(object: ApiIpRule, intern: Interner = new Interner()): LiveIpEntry[] {
-  // The model's own constants, not the answer's copies of them.
-  const list = IP_LISTS.find((name) => name === object.list);
-  const ruleType = IP_RULE_TYPES.find((type) => type === object.rule_type);
+  const list = LIST_NAMES.get(object.list);
+  const ruleType = RULE_TYPES.get(object.rule_type);
   if (!list || !ruleType) return [];
   const values = valuesOf(object, ruleType);
   const mark = readOwnerMark(object.reason);
   const reason = intern.string(mark.text);
   const owner = intern.string(mark.owner);
   const { fingerprint } = mark;
-  const pools = intern.numbers([...new Set(object.pools?.length ? object.pools : [0])].sort((a, b) => a - b));
+  const pools = poolsOf(object.pools, intern);
   const expiresAt = object.expired_at === null || object.expired_at === undefined ? NEVER_EXPIRES : Number(object.expired_at);
   return values.map((value) => ({
     id: object.id,
@@ -36,12 +39,19 @@ export function liveEntriesFromIpRule(object: ApiIpRule, intern: Interner = new 
   }));
 }
 
+/** Sorted, each once, `[0]` (all applications) when none; nearly every object names one application. */
+function poolsOf(pools: readonly number[] | null | undefined, intern: Interner): readonly number[] {
+  if (!pools || pools.length === 0) return intern.pool(ALL_APPLICATIONS_POOL);
+  if (pools.length === 1) return intern.pool(pools[0] as number);
+  return intern.numbers([...new Set(pools)].sort((a, b) => a - b));
+}
+
 function valuesOf(object: ApiIpRule, ruleType: IpRuleType): string[] {
   if (ruleType === 'ip_range') return object.subnet ? [canonicalSubnet(object.subnet)] : [];
   const singular = ruleType === 'country' ? object.country : ruleType === 'proxy_type' ? object.proxy_type : object.datacenter;
   const raw = object.source_values?.length ? object.source_values : singular ? [singular] : [];
   const canonical = raw.map((value) => (ruleType === 'datacenter' ? value.toLowerCase() : value.toUpperCase()));
-  return [...new Set(canonical)];
+  return canonical.length === 1 ? canonical : [...new Set(canonical)];
 }
 
 /**

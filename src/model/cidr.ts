@@ -97,6 +97,9 @@ function parseGeneral(text: string): ParsedCidr | undefined {
 
 /** Canonical CIDR text, or the input unchanged when it does not parse. */
 export function canonicalCidr(text: string): string {
+  // What the listing nearly always holds: already canonical, returned as it is.
+  const scanned = scanIpv4Cidr(text);
+  if (scanned && scanned.address % 2 ** (32 - scanned.prefix) === 0) return text;
   return parseCidr(text)?.cidr ?? text;
 }
 
@@ -123,12 +126,12 @@ export function cidrBounds(cidr: string): { family: 'ipv4' | 'ipv6'; first: bigi
 }
 
 /**
- * First and last address of a canonical IPv4 CIDR (`a.b.c.d/p`, no leading
- * zeros) as plain numbers, read character by character; undefined for any
- * other text. The checks across 50,000 declared subnets need no regex and no
- * bigint per value (test/unit/model/cidr.test.ts compares it with cidrBounds).
+ * An IPv4 CIDR in the strict spelling with its prefix (`a.b.c.d/p`, no
+ * leading zeros), read character by character: its address and prefix, or
+ * undefined for any other text. No regex and no bigint: 50,000 subnets are
+ * read on every load and every listing.
  */
-export function ipv4Bounds(cidr: string): { first: number; last: number } | undefined {
+function scanIpv4Cidr(cidr: string): { address: number; prefix: number } | undefined {
   let address = 0;
   let part = 0;
   let digits = 0;
@@ -150,8 +153,18 @@ export function ipv4Bounds(cidr: string): { first: number; last: number } | unde
     }
   }
   if (dots !== 4 || digits === 0 || digits > 2 || part > 32) return undefined;
-  const size = 2 ** (32 - part);
-  const first = address - (address % size);
+  return { address, prefix: part };
+}
+
+/**
+ * First and last address of a canonical IPv4 CIDR as plain numbers; undefined
+ * for any other text (test/unit/model/cidr.test.ts compares it with cidrBounds).
+ */
+export function ipv4Bounds(cidr: string): { first: number; last: number } | undefined {
+  const scanned = scanIpv4Cidr(cidr);
+  if (!scanned) return undefined;
+  const size = 2 ** (32 - scanned.prefix);
+  const first = scanned.address - (scanned.address % size);
   return { first, last: first + size - 1 };
 }
 

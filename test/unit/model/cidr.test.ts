@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { cidrBounds, ipv4Bounds, parseCidr, type ParsedCidr } from '../../../src/model/cidr.js';
+import { canonicalCidr, cidrBounds, ipv4Bounds, parseCidr, type ParsedCidr } from '../../../src/model/cidr.js';
 
 /**
  * parseCidr before the IPv4 fast path: every input through ipaddr.js, with the
@@ -172,5 +172,14 @@ describe('ipv4Bounds', () => {
       const reference = cidrBounds(input);
       expect(bounds, input).toEqual({ first: Number(reference.first), last: Number(reference.last) });
     }
+  });
+});
+
+describe('canonicalCidr', () => {
+  it('gives what the general parser gives, canonical input returned as it is', () => {
+    const random = prng(17);
+    const inputs = ['10.0.0.0/8', '10.0.0.1/8', '1.2.3.4', '1.2.3.4/32', '01.2.3.4/32', '2001:db8::/32', 'nonsense'];
+    for (let i = 0; i < 5_000; i++) inputs.push(randomInput(random));
+    for (const input of inputs) expect(canonicalCidr(input), input).toBe(parseCidr(input)?.cidr ?? input);
   });
 });
