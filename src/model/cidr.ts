@@ -27,15 +27,14 @@ const IPV4_STRICT =
  * every input it accepts (test/unit/model/cidr.test.ts checks).
  */
 function parseStrictIpv4(input: string): ParsedCidr | undefined {
-  const match = IPV4_STRICT.exec(input);
-  if (!match) return undefined;
-  const address = Number(match[1]) * 16777216 + Number(match[2]) * 65536 + Number(match[3]) * 256 + Number(match[4]);
-  const prefix = match[5] === undefined ? 32 : Number(match[5]);
+  const scanned = scanIpv4(input, false);
+  if (!scanned) return undefined;
+  const { address, prefix } = scanned;
   const network = address - (address % 2 ** (32 - prefix));
   const hostBitsSet = network !== address;
   // Strict spelling: the address as written is already its canonical text.
-  const text = hostBitsSet ? dottedQuad(network) : match[5] === undefined ? input : input.slice(0, input.length - match[5].length - 1);
-  return { cidr: `${text}/${prefix}`, family: 'ipv4', prefix, hostBitsSet };
+  const cidr = hostBitsSet ? `${dottedQuad(network)}/${prefix}` : scanned.written ? input : `${input}/32`;
+  return { cidr, family: 'ipv4', prefix, hostBitsSet };
 }
 
 function dottedQuad(value: number): string {
@@ -126,18 +125,19 @@ export function cidrBounds(cidr: string): { family: 'ipv4' | 'ipv6'; first: bigi
 }
 
 /**
- * An IPv4 CIDR in the strict spelling with its prefix (`a.b.c.d/p`, no
- * leading zeros), read character by character: its address and prefix, or
- * undefined for any other text. No regex and no bigint: 50,000 subnets are
- * read on every load and every listing.
+ * An IPv4 address in the strict spelling (`a.b.c.d`, no leading zeros), with
+ * a prefix (`/p`, 0–32, no leading zero) or, unless `prefixRequired`, without:
+ * its address and prefix (32 when absent), or undefined for any other text.
+ * Read character by character, no regex and no bigint: 50,000 values are read
+ * on every load and every listing. IPV4_STRICT is the same grammar.
  */
-function scanIpv4Cidr(cidr: string): { address: number; prefix: number } | undefined {
+function scanIpv4(text: string, prefixRequired: boolean): { address: number; prefix: number; written: boolean } | undefined {
   let address = 0;
   let part = 0;
   let digits = 0;
   let dots = 0;
-  for (let i = 0; i < cidr.length; i++) {
-    const code = cidr.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57) {
       if (digits > 0 && part === 0) return undefined;
       part = part * 10 + (code - 48);
@@ -152,9 +152,13 @@ function scanIpv4Cidr(cidr: string): { address: number; prefix: number } | undef
       return undefined;
     }
   }
-  if (dots !== 4 || digits === 0 || digits > 2 || part > 32) return undefined;
-  return { address, prefix: part };
+  if (digits === 0) return undefined;
+  if (dots === 3 && !prefixRequired && part <= 255) return { address: address * 256 + part, prefix: 32, written: false };
+  if (dots !== 4 || digits > 2 || part > 32) return undefined;
+  return { address, prefix: part, written: true };
 }
+
+const scanIpv4Cidr = (cidr: string) => scanIpv4(cidr, true);
 
 /**
  * First and last address of a canonical IPv4 CIDR as plain numbers; undefined

@@ -16,7 +16,7 @@ export type AddressCheck =
 export function checkAddress(input: string): AddressCheck {
   const text = input.trim();
   const parsed = text.includes('%') ? undefined : parseCidr(text);
-  const leadingZero = /\/0\d+$/.exec(text);
+  const leadingZero = parsed ? null : /\/0\d+$/.exec(text);
   if (!parsed && leadingZero) {
     const prefix = `/${Number(leadingZero[0].slice(1))}`;
     return { ok: false, code: 'invalid-cidr', message: `"${input}": a prefix length has no leading zero (did you mean ${prefix}?)` };
