@@ -5,11 +5,20 @@
  * Per read, so a daemon keeps nothing between cycles. Shared values are
  * immutable (the model's objects are readonly), so sharing is safe.
  */
+import type { Condition, Point } from '../model/rule.js';
+
+/** A point element: a string or an index (`['path', 0]`); strings and numbers are distinct map keys. */
+const END = Symbol('end of point');
+type PointLevel = Map<string | number | typeof END, PointLevel | Point>;
+
 export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly numberLists = new Map<string, readonly number[]>();
   private readonly pools = new Map<number, readonly number[]>();
-  private readonly values = new Map<string, unknown>();
+  /** Points by their elements, one map level per element; END holds the point that ends there. */
+  private readonly points: PointLevel = new Map();
+  /** Conditions by their (shared) point, type and value. */
+  private readonly conditions = new Map<Point, Map<string, Map<string | null, Condition>>>();
 
   string<T extends string | undefined>(value: T): T {
     if (value === undefined) return value;
@@ -37,11 +46,40 @@ export class Interner {
     return known;
   }
 
-  /** One copy of each value with the same key (the caller's canonical key of it). */
-  value<T>(key: string, value: T): T {
-    const known = this.values.get(key);
-    if (known !== undefined) return known as T;
-    this.values.set(key, value);
-    return value;
+  /** One copy of each point with the same elements, found without serializing it. */
+  point(point: Point): Point {
+    let level = this.points;
+    for (const element of point) {
+      let next = level.get(element) as PointLevel | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(element, next);
+      }
+      level = next;
+    }
+    const known = level.get(END) as Point | undefined;
+    if (known) return known;
+    level.set(END, point);
+    return point;
+  }
+
+  /** One copy of each condition with the same point, type and value; its point shared too. */
+  condition(condition: Condition): Condition {
+    const point = this.point(condition.point);
+    let byType = this.conditions.get(point);
+    if (!byType) {
+      byType = new Map();
+      this.conditions.set(point, byType);
+    }
+    let byValue = byType.get(condition.type);
+    if (!byValue) {
+      byValue = new Map();
+      byType.set(condition.type, byValue);
+    }
+    const known = byValue.get(condition.value);
+    if (known) return known;
+    const shared = point === condition.point ? condition : { ...condition, point };
+    byValue.set(condition.value, shared);
+    return shared;
   }
 }

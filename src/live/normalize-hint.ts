@@ -9,7 +9,7 @@
 import type { ApiHint } from '../api/records.js';
 import { canonicalCondition, regroupPoints } from '../model/canonical.js';
 import { readOwnerMark } from '../model/ownership.js';
-import { conditionKey, pointKey, sortConditions, type Condition, type LiveRule, type Point } from '../model/rule.js';
+import { sortConditions, type LiveRule } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import { kindOfApiType } from '../rules/registry.js';
 import { Interner } from './interner.js';
@@ -30,14 +30,14 @@ export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner(
   const { fingerprint, name, adopted } = mark;
   const comment = intern.string(mark.text);
   const owner = intern.string(mark.owner);
-  const conditions = sortConditions((hint.action ?? []).map((condition) => sharedCondition(canonicalCondition(condition), intern)));
+  const conditions = sortConditions((hint.action ?? []).map((condition) => intern.condition(canonicalCondition(condition))));
   return {
     id: hint.id,
     client: hint.clientid,
     kind: kind.yaml,
     fields,
     conditions,
-    point: kind.point === 'none' ? [] : regroupPoints(hint.point ?? []).map((point) => sharedPoint(point, intern)),
+    point: kind.point === 'none' ? [] : regroupPoints(hint.point ?? []).map((point) => intern.point(point)),
     ...(typeof hint.regex_id === 'number' ? { regexId: hint.regex_id } : {}),
     ...(comment !== undefined ? { comment } : {}),
     ...(owner !== undefined ? { owner } : {}),
@@ -45,14 +45,4 @@ export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner(
     ...(name !== undefined ? { name } : {}),
     ...(adopted ? { adopted } : {}),
   } as LiveRule;
-}
-
-function sharedPoint(point: Point, intern: Interner): Point {
-  return intern.value(`p${pointKey(point)}`, point);
-}
-
-function sharedCondition(condition: Condition, intern: Interner): Condition {
-  // Keyed on the object kept, so its key (cached per object, model/rule.ts) is computed once.
-  const shared = { ...condition, point: sharedPoint(condition.point, intern) };
-  return intern.value(`c${conditionKey(shared)}`, shared);
 }

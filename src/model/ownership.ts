@@ -100,6 +100,8 @@ function encodeName(name: string): string {
 }
 
 function decodeName(value: string): string | undefined {
+  // Most names need no escape.
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {

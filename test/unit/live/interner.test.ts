@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { Interner } from '../../../src/live/interner.js';
+
+describe('Interner', () => {
+  it('shares points with the same elements, telling an index from its digits', () => {
+    const intern = new Interner();
+    const first = intern.point(['path', 0]);
+    expect(intern.point(['path', 0])).toBe(first);
+    expect(intern.point(['path', '0'])).not.toBe(first);
+    expect(intern.point(['path'])).not.toBe(first);
+    expect(intern.point(['path', 0, 'x'])).not.toBe(first);
+    expect(intern.point(['path'])).toBe(intern.point(['path']));
+  });
+
+  it('shares conditions with the same point, type and value, with their point shared', () => {
+    const intern = new Interner();
+    const point = intern.point(['header', 'HOST']);
+    const a = intern.condition({ point: ['header', 'HOST'], type: 'iequal', value: 'example.com' });
+    expect(a.point).toBe(point);
+    expect(intern.condition({ point: ['header', 'HOST'], type: 'iequal', value: 'example.com' })).toBe(a);
+    expect(intern.condition({ point: ['header', 'HOST'], type: 'equal', value: 'example.com' })).not.toBe(a);
+    expect(intern.condition({ point: ['header', 'HOST'], type: 'iequal', value: 'other' })).not.toBe(a);
+    const absent = intern.condition({ point: ['header', 'HOST'], type: 'absent', value: null });
+    expect(intern.condition({ point: ['header', 'HOST'], type: 'absent', value: null })).toBe(absent);
+  });
+
+  it('shares one-application pools with the lists of the same numbers', () => {
+    const intern = new Interner();
+    expect(intern.pool(7)).toEqual([7]);
+    expect(intern.pool(7)).toBe(intern.pool(7));
+    expect(intern.numbers([7])).toBe(intern.pool(7));
+  });
+});
