@@ -25,6 +25,7 @@ import { benchApply, type ApplyFigures } from './lib/apply-bench.js';
 import { benchDaemon, type DaemonFigures } from './lib/daemon-bench.js';
 import { benchDaemonAtScale, type DaemonScaleFigures } from './lib/daemon-scale.js';
 import { spawnEmulator } from './lib/emulator-process.js';
+import { goalRows } from './lib/goals.js';
 import { machineInfo, type MachineInfo } from './lib/machine.js';
 import { benchNoopPlan, type NoopPlanFigures } from './lib/noop-plan.js';
 import { ensureCliBuilt } from './soak/build.js';
@@ -199,6 +200,10 @@ function render(r: Results): string {
   const largest = [...r.noopPlans].sort((a, b) => b.rules + b.ipValues - (a.rules + a.ipValues))[0];
   if (largest) rows.push([`RSS at scale (${k(largest.rules)} rules + ${k(largest.ipValues)} IP)`, `${largest.rssMb} MB after plan`, `peak ${largest.maxRssMb} MB, heap ${largest.heapUsedMb} MB`]);
   out.push('', 'Other figures:', table(['what', 'figure', 'detail'], rows));
+  const goals = goalRows(r);
+  if (goals.length > 0) {
+    out.push('', 'Goals (issue 23), each judged on this run:', table(['goal', 'figure', 'met'], goals.map((g) => [g.goal, g.figure, g.met ? 'yes' : 'no'])));
+  }
   return out.join('\n');
 }
 

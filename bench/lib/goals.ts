@@ -1,0 +1,98 @@
+/**
+ * The memory-and-speed goals of issue 23, each beside its figure from the same
+ * run: a target lives here, next to the numbers it is judged on, and nowhere
+ * else. A goal whose figures this run did not measure (a quick run, `--scale`)
+ * is left out rather than guessed.
+ */
+import type { BenchFigures as DiffFigures } from '../diff.js';
+import type { ApplyFigures } from './apply-bench.js';
+import type { DaemonFigures } from './daemon-bench.js';
+import type { DaemonScaleFigures } from './daemon-scale.js';
+import type { NoopPlanFigures } from './noop-plan.js';
+
+export interface GoalInputs {
+  readonly noopPlans: readonly NoopPlanFigures[];
+  readonly applies: readonly ApplyFigures[];
+  readonly diff?: DiffFigures;
+  readonly daemon?: DaemonFigures;
+  readonly daemonAtScale?: DaemonScaleFigures;
+}
+
+export interface GoalRow {
+  readonly goal: string;
+  readonly figure: string;
+  readonly met: boolean;
+}
+
+/** At most this many times the floor measured in the same run. */
+const FLOOR_RATIO = 1.2;
+/** Peak RSS of a cold no-op plan with no heap cap, by account size. */
+const PLAN_RSS_MB = { '10k+50k': 150, '50k+50k': 300 } as const;
+/** diff + plan over 100k objects, the plan document's checksum included. */
+const DIFF_PLAN_MS = 300;
+const DAEMON_IDLE_MB = 70;
+const DAEMON_STEADY_MB = 120;
+/** A 100k + 100k cold plan against a 50k + 50k one. */
+const GROWTH = 2.2;
+
+const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+export function goalRows(r: GoalInputs): GoalRow[] {
+  const rows: GoalRow[] = [];
+  const plan = (rules: number, ipValues: number, latencyMs: number) =>
+    r.noopPlans.find((p) => p.rules === rules && p.ipValues === ipValues && p.latencyMs === latencyMs);
+  for (const latencyMs of [0, 50]) {
+    const p = plan(10_000, 50_000, latencyMs);
+    if (!p) continue;
+    const ratio = p.cold.totalMs / p.floor.totalMs;
+    rows.push({
+      goal: `cold no-op plan, 10k + 50k, ${latencyMs} ms per call: ≤ ${FLOOR_RATIO}× floor`,
+      figure: `${s(p.cold.totalMs)} against ${s(p.floor.totalMs)}: ${ratio.toFixed(2)}×`,
+      met: ratio <= FLOOR_RATIO,
+    });
+  }
+  for (const [size, rules, ipValues] of [['10k+50k', 10_000, 50_000], ['50k+50k', 50_000, 50_000]] as const) {
+    const p = plan(rules, ipValues, 0);
+    if (!p) continue;
+    const cap = process.env.BENCH_PLAN_HEAP_MB ? `, heap capped at ${process.env.BENCH_PLAN_HEAP_MB} MB (BENCH_PLAN_HEAP_MB)` : ', no heap cap';
+    rows.push({
+      goal: `peak RSS of a cold plan, ${size.replace('+', ' + ')}: ≤ ${PLAN_RSS_MB[size]} MB`,
+      figure: `${p.maxRssMb} MB (heap in use at most ${p.peakHeapUsedMb} MB)${cap}`,
+      met: p.maxRssMb <= PLAN_RSS_MB[size],
+    });
+  }
+  if (r.diff) {
+    const total = r.diff.planMs + r.diff.checksumMs;
+    rows.push({
+      goal: `diff + plan, 100k objects, checksum included: ≤ ${DIFF_PLAN_MS} ms`,
+      figure: `${total} ms (buildPlan ${r.diff.planMs} ms + document and checksum ${r.diff.checksumMs} ms)`,
+      met: total <= DIFF_PLAN_MS,
+    });
+  }
+  if (r.daemon) {
+    rows.push({
+      goal: `daemon RSS, idle: ≤ ${DAEMON_IDLE_MB} MB`,
+      figure: `${r.daemon.idleRssMb} MB; ${r.daemon.idleRssManifestMb} MB under the manifests' options`,
+      met: Math.min(r.daemon.idleRssMb, r.daemon.idleRssManifestMb) <= DAEMON_IDLE_MB,
+    });
+  }
+  if (r.daemonAtScale) {
+    const d = r.daemonAtScale;
+    rows.push({
+      goal: `daemon RSS, steady at ${d.rules / 1000}k + ${d.ipValues / 1000}k: ≤ ${DAEMON_STEADY_MB} MB`,
+      figure: `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles (peak ${d.peakRssMb} MB), NODE_OPTIONS="${d.nodeOptions}"`,
+      met: d.rssAfterCyclesMb <= DAEMON_STEADY_MB,
+    });
+  }
+  const [half, full] = [plan(50_000, 50_000, 0), plan(100_000, 100_000, 0)];
+  if (half && full) {
+    const ratio = full.cold.totalMs / half.cold.totalMs;
+    rows.push({ goal: `growth, 50k + 50k → 100k + 100k: ≤ ${GROWTH}×`, figure: `${ratio.toFixed(2)}× (${s(half.cold.totalMs)} → ${s(full.cold.totalMs)})`, met: ratio <= GROWTH });
+  }
+  const counted = [...r.noopPlans.map((p) => [p.calls, p.minimumCalls]), ...r.applies.map((a) => [a.calls, a.minimumCalls])];
+  if (counted.length > 0) {
+    const exact = counted.filter(([calls, minimum]) => calls === minimum).length;
+    rows.push({ goal: 'API calls exactly the minimum', figure: `${exact} of ${counted.length} runs`, met: exact === counted.length });
+  }
+  return rows;
+}
