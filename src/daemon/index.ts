@@ -9,7 +9,7 @@ import { ReconcileLoop, type BackoffOptions } from './loop.js';
 import { DaemonMetrics } from './metrics.js';
 import type { Cycle } from '../reconcile/outcome.js';
 import type { PauseSwitch } from './pause-switch.js';
-import { collectGarbage } from './release-memory.js';
+import { IdleMemory } from './release-memory.js';
 import { startDaemonServer } from './server.js';
 import { watchPolicyDirectory } from './watch.js';
 
@@ -43,7 +43,7 @@ export interface DaemonOptions {
   backoff?: BackoffOptions;
   /** `POST /pause` and `DELETE /pause` for a bearer of the token in `tokenFile`; the cycle reads `pause`. */
   admin?: { readonly tokenFile: string; readonly pause: PauseSwitch };
-  /** Collect the garbage of each cycle once it is over (release-memory.ts); `rampart run` sets it. */
+  /** Collect the garbage of each cycle once it is over, and shrink the young generation once idle (release-memory.ts); `rampart run` sets it. */
   releaseMemoryWhenIdle?: boolean;
 }
 
@@ -62,14 +62,18 @@ export interface RunningDaemon {
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger ?? silentLogger();
   const metrics = options.metrics ?? new DaemonMetrics();
+  const memory = options.releaseMemoryWhenIdle ? new IdleMemory() : undefined;
   const loop = new ReconcileLoop({
-    cycle: options.cycle,
+    cycle: memory ? (context) => {
+      memory.busy();
+      return options.cycle(context);
+    } : options.cycle,
     intervalMs: options.intervalMs,
     jitterRatio: options.jitterRatio,
     backoff: options.backoff,
     logger,
     metrics,
-    ...(options.releaseMemoryWhenIdle ? { onIdle: collectGarbage } : {}),
+    ...(memory ? { onIdle: () => memory.idle() } : {}),
   });
   const server = options.listen !== undefined
     ? await startDaemonServer({

@@ -9,26 +9,88 @@
  * 224 MB at once), for well under 100 ms per cycle. Node exposes no
  * collection API without `--expose-gc`, so the flag is set at run time and
  * `gc` fetched from a fresh context (what Jest's leak detector does).
+ *
+ * Full collections leave the young generation as large as start-up or the
+ * cycle made it: 16 or 32 MB, all of it resident, in a daemon whose whole heap
+ * holds about 20 MB. V8 shrinks it only at a collection made once its own
+ * record shows little allocation for a while, so 1 s into the idle time a
+ * second step runs minor collections (an empty young generation: a few ms in
+ * all) until V8 has shrunk it. Idle daemon over 300 rules: 94 → 80 MB resident
+ * (median of five).
  */
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** `null` once getting `gc` failed: a Node release that refuses the flag costs memory, never the loop. */
-let gc: (() => void) | undefined | null;
+type Gc = (options?: { type?: 'major' | 'minor' }) => void;
 
-/** Whether it collected. */
-export function collectGarbage(): boolean {
-  if (gc === null) return false;
+/** `null` once getting `gc` failed: a Node release that refuses the flag costs memory, never the loop. */
+let gc: Gc | undefined | null;
+
+/** How long the daemon stays idle before the young generation is shrunk: V8 must see the allocation rate fall first. */
+const SHRINK_DELAY_MS = 1_000;
+/** V8 shrinks after about ten (it weighs its last ten collections); past this many it will not. */
+const MAX_MINOR_COLLECTIONS = 16;
+
+function collector(): Gc | undefined {
+  if (gc === null) return undefined;
   try {
     if (!gc) {
       setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as () => void;
+      gc = runInNewContext('gc') as Gc;
     }
-    gc();
-    gc();
-    return true;
+    return gc;
   } catch {
     gc = null;
-    return false;
+    return undefined;
+  }
+}
+
+/** Whether it collected. */
+export function collectGarbage(): boolean {
+  const collect = collector();
+  if (!collect) return false;
+  collect();
+  collect();
+  return true;
+}
+
+/** The young generation's size in bytes: both semi-spaces, committed whether used or not. */
+export function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+}
+
+/** Minor collections until V8 shrinks the young generation, at most MAX_MINOR_COLLECTIONS; how many ran. */
+export function shrinkYoungGeneration(): number {
+  const collect = collector();
+  if (!collect) return 0;
+  const before = youngGenerationBytes();
+  let runs = 0;
+  while (runs < MAX_MINOR_COLLECTIONS && youngGenerationBytes() >= before) {
+    collect({ type: 'minor' });
+    runs += 1;
+  }
+  return runs;
+}
+
+/** What the daemon's loop calls as it goes idle and as a cycle starts. */
+export class IdleMemory {
+  private timer: NodeJS.Timeout | undefined;
+
+  /** The cycle is over: its garbage now, the young generation once V8 sees the daemon idle. */
+  idle(): void {
+    this.busy();
+    if (!collectGarbage()) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      shrinkYoungGeneration();
+    }, SHRINK_DELAY_MS);
+    // An idle daemon waits on its server and watcher; this timer alone keeps nothing alive.
+    this.timer.unref();
+  }
+
+  /** A cycle starts: collecting now would only promote its objects early. */
+  busy(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
