@@ -19,6 +19,7 @@ import type { ExecuteContext } from './execute.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import { type ApplyReport, summarize } from './results.js';
 import { removeConcurrentCopies, type ConcurrentCopy } from './concurrent-copies.js';
+import { ListingReads } from './listing-reads.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from '../live/write-journal.js';
 
@@ -111,8 +112,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   await runDeletes(deletes, run, blockedIds);
 
   // Stopped: exit promptly, without starting even a listing call to wait for.
+  const reads = new ListingReads(options.api, options.stop);
   const settled = options.stop?.aborted ? false : await waitForListings(results, {
-    api: options.api,
+    reads,
     owner: plan.owner,
     timeoutMs: options.settleTimeoutMs ?? 30_000,
     intervalMs: options.settleIntervalMs ?? 1_000,
@@ -121,7 +123,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   if (!settled && !options.stop?.aborted) logger.warn({ timeoutMs: options.settleTimeoutMs ?? 30_000 }, 'the listings do not show every write yet; the next plan may lag behind');
   // Only once the listings show this run's writes: its own copies must be there to compare with.
   const copies = settled && (options.settleTimeoutMs ?? 30_000) > 0 && !options.stop?.aborted
-    ? await removeConcurrentCopies(results, { api: options.api, owner: plan.owner, ...(options.stop ? { stop: options.stop } : {}) })
+    ? await removeConcurrentCopies(results, { reads, owner: plan.owner, ...(options.stop ? { stop: options.stop } : {}) })
     : [];
   reportCopies(copies, plan.owner, audit, logger);
   return summarize(results, {

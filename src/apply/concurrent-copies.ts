@@ -9,11 +9,11 @@
  * two runs never disagree on which stays, whichever finishes first. For a
  * one-per-scope rule the lowest id is the one the service itself keeps: no gap.
  */
-import type { ServiceApi } from '../api/service.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import { OBJECT_CLASSES, type ObjectClassName } from '../plan/classes/index.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
+import type { ListingReads } from './listing-reads.js';
 
 /** A copy another writer made, deleted. */
 export interface ConcurrentCopy {
@@ -30,7 +30,8 @@ export interface ConcurrentCopy {
 }
 
 export interface CopyOptions {
-  readonly api: ServiceApi;
+  /** The listings as the settle wait last read them (they show this run's writes), and the API to delete through. */
+  readonly reads: ListingReads;
   readonly owner: string;
   readonly stop?: AbortSignal;
 }

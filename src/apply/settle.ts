@@ -4,14 +4,15 @@
  * bounded wait passes), so a `plan` right after shows no changes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceApi } from '../api/service.js';
 import { OBJECT_CLASSES } from '../plan/classes/index.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
 import type { ChangeResult } from '../audit/change-result.js';
+import type { ListingReads } from './listing-reads.js';
 
 export interface SettleOptions {
-  readonly api: ServiceApi;
+  /** Reads each listing afresh, and keeps it for the copy check that follows a settled wait. */
+  readonly reads: ListingReads;
   readonly owner: string;
   readonly timeoutMs: number;
   readonly intervalMs: number;
@@ -27,8 +28,8 @@ export interface SettleOptions {
 export interface ListingCheck<C extends Change = Change> {
   /** Notes what a change that succeeded (or was already done) leaves in the listings. */
   expect(change: C, result: ChangeResult): void;
-  /** Whether the listings show every noted write now (reads each listing concerned once; `stop` aborts the read). */
-  shown(api: ServiceApi, owner: string, stop?: AbortSignal): Promise<boolean>;
+  /** Whether the listings show every noted write now (reads each listing concerned once, afresh). */
+  shown(reads: ListingReads, owner: string): Promise<boolean>;
 }
 
 export async function waitForListings(results: readonly ChangeResult[], options: SettleOptions): Promise<boolean> {
@@ -49,7 +50,7 @@ export async function waitForListings(results: readonly ChangeResult[], options:
 
 async function everyShown(checks: Iterable<ListingCheck>, options: SettleOptions): Promise<boolean> {
   try {
-    for (const check of checks) if (!await check.shown(options.api, options.owner, options.stop)) return false;
+    for (const check of checks) if (!await check.shown(options.reads, options.owner)) return false;
     return true;
   } catch (error) {
     // A stop aborts the listing read in flight: not settled, and no error of its own.

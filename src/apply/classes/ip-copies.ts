@@ -1,7 +1,6 @@
 /** Another writer's copies of the IP values this run created (see apply/concurrent-copies.ts). */
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
-import { listIpObjects } from '../../live/ip-listing.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
 import type { IpChange } from '../../model/change.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
@@ -43,7 +42,7 @@ interface OwnValue {
 }
 
 async function ipCopies(client: number, list: IpListName, keys: ReadonlyMap<string, OwnValue>, options: CopyOptions): Promise<ConcurrentCopy[]> {
-  const objects = await listIpObjects(options.api, client, list, options.stop);
+  const objects = await options.reads.lastIpList(client, list);
   const entriesOf = new Map<number, { key: string | undefined; value: string }[]>();
   const lowest = new Map<string, number>();
   // This run's own objects count whether or not the listing shows them yet.
@@ -68,6 +67,6 @@ async function ipCopies(client: number, list: IpListName, keys: ReadonlyMap<stri
     if (!keptBy.every((kept) => kept !== undefined && kept < id)) continue;
     copies.push({ kind: 'ip', client, id, kept: Math.min(...(keptBy as number[])), list, values: entries.map((entry) => entry.value) });
   }
-  if (copies.length > 0) await options.api.deleteIpRules(client, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
+  if (copies.length > 0) await options.reads.api.deleteIpRules(client, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
   return copies;
 }

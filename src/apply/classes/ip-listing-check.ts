@@ -1,10 +1,9 @@
 /** What the IP-list listings must show after an apply's IP writes (see apply/settle.ts). */
-import type { ServiceApi } from '../../api/service.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
-import { listIpObjects } from '../../live/ip-listing.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
 import type { IpChange } from '../../model/change.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
+import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';
 
 interface ListExpectations {
@@ -35,10 +34,10 @@ export function ipListingCheck(): ListingCheck<IpChange> {
       if (status === 'already-done') return;
       for (const entry of change.entries.map(plainIpEntry)) of(change.client, entry.list).keys.push(ipWriteKey(entry));
     },
-    async shown(api: ServiceApi, owner: string, stop?: AbortSignal) {
+    async shown(reads: ListingReads, owner: string) {
       for (const [clientList, expected] of byList) {
         const [client, list] = clientList.split('|') as [string, IpListName];
-        const objects = await listIpObjects(api, Number(client), list, stop);
+        const objects = await reads.readIpList(Number(client), list);
         const listedIds = new Set(objects.map((object) => object.id));
         const listedKeys = new Set(objects.flatMap((object) => liveEntriesFromIpRule(object)).flatMap((entry) =>
           entry.owner === owner ? (listedIpWriteKey(entry) ?? []) : []));

@@ -1,7 +1,6 @@
 /** Another writer's copies of the rules this run created (see apply/concurrent-copies.ts). */
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
-import { listClientRules } from '../../live/rule-listing.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
 import type { RuleChange } from '../../model/change.js';
 import { plainRule } from '../../model/rule.js';
@@ -31,7 +30,7 @@ async function ruleCopies(client: number, keys: ReadonlyMap<string, number | und
   const byKey = new Map<string, { id: number; name?: string }[]>();
   // This run's own copy counts whether or not the listing shows it yet.
   for (const [key, id] of keys) if (id !== undefined) byKey.set(key, [{ id }]);
-  for (const hint of await listClientRules(options.api, client, options.stop)) {
+  for (const hint of await options.reads.lastRules(client)) {
     const rule = liveRuleFromHint(hint);
     const key = rule && rule.owner === options.owner ? listedRuleWriteKey(rule) : undefined;
     if (key === undefined || !keys.has(key) || byKey.get(key)?.some((copy) => copy.id === hint.id)) continue;
@@ -43,6 +42,6 @@ async function ruleCopies(client: number, keys: ReadonlyMap<string, number | und
     if (!first) continue;
     for (const other of others) copies.push({ kind: 'rule', client, id: other.id, kept: first.id, ...(other.name !== undefined ? { name: other.name } : {}) });
   }
-  if (copies.length > 0) await options.api.deleteHints(client, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
+  if (copies.length > 0) await options.reads.api.deleteHints(client, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
   return copies;
 }

@@ -1,10 +1,9 @@
 /** What the rule listings must show after an apply's rule writes (see apply/settle.ts). */
-import type { ServiceApi } from '../../api/service.js';
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
-import { listClientRules } from '../../live/rule-listing.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
 import { plainRule } from '../../model/rule.js';
 import type { RuleChange } from '../../model/change.js';
+import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';
 
 interface ClientExpectations {
@@ -34,9 +33,9 @@ export function ruleListingCheck(): ListingCheck<RuleChange> {
       // An update or adoption is listed with the mark it wrote: the listing shows the new version.
       else expected.keys.push(ruleWriteKey(plainRule(change.rule)));
     },
-    async shown(api: ServiceApi, owner: string, stop?: AbortSignal) {
+    async shown(reads: ListingReads, owner: string) {
       for (const [client, expected] of byClient) {
-        const hints = await listClientRules(api, client, stop);
+        const hints = await reads.readRules(client);
         const listedIds = new Set(hints.map((hint) => hint.id));
         const lowestOfKey = new Map<string, number>();
         for (const hint of hints) {
