@@ -40,17 +40,19 @@ function fmix(h: number): number {
 /** A float's bytes, little-endian whatever the machine. */
 const floatView = new DataView(new ArrayBuffer(8));
 
+/** Words buffered before their blocks are mixed: a multiple of 4 (one block). */
+const CAPACITY = 256;
+
 export class Hash128 {
   private h1 = 0;
   private h2 = 0;
   private h3 = 0;
   private h4 = 0;
-  /** Words of the block being filled: a block is mixed when its fourth word comes, the tail differently. */
-  private b0 = 0;
-  private b1 = 0;
-  private b2 = 0;
-  private pending = 0;
-  private words = 0;
+  /** Words not mixed yet: mixed a buffer at a time, in a loop over a typed array (faster than a call per word). */
+  private readonly buffer = new Int32Array(CAPACITY);
+  private buffered = 0;
+  /** Words mixed before those buffered. */
+  private mixed = 0;
   /** The hash `finish` computed, as four unsigned 32-bit words (h1..h4, the reference's output order). */
   out1 = 0;
   out2 = 0;
@@ -63,46 +65,54 @@ export class Hash128 {
 
   reset(seed = 0): this {
     this.h1 = this.h2 = this.h3 = this.h4 = seed | 0;
-    this.pending = 0;
-    this.words = 0;
+    this.buffered = 0;
+    this.mixed = 0;
     return this;
   }
 
   /** One 32-bit word (taken modulo 2^32). */
   word(w: number): void {
-    this.words++;
-    switch (this.pending) {
-      case 0: this.b0 = w; this.pending = 1; return;
-      case 1: this.b1 = w; this.pending = 2; return;
-      case 2: this.b2 = w; this.pending = 3; return;
-      default: this.pending = 0; this.block(this.b0, this.b1, this.b2, w);
-    }
+    if (this.buffered === CAPACITY) this.mixBlocks();
+    this.buffer[this.buffered++] = w;
   }
 
-  private block(k1: number, k2: number, k3: number, k4: number): void {
+  /** Mixes every whole block buffered; a partial one (the tail) stays, at the front. */
+  private mixBlocks(): void {
+    const buffer = this.buffer;
+    const end = this.buffered & ~3;
     let { h1, h2, h3, h4 } = this;
-    h1 ^= Math.imul(rotl(Math.imul(k1, C1), 15), C2);
-    h1 = (Math.imul(rotl(h1, 19) + h2, 5) + 0x561ccd1b) | 0;
-    h2 ^= Math.imul(rotl(Math.imul(k2, C2), 16), C3);
-    h2 = (Math.imul(rotl(h2, 17) + h3, 5) + 0x0bcaa747) | 0;
-    h3 ^= Math.imul(rotl(Math.imul(k3, C3), 17), C4);
-    h3 = (Math.imul(rotl(h3, 15) + h4, 5) + 0x96cd1c35) | 0;
-    h4 ^= Math.imul(rotl(Math.imul(k4, C4), 18), C1);
-    h4 = (Math.imul(rotl(h4, 13) + h1, 5) + 0x32ac3b17) | 0;
+    for (let i = 0; i < end; i += 4) {
+      h1 ^= Math.imul(rotl(Math.imul(buffer[i] as number, C1), 15), C2);
+      h1 = (Math.imul(rotl(h1, 19) + h2, 5) + 0x561ccd1b) | 0;
+      h2 ^= Math.imul(rotl(Math.imul(buffer[i + 1] as number, C2), 16), C3);
+      h2 = (Math.imul(rotl(h2, 17) + h3, 5) + 0x0bcaa747) | 0;
+      h3 ^= Math.imul(rotl(Math.imul(buffer[i + 2] as number, C3), 17), C4);
+      h3 = (Math.imul(rotl(h3, 15) + h4, 5) + 0x96cd1c35) | 0;
+      h4 ^= Math.imul(rotl(Math.imul(buffer[i + 3] as number, C4), 18), C1);
+      h4 = (Math.imul(rotl(h4, 13) + h1, 5) + 0x32ac3b17) | 0;
+    }
     this.h1 = h1;
     this.h2 = h2;
     this.h3 = h3;
     this.h4 = h4;
+    // At most three words stay (copyWithin, a builtin call, costs more than the hash of a short value).
+    const rest = this.buffered - end;
+    for (let i = 0; i < rest; i++) buffer[i] = buffer[end + i] as number;
+    this.mixed += end;
+    this.buffered = rest;
   }
 
-  /** Ends the stream: the hash is in `out1..out4` (and the hex returned); `reset` before the next. */
+  /** Ends the stream: the hash is in `out1..out4`; `reset` before the next. */
   finish(): this {
+    this.mixBlocks();
+    const buffer = this.buffer;
+    const tail = this.buffered;
     let { h1, h2, h3, h4 } = this;
     // The tail: up to three words, each mixed into its own lane without the block's rounds.
-    if (this.pending >= 3) h3 ^= Math.imul(rotl(Math.imul(this.b2, C3), 17), C4);
-    if (this.pending >= 2) h2 ^= Math.imul(rotl(Math.imul(this.b1, C2), 16), C3);
-    if (this.pending >= 1) h1 ^= Math.imul(rotl(Math.imul(this.b0, C1), 15), C2);
-    const length = (this.words * 4) >>> 0;
+    if (tail >= 3) h3 ^= Math.imul(rotl(Math.imul(buffer[2] as number, C3), 17), C4);
+    if (tail >= 2) h2 ^= Math.imul(rotl(Math.imul(buffer[1] as number, C2), 16), C3);
+    if (tail >= 1) h1 ^= Math.imul(rotl(Math.imul(buffer[0] as number, C1), 15), C2);
+    const length = ((this.mixed + tail) * 4) >>> 0;
     h1 ^= length;
     h2 ^= length;
     h3 ^= length;
@@ -133,7 +143,15 @@ export class Hash128 {
     const n = s.length;
     this.word(n);
     let i = 0;
-    for (; i + 1 < n; i += 2) this.word(s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16));
+    // Straight into the buffer, a buffer's room at a time: no call and no check per word.
+    while (i + 1 < n) {
+      if (this.buffered === CAPACITY) this.mixBlocks();
+      const buffer = this.buffer;
+      let at = this.buffered;
+      const stop = Math.min(n - 1, i + 2 * (CAPACITY - at));
+      for (; i < stop; i += 2) buffer[at++] = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+      this.buffered = at;
+    }
     if (i < n) this.word(s.charCodeAt(i));
   }
 

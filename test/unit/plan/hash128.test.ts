@@ -92,12 +92,30 @@ describe('Hash128', () => {
 
   it('hashes a word stream as the reference hashes its little-endian bytes, at every length and tail', () => {
     const hash = new Hash128();
-    for (let n = 0; n <= 40; n++) {
+    // Past the hasher's buffer of 256 words too.
+    for (const n of [...Array.from({ length: 41 }, (_, i) => i), 255, 256, 257, 258, 259, 511, 512, 513, 1000]) {
       for (const seed of [0, 1, 0x9747b28c]) {
         const stream = words(n, n * 7 + 1);
         hash.reset(seed);
         for (const w of stream) hash.word(w);
         expect(hash.finish().hex(), `${n} words, seed ${seed}`).toBe(hex(reference(bytesOf(stream), seed | 0)));
+      }
+    }
+  });
+
+  it('hashes a string as its length, then its UTF-16 code units two to a word, at every length', () => {
+    const hash = new Hash128();
+    for (const n of [0, 1, 2, 3, 254, 509, 510, 511, 512, 513, 1025]) {
+      const text = Array.from({ length: n }, (_, i) => String.fromCharCode(0x20 + ((i * 7919) % 0xffd0))).join('');
+      const stream = [n];
+      for (let i = 0; i < n; i += 2) stream.push(text.charCodeAt(i) | ((i + 1 < n ? text.charCodeAt(i + 1) : 0) << 16));
+      for (const lead of [0, 1, 2, 3, 200]) {
+        hash.reset();
+        for (let i = 0; i < lead; i++) hash.word(i);
+        hash.string(text);
+        const expected = new Hash128();
+        for (const w of [...Array.from({ length: lead }, (_, i) => i), ...stream]) expected.word(w);
+        expect(hash.finish().hex(), `${n} characters after ${lead} words`).toBe(expected.finish().hex());
       }
     }
   });
