@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * JSON with object keys sorted at every level and `undefined` members left out:
  * the same value always gives the same bytes, whatever order it was built or
@@ -9,7 +7,7 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
     return value === undefined ? 'null' : JSON.stringify(value);
   }
-  // Plain loops and one string: the checksum of a large plan walks every member of it.
+  // Plain loops and one string: a saved plan's changes are compared this way, every member of them.
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
@@ -36,8 +34,4 @@ function quoted(key: string): string {
     if (quotedKeys.size < 1000) quotedKeys.set(key, text);
   }
   return text;
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
