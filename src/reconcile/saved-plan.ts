@@ -11,7 +11,8 @@
 import { readFile } from 'node:fs/promises';
 import { FileError, PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { buildPlan, canonicalJson, digestDesired, digestLive, encodePlan, planChecksum, type Plan, type SafetyLimits } from '../plan/index.js';
+import { buildPlan, digestDesired, digestLive, encodePlan, planChecksum, type Plan, type SafetyLimits } from '../plan/index.js';
+import { sameJson } from '../plan/canonical.js';
 import { PLAN_FORMAT_VERSION, type PlanDocument } from '../plan/types.js';
 
 export async function readSavedPlan(file: string): Promise<PlanDocument> {
@@ -56,7 +57,7 @@ export function confirmSavedPlan(saved: PlanDocument, desired: DesiredState, lis
     owner: saved.owner, ...options.limits, ...(saved.rule_updates ? { ruleUpdates: saved.rule_updates } : {}), ...(saved.adopt ? { adopt: true } : {}),
   });
   // Compared as documents: the file is the document the reviewer read.
-  if (canonicalJson(encodePlan(recomputed).changes) !== canonicalJson(saved.changes)) {
+  if (!sameJson(encodePlan(recomputed).changes, saved.changes)) {
     throw new PlanMismatchError(
       `${options.file} holds changes that its policies and live state do not produce (the file was edited); nothing is applied, make a new plan`,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../src/plan/canonical.js';
+import { canonicalJson, sameJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
 import { planChecksum } from '../../../src/plan/codec.js';
 import { renderJson } from '../../../src/plan/render/json.js';
@@ -124,6 +124,19 @@ describe('determinism', () => {
 
   it('sorts object keys in canonical JSON and drops undefined members', () => {
     expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 'x' }] })).toBe('{"a":[{"c":"x"}],"b":1}');
+  });
+
+  it('compares values as their canonical JSON would, without printing it', () => {
+    const values: unknown[] = [
+      null, undefined, Number.NaN, 0, -0, 1, '1', '', 'a', true, false, [], [null], [undefined], [1, 2], [2, 1], {}, { a: undefined },
+      { a: null }, { a: 1 }, { a: '1' }, { b: 1 }, { a: 1, b: 2 }, { b: 2, a: 1 }, { a: [1, { c: 'x', d: undefined }] }, { a: [1, { c: 'x' }] },
+      { toString: 1 }, [[]], [{}],
+    ];
+    for (const a of values) {
+      for (const b of values) expect(sameJson(a, b), `${canonicalJson(a)} ${canonicalJson(b)}`).toBe(canonicalJson(a) === canonicalJson(b));
+    }
+    const plan = planDocument(everyChange().desired, everyChange().live);
+    expect(sameJson(JSON.parse(renderJson(plan)), plan)).toBe(true);
   });
 });
 
