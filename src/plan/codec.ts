@@ -5,8 +5,8 @@
  * a saved plan is never turned into changes to apply.
  */
 import type { Change } from '../model/change.js';
-import { canonicalJson, sha256 } from './canonical.js';
 import { planClassOf } from './classes/index.js';
+import { Hash128 } from './hash128.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanDocument } from './types.js';
 
 export function encodePlan(plan: Plan): PlanDocument {
@@ -41,9 +41,18 @@ export function encodeChange(change: Change): PlanChange {
   return planClassOf(change).toPlanChange(change);
 }
 
-/** sha256 of the canonical JSON of the document's changes; `apply --plan` recomputes it. */
+/**
+ * Hash128 of the document's changes as JSON values (object members by name,
+ * so the file's key order does not count); `readSavedPlan` recomputes it from
+ * the parsed file. It catches a file edited by hand or damaged on the way,
+ * not forgery: anyone can recompute it, which is why `apply --plan` plans
+ * again and compares the changes. No text is built: a large plan's changes
+ * are tens of MB as JSON.
+ */
 export function planChecksum(changes: readonly PlanChange[]): string {
-  return sha256(canonicalJson(changes));
+  const hash = new Hash128();
+  hash.value(changes);
+  return hash.finish().hex();
 }
 
 /** `compute()` on the first call, its result after. */

@@ -12,7 +12,11 @@ import type { ConditionType, Point } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import type { IpListName, IpRuleType } from '../model/ip.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+/**
+ * 2: the digests add up a hash per object, the checksum hashes the changes
+ * as values (format 1: sha256 of sorted lines and of canonical JSON).
+ */
+export const PLAN_FORMAT_VERSION = 2;
 
 /**
  * The application(s) a change concerns: one id, `'all'` (account-wide, pool 0),
@@ -311,9 +315,11 @@ export interface PlanDocument {
   /** API calls the changes take (rule deletes of one client share calls of up to 1000 ids). */
   readonly api_calls: number;
   readonly safety: PlanSafety;
-  /** sha256 (hex) of the canonical JSON of `changes`. */
+  /** Hash128 (32 hex digits, codec.ts `planChecksum`) of `changes` as JSON values, whatever their members' order. */
   readonly checksum: string;
+  /** sha256 (hex) over the policies' objects, whatever their order or place (digest.ts); `apply --plan` compares it. */
   readonly desired_digest: string;
+  /** The same over the live objects listed, with their ids and owners. */
   readonly live_digest: string;
   readonly changes: readonly PlanChange[];
   readonly notes: readonly PlanNote[];

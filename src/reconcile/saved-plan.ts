@@ -11,7 +11,8 @@
 import { readFile } from 'node:fs/promises';
 import { FileError, PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { buildPlan, canonicalJson, digestDesired, digestLive, encodePlan, planChecksum, type Plan, type SafetyLimits } from '../plan/index.js';
+import { buildPlan, digestDesired, digestLive, encodePlan, planChecksum, type Plan, type SafetyLimits } from '../plan/index.js';
+import { sameJson } from '../plan/canonical.js';
 import { PLAN_FORMAT_VERSION, type PlanDocument } from '../plan/types.js';
 
 export async function readSavedPlan(file: string): Promise<PlanDocument> {
@@ -27,6 +28,7 @@ export async function readSavedPlan(file: string): Promise<PlanDocument> {
   } catch (error) {
     throw new UsageError(`${file} is not a plan: it is not JSON`, { cause: error });
   }
+  checkFormat(plan, file);
   if (!isPlanShaped(plan)) {
     throw new UsageError(`${file} is not a Rampart plan of format_version ${PLAN_FORMAT_VERSION}`);
   }
@@ -55,7 +57,7 @@ export function confirmSavedPlan(saved: PlanDocument, desired: DesiredState, lis
     owner: saved.owner, ...options.limits, ...(saved.rule_updates ? { ruleUpdates: saved.rule_updates } : {}), ...(saved.adopt ? { adopt: true } : {}),
   });
   // Compared as documents: the file is the document the reviewer read.
-  if (canonicalJson(encodePlan(recomputed).changes) !== canonicalJson(saved.changes)) {
+  if (!sameJson(encodePlan(recomputed).changes, saved.changes)) {
     throw new PlanMismatchError(
       `${options.file} holds changes that its policies and live state do not produce (the file was edited); nothing is applied, make a new plan`,
     );
@@ -74,6 +76,23 @@ function checkPlanIsCurrent(plan: PlanDocument, desired: DesiredState, live: Liv
   if (digestLive(live) !== plan.live_digest) {
     throw new StalePlanError('the live state changed since the plan was made (someone or something wrote to the account); run plan again');
   }
+}
+
+/**
+ * Refuses a plan of another format by name: digests and checksum are computed
+ * differently in each, so an older plan would only fail as "modified". Saved
+ * plans live from a pull request to its merge: planning again is the remedy.
+ */
+function checkFormat(value: unknown, file: string): void {
+  if (!value || typeof value !== 'object') return;
+  const version = (value as { format_version?: unknown }).format_version;
+  if (typeof version !== 'number' || version === PLAN_FORMAT_VERSION) return;
+  if (version < PLAN_FORMAT_VERSION) {
+    throw new StalePlanError(
+      `${file} was made by an older Rampart (plan format ${version}; this one reads format ${PLAN_FORMAT_VERSION}): make a new plan`,
+    );
+  }
+  throw new UsageError(`${file} was made by a newer Rampart (plan format ${version}; this one reads format ${PLAN_FORMAT_VERSION}): use that version`);
 }
 
 /** The parts of a saved plan read before it is confirmed; its figures are recomputed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../src/plan/canonical.js';
+import { canonicalJson, sameJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
 import { planChecksum } from '../../../src/plan/codec.js';
 import { renderJson } from '../../../src/plan/render/json.js';
@@ -59,7 +59,7 @@ describe('plan ordering', () => {
       'format_version', 'owner', 'summary', 'api_calls', 'safety', 'checksum', 'desired_digest', 'live_digest',
       'changes', 'notes', 'unmanaged', 'left_unmanaged',
     ]);
-    expect(plan.format_version).toBe(1);
+    expect(plan.format_version).toBe(2);
     expect(plan.owner).toBe('rampart');
     expect(renderJson(plan)).toBe(renderJson(planDocument(everyChange().desired, everyChange().live)));
   });
@@ -93,14 +93,23 @@ describe('determinism', () => {
     expect(renderJson(planDocument(desiredState([], [...values].reverse().map((v) => desiredIp(v, {}, 10 + values.indexOf(v)))), live))).toBe(expected);
   });
 
-  it('checksums the canonical JSON of the changes', () => {
+  it('checksums the changes as values, whatever the order of their members', () => {
     const plan = planDocument(everyChange().desired, everyChange().live);
-    expect(plan.checksum).toMatch(/^[0-9a-f]{64}$/);
+    expect(plan.checksum).toMatch(/^[0-9a-f]{32}$/);
     expect(planChecksum(plan.changes)).toBe(plan.checksum);
-    // A plan read back from its JSON checks out the same.
+    // A plan read back from its JSON checks out the same, and so does one rewritten with its keys in another order.
     const reread = JSON.parse(renderJson(plan)) as typeof plan;
     expect(planChecksum(reread.changes)).toBe(plan.checksum);
+    const reversed = JSON.parse(JSON.stringify(plan.changes), (_key, value: unknown) =>
+      value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value) as typeof plan.changes;
+    expect(Object.keys(reversed[0] ?? {})).toEqual(Object.keys(plan.changes[0] ?? {}).reverse());
+    expect(planChecksum(reversed)).toBe(plan.checksum);
+    // Any change removed, moved or edited shows.
+    const [first, second, ...rest] = plan.changes;
+    if (!first || !second) throw new Error('the scenario has changes');
     expect(planChecksum(plan.changes.slice(1))).not.toBe(plan.checksum);
+    expect(planChecksum([second, first, ...rest])).not.toBe(plan.checksum);
+    expect(planChecksum([{ ...first, client: first.client + 1 }, second, ...rest])).not.toBe(plan.checksum);
   });
 
   it('computes the checksum when it is first read, in its place in the JSON', () => {
@@ -115,6 +124,19 @@ describe('determinism', () => {
 
   it('sorts object keys in canonical JSON and drops undefined members', () => {
     expect(canonicalJson({ b: 1, a: [{ d: undefined, c: 'x' }] })).toBe('{"a":[{"c":"x"}],"b":1}');
+  });
+
+  it('compares values as their canonical JSON would, without printing it', () => {
+    const values: unknown[] = [
+      null, undefined, Number.NaN, 0, -0, 1, '1', '', 'a', true, false, [], [null], [undefined], [1, 2], [2, 1], {}, { a: undefined },
+      { a: null }, { a: 1 }, { a: '1' }, { b: 1 }, { a: 1, b: 2 }, { b: 2, a: 1 }, { a: [1, { c: 'x', d: undefined }] }, { a: [1, { c: 'x' }] },
+      { toString: 1 }, [[]], [{}],
+    ];
+    for (const a of values) {
+      for (const b of values) expect(sameJson(a, b), `${canonicalJson(a)} ${canonicalJson(b)}`).toBe(canonicalJson(a) === canonicalJson(b));
+    }
+    const plan = planDocument(everyChange().desired, everyChange().live);
+    expect(sameJson(JSON.parse(renderJson(plan)), plan)).toBe(true);
   });
 });
 
@@ -137,6 +159,16 @@ describe('digests', () => {
     expect(digestLive({ ...live, rules: [{ ...first, id: 1 }, ...rest] })).not.toBe(digestLive(live));
     expect(digestLive({ ...live, rules: [{ ...first, owner: 'x' }, ...rest] })).not.toBe(digestLive(live));
     expect(digestDesired(desired)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('count an object held twice (a sum of hashes, not an xor that would cancel it)', () => {
+    const [rule] = desired.rules;
+    const [entry] = live.ipEntries;
+    if (!rule || !entry) throw new Error('scenario has rules and live entries');
+    expect(digestDesired({ ...desired, rules: [rule, ...desired.rules] })).not.toBe(digestDesired(desired));
+    const twice = { ...live, ipEntries: [entry, entry, ...live.ipEntries] };
+    expect(digestLive(twice)).not.toBe(digestLive(live));
+    expect(digestLive(twice)).not.toBe(digestLive({ ...live, ipEntries: [entry, ...live.ipEntries] }));
   });
 
   it('are recorded in the plan', () => {

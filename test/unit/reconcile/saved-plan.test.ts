@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const valid = () => ({
-  format_version: 1, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, api_calls: 0,
+  format_version: 2, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, api_calls: 0,
   safety: { ok: true, delete_count: 0, owned_count: 0, share: 0, threshold: 0.3, min_owned: 10 },
   checksum: planChecksum([]), desired_digest: 'd', live_digest: 'l', changes: [], notes: [],
 });
@@ -37,6 +37,22 @@ describe('readSavedPlan', () => {
     for (const content of ['not json', [], { format_version: 2, changes: [] }, withoutSafety]) {
       await expect(readSavedPlan(await save(content))).rejects.toMatchObject({ code: 'usage' });
     }
+  });
+
+  it('refuses a plan of an older format by name: its digests and checksum are computed otherwise', async () => {
+    const file = await save({ ...valid(), format_version: 1 });
+    await expect(readSavedPlan(file)).rejects.toMatchObject({
+      code: 'stale_plan',
+      message: `${file} was made by an older Rampart (plan format 1; this one reads format 2): make a new plan`,
+    });
+  });
+
+  it('refuses a plan of a newer format by name', async () => {
+    const file = await save({ ...valid(), format_version: 3 });
+    await expect(readSavedPlan(file)).rejects.toMatchObject({
+      code: 'usage',
+      message: `${file} was made by a newer Rampart (plan format 3; this one reads format 2): use that version`,
+    });
   });
 
   it('refuses an edited plan', async () => {
