@@ -17,7 +17,7 @@ import { encodePlan, restrictPlan, type Plan } from '../plan/index.js';
 import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
 import { reconcile } from '../reconcile/reconcile.js';
-import { confirmSavedPlan, readSavedPlan } from '../reconcile/saved-plan.js';
+import { confirmSavedPlan, planSettingsOf, readSavedPlan } from '../reconcile/saved-plan.js';
 import { connect } from './connect.js';
 import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
@@ -83,7 +83,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   if (saved && flags.adopt && !saved.plan.adopt) {
     throw new UsageError(`${saved.file} was made without --adopt; make the plan with \`rampart plan --adopt --out FILE\` to review and apply adoptions`);
   }
-  const settings = saved ? { ...fromFlags, adopt: Boolean(saved.plan.adopt) } : fromFlags;
+  const settings = saved ? { ...fromFlags, ...planSettingsOf(saved.plan) } : fromFlags;
   if (!policy) return EXIT.error;
   if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
   // Break-glass holds every writer, a pipeline too: the daemon plans only, apply refuses.

@@ -10,8 +10,8 @@ import { openJournalFile } from '../live/journal-file.js';
 import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { waitOnTerminalFailures } from '../daemon/terminal-wait.js';
 import { WriteJournal } from '../live/write-journal.js';
-import type { Cycle } from '../daemon/index.js';
-import { FileError, UsageError } from '../errors.js';
+import type { Cycle, CycleResult } from '../daemon/index.js';
+import { ApplyFailedError, FileError, PolicyInvalidError, UnsafePlanError, UsageError, type RampartError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { onShutdownSignals } from '../signals.js';
@@ -119,7 +119,7 @@ export async function run(flags: RunFlags): Promise<number> {
       const outcome = await loop.runOnce(stop.signal);
       if (isSuccessfulResult(outcome.result)) return EXIT.ok;
       // The cycle's log line has the details; a person at a terminal wants one line.
-      throw outcome.error instanceof Error ? outcome.error : new UsageError(`the cycle ended ${outcome.result}`);
+      throw outcome.error instanceof Error ? outcome.error : unsuccessfulCycle(outcome.result);
     }
     await runDaemon({
       dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics, releaseMemoryWhenIdle: true,
@@ -131,6 +131,14 @@ export async function run(flags: RunFlags): Promise<number> {
     disposeSignals();
     await connection.close();
   }
+}
+
+/** The error a `run --once` cycle ends in when its outcome carries none: coded by what the cycle met. */
+function unsuccessfulCycle(result: CycleResult): RampartError {
+  const message = `the cycle ended ${result}`;
+  if (result === 'invalid') return new PolicyInvalidError(`${message}: a policy file is invalid; nothing was applied`);
+  if (result === 'unsafe') return new UnsafePlanError(`${message}: the plan deletes more than the safety guard allows (pass --force if intended)`);
+  return new ApplyFailedError(message);
 }
 
 /** Refused at start rather than at the first pause request, in the middle of an incident. */

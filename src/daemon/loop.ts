@@ -199,6 +199,13 @@ export class ReconcileLoop implements DaemonState {
 
   /** The one place a cycle's outcome is recorded: state, metrics, one log line. */
   private record(cycleId: string, outcome: CycleOutcome, reasons: string[], startedAt: number, logger: Logger): void {
+    if (outcome.recheck) {
+      // Nothing ran: the outcome in effect stays, and no metric counts the tick as another failed cycle.
+      this.running = false;
+      this.options.metrics?.setCycleInProgress(false);
+      logger.debug({ reasons, waiting: outcome.waiting }, 'recheck finished');
+      return;
+    }
     const endedAt = this.scheduler.now();
     const seconds = Math.max(0, endedAt - startedAt) / 1000;
     const { result } = outcome;

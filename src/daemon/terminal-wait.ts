@@ -36,7 +36,7 @@ export function waitOnTerminalFailures(cycle: Cycle, credentialsChanged: () => P
     const onlyTimer = context.reasons.every((reason) => TIMER_REASONS.has(reason));
     if (stuck && onlyTimer && !changed) {
       context.logger.info({ waiting: stuck.waiting }, 'still waiting for the policies or the credentials to change; the API is not called');
-      return stuck;
+      return { ...stuck, recheck: true };
     }
     const outcome = await cycle(context);
     const reason = outcome.result === 'failed' ? terminalReason(outcome.error) : undefined;

@@ -49,6 +49,12 @@ export interface CycleOutcome {
    */
   waiting?: string;
   /**
+   * While waiting: a timer tick that only re-read the credential files and
+   * called nothing. No cycle ran, so the loop counts nothing again (metrics,
+   * history, failures); the outcome it repeats stays the one in effect.
+   */
+  recheck?: boolean;
+  /**
    * Whether the policy files were valid, once the cycle has read them (a
    * cycle that then fails on the API still knows); undefined when it failed before.
    */

@@ -14,6 +14,7 @@ import type { DesiredState, LiveState } from '../model/state.js';
 import { buildPlan, digestDesired, digestLive, encodePlan, planChecksum, type Plan, type SafetyLimits } from '../plan/index.js';
 import { sameJson } from '../plan/canonical.js';
 import { PLAN_FORMAT_VERSION, type PlanDocument } from '../plan/types.js';
+import type { PlanSettings } from './settings.js';
 
 export async function readSavedPlan(file: string): Promise<PlanDocument> {
   let text: string;
@@ -38,6 +39,15 @@ export async function readSavedPlan(file: string): Promise<PlanDocument> {
   return plan;
 }
 
+/**
+ * What shaped the saved plan besides its owner (which must be the command's):
+ * recorded on it, so the plan is made again exactly as it was reviewed,
+ * whatever the command's own flags say.
+ */
+export function planSettingsOf(plan: PlanDocument): Pick<PlanSettings, 'adopt' | 'ruleUpdates'> {
+  return { adopt: plan.adopt === true, ruleUpdates: plan.rule_updates ?? 'update' };
+}
+
 export interface ConfirmOptions {
   readonly file: string;
   /** The command's `--owner`. */
@@ -53,9 +63,7 @@ export interface ConfirmOptions {
  */
 export function confirmSavedPlan(saved: PlanDocument, desired: DesiredState, listed: LiveState, options: ConfirmOptions): Plan {
   checkPlanIsCurrent(saved, desired, listed, options.owner);
-  const recomputed = buildPlan(desired, listed, {
-    owner: saved.owner, ...options.limits, ...(saved.rule_updates ? { ruleUpdates: saved.rule_updates } : {}), ...(saved.adopt ? { adopt: true } : {}),
-  });
+  const recomputed = buildPlan(desired, listed, { owner: saved.owner, ...options.limits, ...planSettingsOf(saved) });
   // Compared as documents: the file is the document the reviewer read.
   if (!sameJson(encodePlan(recomputed).changes, saved.changes)) {
     throw new PlanMismatchError(

@@ -1,9 +1,11 @@
 /**
  * The settings of a run, as one value: built once from the flags and the
  * environment (commands/run-settings.ts) and passed unchanged to planning and
- * writing. What shapes a plan is recorded on it (`owner`, `adopt`,
- * `rule_updates`, the guard's limits), so `apply --plan` plans again with
- * exactly what was reviewed.
+ * writing. What shapes a plan's changes is recorded on it (`owner`, `adopt`,
+ * `rule_updates`), so `apply --plan` plans again with exactly what was
+ * reviewed (reconcile/saved-plan.ts). The guard's limits are the applying
+ * command's: the plan records the verdict it was shown with, and the command
+ * that writes decides again.
  */
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';

@@ -41,7 +41,10 @@ describe('a refused token', () => {
     expect(ready.reason).toMatch(/the API refused the token: waiting for a change of the policy files or the credential files/);
 
     await writeFile(tokenFile, `${TEST_TOKEN}\n`);
+    const changedAt = Date.now();
     await daemon.waitFor(/"result":"success"/, { timeoutMs: 10_000 });
+    // Within one interval (1 s) of the change, plus the cycle itself (generous for a loaded machine).
+    expect(Date.now() - changedAt).toBeLessThan(1_000 + 3_000);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
   }, 30_000);
 });

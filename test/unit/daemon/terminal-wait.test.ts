@@ -35,8 +35,9 @@ describe('terminal failures', () => {
 
     const first = await cycle(context('initial'));
     expect(first).toMatchObject({ result: 'failed', waiting: 'the API refused the token: waiting for a change of the policy files or the credential files' });
-    expect(await cycle(context('retry after failure'))).toBe(first);
-    expect(await cycle(context('resync'))).toBe(first);
+    // The same outcome, marked as a recheck: nothing ran, so the loop counts nothing again.
+    expect(await cycle(context('retry after failure'))).toEqual({ ...first, recheck: true });
+    expect(await cycle(context('resync'))).toEqual({ ...first, recheck: true });
     expect(calls).toBe(1);
     // A policy change is worth a try (the owner or the client may have been the problem).
     expect((await cycle(context('change policies/shop.yaml'))).result).toBe('failed');
@@ -54,6 +55,20 @@ describe('terminal failures', () => {
     }, async () => false);
     for (let i = 0; i < 3; i++) expect((await cycle(context('retry after failure'))).waiting).toBeUndefined();
     expect(calls).toBe(3);
+  });
+
+  it('the loop counts a recheck as no cycle: the failure in effect stays, no failure is added', async () => {
+    const waiting: CycleOutcome = { result: 'failed', error: new ApiAuthError('401', { tokenRejected: true }), waiting: 'the API refused the token: …' };
+    let recheck = false;
+    const loop = new ReconcileLoop({ cycle: async () => (recheck ? { ...waiting, recheck: true } : waiting), intervalMs: 60_000 });
+    await loop.runOnce(new AbortController().signal);
+    expect(loop.consecutiveFailures).toBe(1);
+    const inEffect = loop.lastOutcome;
+    recheck = true;
+    await loop.runOnce(new AbortController().signal);
+    await loop.runOnce(new AbortController().signal);
+    expect(loop.consecutiveFailures).toBe(1);
+    expect(loop.lastOutcome).toBe(inEffect);
   });
 
   it('the loop does not back off while waiting: its next tick is the resync interval', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodePlan, planChecksum, type PlanDocument } from '../../../src/plan/index.js';
 import { planDocument } from '../../helpers/plan-document.js';
-import { confirmSavedPlan, readSavedPlan } from '../../../src/reconcile/saved-plan.js';
+import { confirmSavedPlan, planSettingsOf, readSavedPlan } from '../../../src/reconcile/saved-plan.js';
 import { everyChange } from '../plan/scenario.js';
 
 let dir: string;
@@ -89,5 +89,13 @@ describe('confirmSavedPlan', () => {
     expect(() => confirm({ ...saved, owner: 'other' })).toThrow(expect.objectContaining({ code: 'stale_plan' }));
     expect(() => confirm({ ...saved, desired_digest: 'x' })).toThrow(expect.objectContaining({ code: 'stale_plan' }));
     expect(() => confirm({ ...saved, live_digest: 'x' })).toThrow(expect.objectContaining({ code: 'stale_plan' }));
+  });
+});
+
+describe('planSettingsOf', () => {
+  it('reads what shaped a saved plan, the defaults where it records nothing', () => {
+    const saved = valid() as unknown as PlanDocument;
+    expect(planSettingsOf(saved)).toEqual({ adopt: false, ruleUpdates: 'update' });
+    expect(planSettingsOf({ ...saved, adopt: true, rule_updates: 'replace' })).toEqual({ adopt: true, ruleUpdates: 'replace' });
   });
 });
