@@ -16,6 +16,11 @@ export type ChangeStatus =
   | 'skipped'
   | 'failed';
 
+/** The ids of the objects a create made: the rule's, or the IP objects' where the answer named them. */
+export function createdIds(result: Pick<ChangeResult, 'id' | 'ids'>): readonly number[] {
+  return result.id !== undefined ? [result.id] : (result.ids ?? []);
+}
+
 export interface ChangeResult {
   readonly index: number;
   readonly change: Change;

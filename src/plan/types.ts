@@ -198,6 +198,11 @@ export interface PlanAdoptIp extends PlanChangeBase {
 /** In the order they run: creates, updates and adoptions, deletes. */
 export type PlanChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | PlanCreateIp | PlanDeleteIp | PlanAdoptRule | PlanAdoptIp;
 
+/** The ids of the live objects a document's change touches (one rule, or IP objects); none for a create. */
+export function planChangeIds(change: PlanChange): readonly number[] {
+  return 'ids' in change ? change.ids : 'id' in change ? [change.id] : [];
+}
+
 /**
  * A declared object an unmanaged live object (no owner mark) already provides:
  * nothing is created, and the object is not Rampart's, so removing the

@@ -10,7 +10,7 @@
  * ends when the declaration changes (another write key) or no longer needs a
  * create.
  */
-import type { ChangeResult } from '../audit/change-result.js';
+import { createdIds, type ChangeResult } from '../audit/change-result.js';
 import { planClassOf, type ObjectClassName } from '../plan/classes/index.js';
 import { restrictPlan } from '../plan/plan.js';
 import type { Change } from '../model/change.js';
@@ -101,7 +101,7 @@ export class ChurnBreaker {
     for (const result of results) {
       const { change } = result;
       if (change.action !== 'create' || result.status !== 'applied') continue;
-      const ids = new Set(result.id !== undefined ? [result.id] : (result.ids ?? []));
+      const ids = new Set(createdIds(result));
       const values = new Set(planClassOf(change).writtenValues(change));
       const key = createWriteKey(change);
       const cycles = (this.previous.get(key)?.cycles ?? 0) + 1;

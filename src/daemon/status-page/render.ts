@@ -8,7 +8,7 @@
  */
 import type { AuditEntry } from '../../audit/entry.js';
 import { renderText } from '../../plan/render/text.js';
-import type { PlanDocument } from '../../plan/types.js';
+import { planChangeIds, type PlanDocument } from '../../plan/types.js';
 import type { DaemonState } from '../state.js';
 import type { CycleSummary } from './history.js';
 import { html, type Html } from './html.js';
@@ -80,7 +80,7 @@ function pendingPlan(plan: PlanDocument): Html {
   const deletions = plan.changes.filter((change) => change.action === 'delete');
   const text = renderText(plan, { color: false });
   return html`
-  ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${('id' in change ? [change.id] : change.ids).map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}
+  ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${planChangeIds(change).map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}
   <pre class="plan" data-testid="plan">${text}</pre>`;
 }
 
