@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../helpers/eventually.js';
 import { createLimiter } from '../../../src/concurrency.js';
 import { fetchAllPages, minimumListingCalls, type PageScheduler } from '../../../src/live/paging.js';
 
@@ -167,10 +168,11 @@ describe('fetchAllPages with an expected size', () => {
     });
     const { schedule, release } = reversingScheduler();
     const reading = fetchAllPages(fetchPage, 1000, { expected: 2500, schedule });
-    while (calls.length < 6) {
+    // Each check answers the page calls waiting, last first, until both reads are done.
+    await eventually(() => {
       release();
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+      return calls.length >= 6;
+    }, 'the second read', 10_000, 1);
     const read = await reading;
     expect(ids(read)).toEqual(ids(items));
     expect(calls).toEqual([1998, 999, 0, 1998, 999, 0]);
