@@ -8,6 +8,7 @@ import type { Change } from '../model/change.js';
 import { planClassOf } from './classes/index.js';
 import { Hash128 } from './hash128.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanDocument } from './types.js';
+import { once } from './once.js';
 
 export function encodePlan(plan: Plan): PlanDocument {
   const changes = plan.changes.map(encodeChange);
@@ -53,17 +54,4 @@ export function planChecksum(changes: readonly PlanChange[]): string {
   const hash = new Hash128();
   hash.value(changes);
   return hash.finish().hex();
-}
-
-/** `compute()` on the first call, its result after. */
-function once<T>(compute: () => T): () => T {
-  let done = false;
-  let value: T | undefined;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value as T;
-  };
 }

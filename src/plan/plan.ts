@@ -15,6 +15,7 @@ import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
 import {
   type Plan, type PlanConflict, type PlanKept, type PlanNote, type PlanSummary, type PlanUnmanaged,
 } from './types.js';
+import { once } from './once.js';
 
 export interface PlanOptions extends Partial<SafetyLimits> {
   /** Owner name of the objects we may delete (default `rampart`). */
@@ -44,6 +45,8 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     maxDeleteShare: options.maxDeleteShare ?? DEFAULT_SAFETY.maxDeleteShare,
     minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
   };
+  const desiredDigest = once(() => digestDesired(desired));
+  const liveDigest = once(() => digestLive(live));
   return {
     owner,
     ...(options.ruleUpdates === 'replace' ? { rule_updates: 'replace' } : {}),
@@ -51,8 +54,14 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     summary,
     api_calls: apiCalls(changes),
     safety: safetyOf(changes, result.owned, limits),
-    desired_digest: digestDesired(desired),
-    live_digest: digestLive(live),
+    // Computed when first read, as the checksum is: a JSON, markdown or saved plan reads them; a text plan, an
+    // apply from the command line and a daemon cycle never do.
+    get desired_digest() {
+      return desiredDigest();
+    },
+    get live_digest() {
+      return liveDigest();
+    },
     changes,
     notes: sortNotes(result.notes).map(toPlanNote),
     unmanaged: sortBySource(result.unmanaged).map(toPlanUnmanaged),
@@ -70,13 +79,14 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
 export function restrictPlan(plan: Plan, keep: (change: Change) => Change | undefined): Plan {
   const changes = plan.changes.flatMap((change) => keep(change) ?? []);
   const limits: SafetyLimits = { maxDeleteShare: plan.safety.threshold, minOwned: plan.safety.min_owned };
-  return {
-    ...plan,
+  // The plan's properties as they are, the digests still computed when first read (a spread would compute them).
+  const restricted = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
+  return Object.assign(restricted, {
     summary: summarize(changes, plan.summary.unchanged),
     api_calls: apiCalls(changes),
     safety: safetyOf(changes, plan.safety.owned_count, limits),
     changes,
-  };
+  });
 }
 
 export function hasChanges(plan: { readonly changes: readonly unknown[] }): boolean {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, sameJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
 import { planChecksum } from '../../../src/plan/codec.js';
+import { buildPlan, restrictPlan } from '../../../src/plan/plan.js';
 import { renderJson } from '../../../src/plan/render/json.js';
 import type { PlanDocument } from '../../../src/plan/types.js';
 import { desiredIp, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields, shuffled } from './builders.js';
@@ -175,6 +176,17 @@ describe('digests', () => {
     const plan = planDocument(desired, live);
     expect(plan.desired_digest).toBe(digestDesired(desired));
     expect(plan.live_digest).toBe(digestLive(live));
+  });
+
+  it('are computed when first read, also in a restricted plan (a text plan and a daemon cycle never read them)', () => {
+    const plan = buildPlan(desired, live);
+    const restricted = restrictPlan(plan, (change) => (change.action === 'delete' ? undefined : change));
+    for (const made of [plan, restricted]) {
+      expect(Object.getOwnPropertyDescriptor(made, 'desired_digest')?.get).toBeTypeOf('function');
+      expect(Object.getOwnPropertyDescriptor(made, 'live_digest')?.get).toBeTypeOf('function');
+      expect([made.desired_digest, made.live_digest]).toEqual([digestDesired(desired), digestLive(live)]);
+    }
+    expect(restricted.changes.length).toBeLessThan(plan.changes.length);
   });
 });
 
