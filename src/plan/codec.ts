@@ -10,7 +10,14 @@ import { Hash128 } from './hash128.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanDocument } from './types.js';
 import { once } from './once.js';
 
-export function encodePlan(plan: Plan): PlanDocument {
+export interface EncodeOptions {
+  /** Compute the digests now: a document kept after its run (the daemon's `/plan`) then holds no live state. */
+  readonly digestsNow?: boolean;
+}
+
+export function encodePlan(plan: Plan, options: EncodeOptions = {}): PlanDocument {
+  // Reading them computes them (plan.ts), and lets the plan drop the states they come from.
+  if (options.digestsNow) void [plan.desired_digest, plan.live_digest];
   const changes = plan.changes.map(encodeChange);
   const checksum = once(() => planChecksum(changes));
   // Keys in the document's order (pinned plans compare byte for byte).
@@ -26,8 +33,13 @@ export function encodePlan(plan: Plan): PlanDocument {
     get checksum() {
       return checksum();
     },
-    desired_digest: plan.desired_digest,
-    live_digest: plan.live_digest,
+    // The plan computes these when first read too (plan.ts).
+    get desired_digest() {
+      return plan.desired_digest;
+    },
+    get live_digest() {
+      return plan.live_digest;
+    },
     changes,
     notes: plan.notes,
     unmanaged: plan.unmanaged,

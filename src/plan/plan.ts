@@ -45,8 +45,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     maxDeleteShare: options.maxDeleteShare ?? DEFAULT_SAFETY.maxDeleteShare,
     minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
   };
-  const desiredDigest = once(() => digestDesired(desired));
-  const liveDigest = once(() => digestLive(live));
+  const digests = lazyDigests(desired, live);
   return {
     owner,
     ...(options.ruleUpdates === 'replace' ? { rule_updates: 'replace' } : {}),
@@ -57,10 +56,10 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     // Computed when first read, as the checksum is: a JSON, markdown or saved plan reads them; a text plan, an
     // apply from the command line and a daemon cycle never do.
     get desired_digest() {
-      return desiredDigest();
+      return digests.desired();
     },
     get live_digest() {
-      return liveDigest();
+      return digests.live();
     },
     changes,
     notes: sortNotes(result.notes).map(toPlanNote),
@@ -69,6 +68,11 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     ...(result.kept.length > 0 ? { kept: [...result.kept].sort((a, b) => a.client - b.client || a.id - b.id).map(toPlanKept) } : {}),
     ...(result.conflicts.length > 0 ? { conflicts: sortBySource(result.conflicts).map(toPlanConflict) } : {}),
   };
+}
+
+/** The digests, each computed when first read; its own scope, so that only these closures hold the states. */
+function lazyDigests(desired: DesiredState, live: LiveState): { desired: () => string; live: () => string } {
+  return { desired: once(() => digestDesired(desired)), live: once(() => digestLive(live)) };
 }
 
 /**

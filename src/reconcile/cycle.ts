@@ -141,15 +141,15 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
       const planned = prepared.plan.summary;
       const pending = { create: planned.create + planned.replace + planned.update, delete: planned.delete };
       logger.info({ ...planned, calls: prepared.plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
-      return { result: 'paused', plan: encodePlan(prepared.plan), changes: pending, pending, paused, ...(invalid ? { error: invalid } : {}) };
+      return { result: 'paused', plan: encodePlan(prepared.plan, { digestsNow: true }), changes: pending, pending, paused, ...(invalid ? { error: invalid } : {}) };
     }
     const { plan, held, newlyHeld } = settings.dryRun ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
     for (const object of newlyHeld) {
       logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
     }
     const churn = held.length > 0 ? { held } : {};
-    // What /plan and the status page show: the plan document.
-    const document = encodePlan(plan);
+    // What /plan and the status page show: the plan document, kept until the next cycle.
+    const document = encodePlan(plan, { digestsNow: true });
     const pending = summaryCounts(plan.summary);
     logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
     const revision = policy.revision?.revision;
