@@ -14,7 +14,9 @@ import { planClass } from './classes/index.js';
 import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
 import { describeRewrites, ipRewrites, ruleRewrites } from '../model/rewrites.js';
-import { ruleContentKey, type DesiredRule, type LiveRule } from '../model/rule.js';
+import { fieldValues, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
+import { sameValue } from '../rules/field.js';
+import { appendTo } from './append.js';
 import { IpIndex } from './ip-slots.js';
 import { sameIpAttributes } from './diff-ip.js';
 import type { Note } from './notes.js';
@@ -31,8 +33,11 @@ export interface Recognized<T> {
 export function recognizeRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string): Recognized<LiveRule> {
   const marked = live.filter((rule) => rule.owner === owner && rule.fingerprint !== undefined);
   if (marked.length === 0) return { live, notes: [] };
-  const declared = new Set(desired.map(ruleContentKey));
-  const candidates = marked.filter((rule) => !declared.has(ruleContentKey(rule)));
+  // A marked rule listed exactly as declared is its own declaration: found by identity, then compared field by field
+  // (what `ruleContentKey` holds, without building that text for every rule of both sides).
+  const byIdentity = new Map<string, DesiredRule[]>();
+  for (const rule of desired) appendTo(byIdentity, ruleKey(rule), rule);
+  const candidates = marked.filter((rule) => !byIdentity.get(ruleKey(rule))?.some((want) => sameContent(want, rule)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map(desired.map((rule) => [ruleFingerprint(rule), rule]));
   const replaced = new Map<LiveRule, LiveRule>();
@@ -48,6 +53,17 @@ export function recognizeRules(desired: readonly DesiredRule[], live: readonly L
     notes.add(want.client, source, stored.id, describeRewrites(rewrites));
   }
   return { live: live.map((rule) => replaced.get(rule) ?? rule), notes: notes.done() };
+}
+
+/** Two rules of one identity say the same: every field (none and absent alike) and the comment (none and empty alike). */
+function sameContent(a: Rule, b: Rule): boolean {
+  if ((a.comment || null) !== (b.comment || null)) return false;
+  const x = fieldValues(a);
+  const y = fieldValues(b);
+  return kindOf(a).fields.every((field) => {
+    const [p, q] = [x[field.name], y[field.name]];
+    return p === undefined || q === undefined ? p === q : sameValue(p, q);
+  });
 }
 
 /**
