@@ -188,7 +188,7 @@ function render(r: Results): string {
   if (r.daemonAtScale) {
     const d = r.daemonAtScale;
     rows.push([`daemon RSS, ${k(d.rules)} rules + ${k(d.ipValues)} IP`, `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles, peak ${d.peakRssMb} MB`,
-      `NODE_OPTIONS="${d.nodeOptions}"; ${d.rssAfterFirstCycleMb} MB after the first cycle (${s(d.firstCycleMs)} from start)`]);
+      `NODE_OPTIONS="${d.nodeOptions}"; ${d.rssAfterFirstCycleMb} MB after the first cycle (${s(d.firstCycleMs)} from start); CPU ${s(d.cpuPerResyncMs)} per resync cycle`]);
   }
   if (r.kinds) {
     const x = r.kinds;

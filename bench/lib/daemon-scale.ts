@@ -26,6 +26,8 @@ export interface DaemonScaleFigures {
   readonly rssAfterFirstCycleMb: number;
   readonly rssAfterCyclesMb: number;
   readonly peakRssMb: number;
+  /** CPU time of the daemon process (every thread, GC included) per resync cycle, idle time between them included. */
+  readonly cpuPerResyncMs: number;
 }
 
 /** What the manifests give the container: the one place the heap cap is written. */
@@ -72,6 +74,7 @@ export async function benchDaemonAtScale(
     const firstCycleMs = Date.now() - started;
     await sleep(1_000);
     const rssAfterFirstCycleMb = await procStatusMb(pid, 'VmRSS');
+    const cpuAfterFirstCycleMs = await processCpuMs(pid);
     await until(async () => ((await cyclesDone()) >= 1 + options.cycles ? true : undefined), 60_000 * options.cycles, 'the resync cycles', 100);
     await sleep(1_000);
     const text = await metrics();
@@ -86,9 +89,18 @@ export async function benchDaemonAtScale(
       rssAfterFirstCycleMb,
       rssAfterCyclesMb: await procStatusMb(pid, 'VmRSS'),
       peakRssMb: await procStatusMb(pid, 'VmHWM'),
+      cpuPerResyncMs: Math.round(((await processCpuMs(pid)) - cpuAfterFirstCycleMs) / options.cycles),
     };
   } finally {
     daemon.kill('SIGTERM');
     await exited;
   }
+}
+
+/** User and system CPU time of a process so far (`/proc/PID/stat`, in clock ticks of 10 ms). */
+async function processCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces) start after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
