@@ -87,7 +87,13 @@ export function goalRows(r: GoalInputs): GoalRow[] {
   const [half, full] = [plan(50_000, 50_000, 0), plan(100_000, 100_000, 0)];
   if (half && full) {
     const ratio = full.cold.totalMs / half.cold.totalMs;
-    rows.push({ goal: `growth, 50k + 50k → 100k + 100k: ≤ ${GROWTH}×`, figure: `${ratio.toFixed(2)}× (${s(half.cold.totalMs)} → ${s(full.cold.totalMs)})`, met: ratio <= GROWTH });
+    // The floor's own growth in the same run: the emulator serving twice the account is part of every read.
+    const floorRatio = full.floor.totalMs / half.floor.totalMs;
+    rows.push({
+      goal: `growth, 50k + 50k → 100k + 100k: ≤ ${GROWTH}×`,
+      figure: `${ratio.toFixed(2)}× (${s(half.cold.totalMs)} → ${s(full.cold.totalMs)}); the floor grew ${floorRatio.toFixed(2)}×`,
+      met: ratio <= GROWTH,
+    });
   }
   const counted = [...r.noopPlans.map((p) => [p.calls, p.minimumCalls]), ...r.applies.map((a) => [a.calls, a.minimumCalls])];
   if (counted.length > 0) {
