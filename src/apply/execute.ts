@@ -192,10 +192,8 @@ async function findOwnedRule(written: LiveRule, context: ExecuteContext): Promis
   const key = ruleWriteKey(written);
   const deadline = Date.now() + context.verifyTimeoutMs;
   for (;;) {
-    const hints = await listClientRules(context.api, written.client);
-    const match = hints
-      .map((hint) => liveRuleFromHint(hint))
-      .find((live) => live !== undefined && live.owner === context.owner && listedRuleWriteKey(live) === key);
+    const rules = await listClientRules(context.api, written.client, (hint) => liveRuleFromHint(hint));
+    const match = rules.find((live) => live.owner === context.owner && listedRuleWriteKey(live) === key);
     if (match) return match;
     if (Date.now() >= deadline) return undefined;
     await sleep(context.verifyIntervalMs);

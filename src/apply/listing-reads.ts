@@ -21,7 +21,7 @@ export class ListingReads {
 
   /** A client's rules, read now. */
   async readRules(client: number): Promise<readonly ApiHint[]> {
-    const hints = await listClientRules(this.api, client, this.stop);
+    const hints = await listClientRules(this.api, client, (hint) => hint, this.stop ? { signal: this.stop } : {});
     this.rules.set(client, hints);
     return hints;
   }
@@ -34,7 +34,7 @@ export class ListingReads {
 
   /** One IP list of a client, read now. */
   async readIpList(client: number, list: IpListName): Promise<readonly ApiIpRule[]> {
-    const objects = await listIpObjects(this.api, client, list, this.stop);
+    const objects = await listIpObjects(this.api, client, list, (object) => object, this.stop ? { signal: this.stop } : {});
     this.ipLists.set(`${client}|${list}`, objects);
     return objects;
   }
