@@ -5,11 +5,13 @@
  * Per read, so a daemon keeps nothing between cycles. Shared values are
  * immutable (the model's objects are readonly), so sharing is safe.
  */
+import { getOrMake } from '../model/maps.js';
 import type { Condition, Point } from '../model/rule.js';
 
 /** A point element: a string or an index (`['path', 0]`); strings and numbers are distinct map keys. */
 const END = Symbol('end of point');
 type PointLevel = Map<string | number | typeof END, PointLevel | Point>;
+const newPointLevel = (): PointLevel => new Map();
 
 export class Interner {
   private readonly strings = new Map<string, string>();
@@ -49,14 +51,7 @@ export class Interner {
   /** One copy of each point with the same elements, found without serializing it. */
   point(point: Point): Point {
     let level = this.points;
-    for (const element of point) {
-      let next = level.get(element) as PointLevel | undefined;
-      if (!next) {
-        next = new Map();
-        level.set(element, next);
-      }
-      level = next;
-    }
+    for (const element of point) level = getOrMake(level, element, newPointLevel) as PointLevel;
     const known = level.get(END) as Point | undefined;
     if (known) return known;
     level.set(END, point);
@@ -66,16 +61,8 @@ export class Interner {
   /** One copy of each condition with the same point, type and value; its point shared too. */
   condition(condition: Condition): Condition {
     const point = this.point(condition.point);
-    let byType = this.conditions.get(point);
-    if (!byType) {
-      byType = new Map();
-      this.conditions.set(point, byType);
-    }
-    let byValue = byType.get(condition.type);
-    if (!byValue) {
-      byValue = new Map();
-      byType.set(condition.type, byValue);
-    }
+    const byType = getOrMake(this.conditions, point, () => new Map<string, Map<string | null, Condition>>());
+    const byValue = getOrMake(byType, condition.type, () => new Map<string | null, Condition>());
     const known = byValue.get(condition.value);
     if (known) return known;
     const shared = point === condition.point ? condition : { ...condition, point };

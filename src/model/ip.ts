@@ -1,4 +1,4 @@
-import type { Source } from './rule.js';
+import { compareStrings, type Source } from './rule.js';
 
 /**
  * IP-list entries in canonical form: one entry per value (an address or subnet,
@@ -105,12 +105,8 @@ export function ipKey(entry: IpEntry): string {
  */
 export function compareIpIdentity(a: IpEntry, b: IpEntry): number {
   return a.client - b.client
-    || compareText(a.list, b.list) || compareText(a.ruleType, b.ruleType) || compareText(a.value, b.value)
-    || (a.pools === b.pools ? 0 : compareText(JSON.stringify(a.pools), JSON.stringify(b.pools)));
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+    || compareStrings(a.list, b.list) || compareStrings(a.ruleType, b.ruleType) || compareStrings(a.value, b.value)
+    || (a.pools === b.pools ? 0 : compareStrings(JSON.stringify(a.pools), JSON.stringify(b.pools)));
 }
 
 /*

@@ -7,7 +7,6 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
     return value === undefined ? 'null' : JSON.stringify(value);
   }
-  // Plain loops and one string: a saved plan's changes are compared this way, every member of them.
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
@@ -19,21 +18,10 @@ export function canonicalJson(value: unknown): string {
   for (const key of Object.keys(record).sort()) {
     const member = record[key];
     if (member === undefined) continue;
-    out += `${first ? '' : ','}${quoted(key)}:${canonicalJson(member)}`;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
     first = false;
   }
   return `${out}}`;
-}
-
-/** Member names repeat in every change of a plan: each is quoted once (a few dozen names; the cache is capped). */
-const quotedKeys = new Map<string, string>();
-function quoted(key: string): string {
-  let text = quotedKeys.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(key);
-    if (quotedKeys.size < 1000) quotedKeys.set(key, text);
-  }
-  return text;
 }
 
 /**

@@ -4,7 +4,6 @@ export { buildPlan, hasChanges, restrictPlan, type PlanOptions } from './plan.js
 export { encodeChange, encodePlan, planChecksum } from './codec.js';
 export { checkSafety, DEFAULT_SAFETY, guardedDeletes, type SafetyLimits, type SafetyOptions, type SafetyVerdict } from './safety.js';
 export { digestDesired, digestLive } from './digest.js';
-export { canonicalJson } from './canonical.js';
 export { toPlanIpObject, toPlanRule } from './objects.js';
 export type { Note } from './notes.js';
 export * from './types.js';

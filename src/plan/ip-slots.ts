@@ -1,4 +1,5 @@
 import { type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { getOrMake } from '../model/maps.js';
 import { compareSources } from './notes.js';
 
 /**
@@ -26,14 +27,8 @@ export interface IpSlots {
 /** Maps nested by the fields of an identity, a value at the end of the path. */
 type Level = Map<string | number, Level>;
 
-function child(level: Level, key: string | number): Level {
-  let next = level.get(key);
-  if (!next) {
-    next = new Map() as Level;
-    level.set(key, next);
-  }
-  return next;
-}
+const newLevel = (): Level => new Map();
+const child = (level: Level, key: string | number): Level => getOrMake(level, key, newLevel);
 
 /** Pools as a map key: most entries name one application, a number needs no string. */
 const poolsKey = (pools: readonly number[]): string | number => (pools.length === 1 ? pools[0] as number : pools.join(','));
@@ -48,13 +43,7 @@ export class IpIndex<T> {
 
   /** The value stored for the entry's identity, made by `make` the first time. */
   at(entry: IpEntry, make: () => T): T {
-    const place = this.place(entry, true) as Map<string, T>;
-    let found = place.get(entry.value);
-    if (found === undefined) {
-      found = make();
-      place.set(entry.value, found);
-    }
-    return found;
+    return getOrMake(this.place(entry, true) as Map<string, T>, entry.value, make);
   }
 
   get(entry: IpEntry): T | undefined {

@@ -7,6 +7,7 @@ import { ALL_APPLICATIONS_POOL, LIST_LABELS, poolsOverlap, type DesiredIpEntry }
 import { ruleRewrites } from '../model/rewrites.js';
 import { kindOf, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
 import { ipv4Bounds } from '../model/cidr.js';
+import { getOrMake } from '../model/maps.js';
 import { cidrRange } from './address.js';
 import type { Diagnostic, Severity } from './types.js';
 
@@ -89,13 +90,7 @@ function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; messa
     const range = ipv4Bounds(entry.value) ?? cidrRange(entry.value);
     const family = typeof range.first === 'number' ? 'ipv4' : 'ipv6';
     const byFamily = nested(groups, entry.client);
-    const key = `${entry.list} ${family}`;
-    let group = byFamily.get(key);
-    if (!group) {
-      group = [];
-      byFamily.set(key, group);
-    }
-    group.push({ entry, first: range.first, last: range.last });
+    getOrMake(byFamily, `${entry.list} ${family}`, (): Span[] => []).push({ entry, first: range.first, last: range.last });
   }
   for (const group of [...groups.values()].flatMap((byFamily) => [...byFamily.values()])) {
     group.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.last > b.last ? -1 : a.last < b.last ? 1 : 0));
@@ -120,12 +115,7 @@ function subnetOverlaps(entries: readonly DesiredIpEntry[]): { at: Source; messa
 
 /** The map under `key`, made when missing. */
 function nested<K, V>(outer: Map<K, Map<string, V>>, key: K): Map<string, V> {
-  let inner = outer.get(key);
-  if (!inner) {
-    inner = new Map();
-    outer.set(key, inner);
-  }
-  return inner;
+  return getOrMake(outer, key, () => new Map<string, V>());
 }
 
 function describePools(a: readonly number[], b: readonly number[]): string {

@@ -10,7 +10,7 @@ import { planChecksum } from '../../../src/plan/index.js';
 import type { PlanDocument, PlanChange } from '../../../src/plan/types.js';
 import {
   applyInProcess, CLIENT, CREATE_HINT, CREATE_IP, DELETE_HINT, DELETE_IP, expectNoDuplicates, parseJson, SAMPLE_IP_VALUES, SAMPLE_RULES,
-  startHarness, type Harness,
+  startHarness, WRITE_ROUTES, type Harness,
 } from './harness.js';
 
 let harness: Harness;
@@ -59,6 +59,23 @@ describe('apply from an empty account', () => {
     expect(parseJson<PlanDocument>(again).changes).toEqual([]);
     expect(harness.writes()).toEqual([]);
     expect(again.logs.some((l) => l.msg === 'nothing to apply')).toBe(true);
+  });
+
+  it('reads each listing it wrote to once after its writes: the copy check takes the settle wait\'s read', async () => {
+    const first = await apply();
+    expect(first.code, first.stderr).toBe(0);
+    const calls = harness.emulator.control.calls();
+    const firstWrite = calls.findIndex((call) => WRITE_ROUTES.includes(call.route));
+    const reads = (part: typeof calls) => {
+      const counts = new Map<string, number>();
+      for (const call of part) if (!WRITE_ROUTES.includes(call.route)) counts.set(call.route, (counts.get(call.route) ?? 0) + 1);
+      return counts;
+    };
+    // The plan read every listing of every client once (one page each here); after the writes, at most the same again.
+    const before = reads(calls.slice(0, firstWrite));
+    const after = reads(calls.slice(firstWrite));
+    expect(after.size).toBeGreaterThan(0);
+    for (const [route, count] of after) expect(count, route).toBeLessThanOrEqual(before.get(route) ?? 0);
   });
 
   it('--dry-run prints the plan and writes nothing', async () => {
