@@ -184,6 +184,8 @@ describe('the two deployments size Rampart alike', () => {
       return { nodeOptions: rampart.env?.find((e) => e.name === 'NODE_OPTIONS')?.value, resources: rampart.resources };
     });
     expect(sizing[0]?.nodeOptions).toMatch(/--max-old-space-size=\d+/);
+    // One V8 worker thread: each of Node's default four kept its own malloc arena (docs/operations.md).
+    expect(sizing[0]?.nodeOptions).toMatch(/--v8-pool-size=1\b/);
     expect(sizing[1]).toEqual(sizing[0]);
   });
 });
