@@ -163,16 +163,13 @@ export function ruleKey(rule: Rule): string {
 
 /**
  * Everything the rule says: its identity, every field (updatable ones too) and
- * its comment. Two rules with the same content key need no write at all.
+ * its comment. Two rules with the same content key need no write at all. Not
+ * kept: its one caller in a cycle (the fingerprint) keeps its own short hash,
+ * and a daemon held these texts for every declared rule between cycles.
  */
 export function ruleContentKey(rule: Rule): string {
-  let key = ruleContentKeys.get(rule);
-  if (key === undefined) {
-    const values = fieldValues(rule);
-    key = JSON.stringify([ruleKey(rule), kindOf(rule).fields.map((field) => values[field.name] ?? null), rule.comment || null]);
-    ruleContentKeys.set(rule, key);
-  }
-  return key;
+  const values = fieldValues(rule);
+  return JSON.stringify([ruleKey(rule), kindOf(rule).fields.map((field) => values[field.name] ?? null), rule.comment || null]);
 }
 
 /**
@@ -202,10 +199,9 @@ export function satisfies(live: Rule, want: Rule): boolean {
 
 /**
  * Rules are immutable values; their key is computed once each. A plan at scale
- * asks for it from validation, the diff and both digests.
+ * asks for it from validation, the order of the desired state, recognition and the diff.
  */
 const ruleKeys = new WeakMap<Rule, string>();
-const ruleContentKeys = new WeakMap<Rule, string>();
 
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
