@@ -56,6 +56,8 @@ const { values: flags } = parseArgs({
     'daemon-scale': { type: 'boolean', default: false },
     /** Only the no-op plan over 1,000 abuse controls beside one over 1,000 vpatch rules (bench/kinds.ts). */
     kinds: { type: 'boolean', default: false },
+    /** Each no-op plan this many times, each with its floor right after it: the run of the median × floor is shown, with the range. */
+    repeat: { type: 'string', default: '1' },
   },
 });
 const onlyScales = flags.scale?.map((spec) => {
@@ -64,6 +66,8 @@ const onlyScales = flags.scale?.map((spec) => {
   return [rules, ipValues, latencyMs] as [number, number, number];
 });
 const quick = flags.quick;
+const repeat = Number(flags.repeat);
+if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat wants a whole number of runs, got ${flags.repeat}`);
 const progress = (line: string): void => {
   process.stderr.write(`bench: ${line}\n`);
 };
@@ -96,7 +100,7 @@ async function main(): Promise<Results> {
       return results;
     }
     if (onlyScales) {
-      for (const [rules, ipValues, latencyMs] of onlyScales) results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs));
+      for (const [rules, ipValues, latencyMs] of onlyScales) results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs, repeat));
       return results;
     }
     progress('validate: 1,000 files');
@@ -109,7 +113,7 @@ async function main(): Promise<Results> {
       : [[1_000, 1_000, 0], [10_000, 10_000, 0], [10_000, 50_000, 0], [50_000, 50_000, 0], [100_000, 100_000, 0], [10_000, 50_000, 50]];
     for (const [rules, ipValues, latencyMs] of scales) {
       progress(`no-op plan: ${rules} rules, ${ipValues} IP values${latencyMs ? `, ${latencyMs} ms per call` : ''}`);
-      results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs));
+      results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs, repeat));
     }
     for (const kind of quick ? (['rules'] as const) : (['rules', 'ip'] as const)) {
       progress(`apply: 1,000 creates + 1,000 deletes (${kind}), 20 ms per call`);
@@ -134,6 +138,11 @@ async function main(): Promise<Results> {
 const k = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (ms: number, floorMs: number): string => `${(ms / floorMs).toFixed(1)}×`;
+/** The × floor of a no-op plan, with the range over its runs when there were several. */
+const floorRatio = (p: NoopPlanFigures): string => {
+  if (p.ratios.length < 2) return ratio(p.cold.totalMs, p.floor.totalMs);
+  return `${ratio(p.cold.totalMs, p.floor.totalMs)} (${Math.min(...p.ratios).toFixed(1)} to ${Math.max(...p.ratios).toFixed(1)}, ${p.ratios.length} runs)`;
+};
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
@@ -156,11 +165,12 @@ function render(r: Results): string {
       ['rules', 'IP values', 'latency', 'plan (cold)', 'load', 'read', 'diff+plan', 'CPU', 'floor (load + read)', '× floor', 'plan (warm)', 'API calls', 'minimum', 'peak RSS (heap)'],
       r.noopPlans.map((p) => [
         k(p.rules), k(p.ipValues), `${p.latencyMs} ms`, s(p.cold.totalMs), s(p.cold.loadMs), s(p.cold.readMs), s(p.cold.planMs), s(p.cold.cpuMs),
-        `${s(p.floor.totalMs)} (${s(p.floor.loadMs)} + ${s(p.floor.readMs)})`, ratio(p.cold.totalMs, p.floor.totalMs),
+        `${s(p.floor.totalMs)} (${s(p.floor.loadMs)} + ${s(p.floor.readMs)})`, floorRatio(p),
         s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages + ${p.credentialCalls} credential)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB)`,
       ]),
     ),
-    'floor: read every policy file and parse it with js-yaml, then fetch and parse every listing page (sizes known, 8 in flight), in a fresh process; × floor = plan (cold) / floor.',
+    'floor: read every policy file and parse it with js-yaml, then fetch and parse every listing page (sizes known, 8 in flight), in a fresh process; × floor = plan (cold) / floor.' +
+      (repeat > 1 ? ` Each row is the run of the median × floor out of ${repeat}, each plan followed by its own floor.` : ''),
     '',
     'Apply (real prepare + applyPlan, concurrency 8, settle polling included), 20 ms added to every call:',
     table(

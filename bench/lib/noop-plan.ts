@@ -13,6 +13,7 @@ import { minimumListingCalls } from '../../src/live/paging.js';
 import { IP_LISTS } from '../../src/model/ip.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { prepare } from '../../src/reconcile/prepare.js';
+import type { CallRecord } from '../../src/emulator/index.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
 import { measureFloor, type FloorFigures, type FloorListing } from './floor.js';
 import { hintSeed, ipSeed, writeScalePolicies, type ScaleSpec } from './scale.js';
@@ -56,6 +57,15 @@ export interface NoopPlanFigures {
   readonly heapUsedMb: number;
   /** The highest heap in use sampled during both plans (every 5 ms). */
   readonly peakHeapUsedMb: number;
+  /**
+   * Cold plan / floor of every run, in run order (`--repeat`); the figures
+   * above are those of the run with the median ratio. Each run is a plan
+   * process and its floor right after it, so a machine that slows down over
+   * the minutes slows both.
+   */
+  readonly ratios: readonly number[];
+  /** Whether every run made exactly the minimum of calls (the figures' run is one of them). */
+  readonly everyRunMinimal: boolean;
 }
 
 interface ChildReport {
@@ -69,7 +79,7 @@ interface ChildReport {
   peakHeapUsedMb: number;
 }
 
-export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, policies: string, latencyMs = 0): Promise<NoopPlanFigures> {
+export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, policies: string, latencyMs = 0, runs = 1): Promise<NoopPlanFigures> {
   await emulator.reset();
   await writeScalePolicies(policies, spec);
   const loaded = await loadPolicies(policies);
@@ -92,17 +102,25 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     }
   }
 
-  await emulator.setConfig({ latencyMs });
-  await emulator.resetCalls();
-  const report = await runChild(emulator.url, policies);
-  const { calls } = await emulator.calls();
-  const floor = await measureFloor({ url: emulator.url, policies, listings, concurrency: READ_CONCURRENCY })
-    .finally(() => emulator.setConfig({ latencyMs: 0 }));
   const credentialCalls = desired.clients.length;
   const minimumCalls = hintPages + ipPages + credentialCalls;
-  if (floor.calls !== minimumCalls) throw new Error(`the floor made ${floor.calls} calls, not the ${minimumCalls} of a full read`);
-  if (report.changes !== 0) throw new Error(`the seeded account is not a no-op: ${report.changes} change(s) planned`);
-  const coldCalls = calls.slice(0, report.calls);
+  const measured: Run[] = [];
+  await emulator.setConfig({ latencyMs });
+  try {
+    for (let run = 0; run < runs; run++) {
+      await emulator.resetCalls();
+      const report = await runChild(emulator.url, policies);
+      const { calls } = await emulator.calls();
+      const floor = await measureFloor({ url: emulator.url, policies, listings, concurrency: READ_CONCURRENCY });
+      if (floor.calls !== minimumCalls) throw new Error(`the floor made ${floor.calls} calls, not the ${minimumCalls} of a full read`);
+      if (report.changes !== 0) throw new Error(`the seeded account is not a no-op: ${report.changes} change(s) planned`);
+      measured.push({ report, floor, coldCalls: calls.slice(0, report.calls) });
+    }
+  } finally {
+    await emulator.setConfig({ latencyMs: 0 });
+  }
+  const ratioOf = (run: Run): number => run.report.cold.totalMs / run.floor.totalMs;
+  const { report, floor, coldCalls } = [...measured].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor((measured.length - 1) / 2)] as Run;
   return {
     rules: desired.rules.length,
     ipValues: desired.ipEntries.length,
@@ -122,7 +140,16 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     maxRssMb: report.maxRssMb,
     heapUsedMb: report.heapUsedMb,
     peakHeapUsedMb: report.peakHeapUsedMb,
+    ratios: measured.map(ratioOf),
+    everyRunMinimal: measured.every((run) => run.report.calls === minimumCalls),
   };
+}
+
+/** One plan process and the floor measured right after it. */
+interface Run {
+  readonly report: ChildReport;
+  readonly floor: FloorFigures;
+  readonly coldCalls: readonly CallRecord[];
 }
 
 function runChild(url: string, policies: string): Promise<ChildReport> {
