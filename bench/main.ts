@@ -193,12 +193,12 @@ function render(r: Results): string {
     rows.push(['daemon: edit → first API call', `${median(d.editToFirstCallMs)} ms median`, `each: ${d.editToFirstCallMs.join(', ')} ms (debounce 200 ms included)`]);
     rows.push(['daemon: edit → first write', `${median(d.editToFirstWriteMs)} ms median`, `each: ${d.editToFirstWriteMs.join(', ')} ms`]);
     rows.push(['daemon RSS, idle', `${d.idleRssMb} MB; ${d.idleRssManifestMb} MB under the manifests' options`,
-      `after start-up and a first cycle over ${d.rules} rules (ready in ${d.startupMs} ms); NODE_OPTIONS="${d.manifestNodeOptions}"`]);
+      `after start-up and a first cycle over ${d.rules} rules (ready in ${d.startupMs} ms); the manifests': ${d.manifestEnv}`]);
   }
   if (r.daemonAtScale) {
     const d = r.daemonAtScale;
     rows.push([`daemon RSS, ${k(d.rules)} rules + ${k(d.ipValues)} IP`, `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles, peak ${d.peakRssMb} MB`,
-      `NODE_OPTIONS="${d.nodeOptions}"; ${d.rssAfterFirstCycleMb} MB after the first cycle (${s(d.firstCycleMs)} from start); CPU ${s(d.cpuPerResyncMs)} per resync cycle`]);
+      `${d.runtimeEnv}; ${d.rssAfterFirstCycleMb} MB after the first cycle (${s(d.firstCycleMs)} from start); CPU ${s(d.cpuPerResyncMs)} per resync cycle`]);
   }
   if (r.kinds) {
     const x = r.kinds;

@@ -10,16 +10,17 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
-import { manifestNodeOptions } from './daemon-scale.js';
+import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './daemon-scale.js';
 import { writeScalePolicies } from './scale.js';
 
 export interface DaemonFigures {
   readonly rules: number;
   readonly startupMs: number;
   readonly idleRssMb: number;
-  /** The same, under the Node.js options the Kubernetes manifests set (what a pod holds). */
+  /** The same, under the runtime variables the Kubernetes manifests set (what a pod holds). */
   readonly idleRssManifestMb: number;
-  readonly manifestNodeOptions: string;
+  /** Those variables, as `describeRuntimeEnv` writes them. */
+  readonly manifestEnv: string;
   /** Per edit: ms from the file write to the first API call it caused. */
   readonly editToFirstCallMs: number[];
   readonly editToFirstWriteMs: number[];
@@ -63,12 +64,12 @@ interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** `rampart run` over `policies`, ready (its first cycle done); `nodeOptions` as NODE_OPTIONS. */
-async function startDaemon(emulator: BenchEmulator, cli: string, policies: string, nodeOptions = ''): Promise<RunningDaemon> {
+/** `rampart run` over `policies` with the runtime variables `runtime`, ready (its first cycle done). */
+async function startDaemon(emulator: BenchEmulator, cli: string, policies: string, runtime: RuntimeEnv): Promise<RunningDaemon> {
   const port = await freePort();
   const started = Date.now();
   const daemon = spawn(process.execPath, [cli, 'run', '--policies', policies, '--listen', `127.0.0.1:${port}`, '--interval', '1h'], {
-    env: { ...process.env, NODE_OPTIONS: nodeOptions, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...runtime, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
@@ -97,10 +98,10 @@ export async function benchDaemon(
 ): Promise<DaemonFigures> {
   await emulator.reset();
   await writeScalePolicies(options.policies, { rules: options.rules, ipValues: 0, files: 10 });
-  const nodeOptions = await manifestNodeOptions();
-  const underManifest = await startDaemon(emulator, options.cli, options.policies, nodeOptions);
+  const manifest = await manifestRuntimeEnv();
+  const underManifest = await startDaemon(emulator, options.cli, options.policies, manifest);
   const idleRssManifestMb = await idleRss(underManifest).finally(() => underManifest.stop());
-  const daemon = await startDaemon(emulator, options.cli, options.policies);
+  const daemon = await startDaemon(emulator, options.cli, options.policies, NO_RUNTIME_ENV);
   try {
     const { startupMs } = daemon;
     const idleRssMb = await idleRss(daemon);
@@ -122,7 +123,7 @@ export async function benchDaemon(
       await sleep(1_500);
     }
     return {
-      rules: options.rules, startupMs, idleRssMb, idleRssManifestMb, manifestNodeOptions: nodeOptions,
+      rules: options.rules, startupMs, idleRssMb, idleRssManifestMb, manifestEnv: describeRuntimeEnv(manifest),
       editToFirstCallMs: firstCall, editToFirstWriteMs: firstWrite, rssAfterEditsMb: await rssMb(daemon.pid),
     };
   } finally {

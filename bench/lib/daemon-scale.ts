@@ -19,8 +19,8 @@ import { hintSeed, ipSeed, writeScalePolicies, type ScaleSpec } from './scale.js
 export interface DaemonScaleFigures {
   readonly rules: number;
   readonly ipValues: number;
-  /** NODE_OPTIONS the daemon ran with (the manifests', unless BENCH_DAEMON_NODE_OPTIONS says otherwise). */
-  readonly nodeOptions: string;
+  /** The runtime variables the daemon ran with (the manifests', NODE_OPTIONS from BENCH_DAEMON_NODE_OPTIONS when set), as `describeRuntimeEnv` writes them. */
+  readonly runtimeEnv: string;
   readonly firstCycleMs: number;
   readonly cycles: number;
   readonly rssAfterFirstCycleMb: number;
@@ -30,15 +30,30 @@ export interface DaemonScaleFigures {
   readonly cpuPerResyncMs: number;
 }
 
-/** What the manifests give the container: the one place the heap cap is written. */
+/** What the manifests give the container: the one place the heap cap and the allocator's setting are written. */
 const MANIFEST = fileURLToPath(new URL('../../../deploy/kubernetes/git-sync/deployment.yaml', import.meta.url));
 
-export async function manifestNodeOptions(): Promise<string> {
+/** The container's variables that shape the Node.js process itself, not Rampart's settings. */
+const RUNTIME_VARIABLES = ['NODE_OPTIONS', 'MALLOC_TRIM_THRESHOLD_'] as const;
+
+/** Each runtime variable as the manifests set it; one they leave out is `undefined` (a child then goes without). */
+export type RuntimeEnv = Record<(typeof RUNTIME_VARIABLES)[number], string | undefined>;
+
+export async function manifestRuntimeEnv(): Promise<RuntimeEnv> {
   const deployment = parse(await readFile(MANIFEST, 'utf8')) as {
     spec: { template: { spec: { containers: { name: string; env?: { name: string; value?: string }[] }[] } } };
   };
   const rampart = deployment.spec.template.spec.containers.find((c) => c.name === 'rampart');
-  return rampart?.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';
+  const value = (name: string) => rampart?.env?.find((e) => e.name === name)?.value;
+  return Object.fromEntries(RUNTIME_VARIABLES.map((name) => [name, value(name)])) as RuntimeEnv;
+}
+
+/** The same variables, none set: what a process run without the manifests' settings gets. */
+export const NO_RUNTIME_ENV: RuntimeEnv = Object.fromEntries(RUNTIME_VARIABLES.map((name) => [name, undefined])) as RuntimeEnv;
+
+/** `NODE_OPTIONS="…" MALLOC_TRIM_THRESHOLD_="…"`, the variables set, for the tables. */
+export function describeRuntimeEnv(env: RuntimeEnv): string {
+  return Object.entries(env).flatMap(([name, value]) => (value === undefined ? [] : [`${name}="${value}"`])).join(' ') || 'none';
 }
 
 export async function benchDaemonAtScale(
@@ -53,7 +68,8 @@ export async function benchDaemonAtScale(
   await emulator.seedIpObjects(loaded.desired.ipEntries.map((entry) => ipSeed(entry, 'rampart')));
 
   // BENCH_DAEMON_NODE_OPTIONS: other Node.js options to try instead of the manifests'.
-  const nodeOptions = process.env.BENCH_DAEMON_NODE_OPTIONS ?? await manifestNodeOptions();
+  const manifest = await manifestRuntimeEnv();
+  const runtime: RuntimeEnv = { ...manifest, NODE_OPTIONS: process.env.BENCH_DAEMON_NODE_OPTIONS ?? manifest.NODE_OPTIONS };
   const port = await freePort();
   const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const cyclesDone = async () => {
@@ -64,7 +80,7 @@ export async function benchDaemonAtScale(
   const daemon = spawn(process.execPath, [
     options.cli, 'run', '--policies', options.policies, '--listen', `127.0.0.1:${port}`, '--interval', '5s',
   ], {
-    env: { ...process.env, NODE_OPTIONS: nodeOptions, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...runtime, RAMPART_API_URL: emulator.url, RAMPART_API_TOKEN: BENCH_TOKEN, RAMPART_LOG_FORMAT: 'json', RAMPART_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
@@ -83,7 +99,7 @@ export async function benchDaemonAtScale(
     return {
       rules: options.spec.rules,
       ipValues: options.spec.ipValues,
-      nodeOptions,
+      runtimeEnv: describeRuntimeEnv(runtime),
       firstCycleMs,
       cycles: 1 + options.cycles,
       rssAfterFirstCycleMb,

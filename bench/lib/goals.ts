@@ -81,7 +81,7 @@ export function goalRows(r: GoalInputs): GoalRow[] {
     const d = r.daemonAtScale;
     rows.push({
       goal: `daemon RSS, steady at ${d.rules / 1000}k + ${d.ipValues / 1000}k: ≤ ${DAEMON_STEADY_MB} MB`,
-      figure: `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles (peak ${d.peakRssMb} MB), NODE_OPTIONS="${d.nodeOptions}"`,
+      figure: `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles (peak ${d.peakRssMb} MB), ${d.runtimeEnv}`,
       met: d.rssAfterCyclesMb <= DAEMON_STEADY_MB,
     });
   }
