@@ -11,13 +11,19 @@ import { PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanDocument } fr
 import { once } from './once.js';
 
 export interface EncodeOptions {
-  /** Compute the digests now: a document kept after its run (the daemon's `/plan`) then holds no live state. */
-  readonly digestsNow?: boolean;
+  /**
+   * Compute the live digest now: a document kept after its run (the daemon's
+   * `/plan`) then holds no live state. The desired digest stays lazy: the
+   * daemon keeps those policies for its next cycle anyway, and hashing them
+   * every cycle (120 ms at 10k rules + 50k IP values) is wasted while nobody
+   * reads `/plan` or the status page.
+   */
+  readonly liveDigestNow?: boolean;
 }
 
 export function encodePlan(plan: Plan, options: EncodeOptions = {}): PlanDocument {
-  // Reading them computes them (plan.ts), and lets the plan drop the states they come from.
-  if (options.digestsNow) void [plan.desired_digest, plan.live_digest];
+  // Reading it computes it (plan.ts), and lets the plan drop the live state it comes from.
+  if (options.liveDigestNow) void plan.live_digest;
   const changes = plan.changes.map(encodeChange);
   const checksum = once(() => planChecksum(changes));
   // Keys in the document's order (pinned plans compare byte for byte).

@@ -44,6 +44,14 @@ describe('WriteJournal', () => {
     expect(journal.overlay(empty).ipEntries).toEqual([]);
   });
 
+  it('gives the listing back as it is while it remembers no write', () => {
+    const journal = new WriteJournal();
+    const listed = { ...empty, rules: [rule], ipEntries: [entry] };
+    expect(journal.overlay(listed)).toBe(listed);
+    journal.recordIpDeleted([9]);
+    expect(journal.overlay(listed)).toEqual({ ...listed, ipEntries: [] });
+  });
+
   it('ignores clients the read did not cover', () => {
     const journal = new WriteJournal();
     journal.recordRuleCreated({ ...rule, client: 2 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sameJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
-import { planChecksum } from '../../../src/plan/codec.js';
+import { encodePlan, planChecksum } from '../../../src/plan/codec.js';
 import { buildPlan, restrictPlan } from '../../../src/plan/plan.js';
 import { renderJson } from '../../../src/plan/render/json.js';
 import type { PlanDocument } from '../../../src/plan/types.js';
@@ -187,6 +187,20 @@ describe('digests', () => {
       expect([made.desired_digest, made.live_digest]).toEqual([digestDesired(desired), digestLive(live)]);
     }
     expect(restricted.changes.length).toBeLessThan(plan.changes.length);
+  });
+
+  it('in a kept document (the daemon\'s `/plan`): the live one at once, so it holds no live state; the desired one when first read', () => {
+    const reads = { desired: 0, live: 0 };
+    const counted = <S extends { readonly ipEntries: readonly unknown[] }>(state: S, side: keyof typeof reads): S =>
+      Object.defineProperty({ ...state }, 'ipEntries', { get: () => (reads[side]++, state.ipEntries) });
+    const plan = buildPlan(counted(desired, 'desired'), counted(live, 'live'));
+    const planned = { ...reads };
+    const document = encodePlan(plan, { liveDigestNow: true });
+    expect(reads).toEqual({ desired: planned.desired, live: planned.live + 1 });
+    expect(document.live_digest).toBe(digestLive(live));
+    expect(reads.desired).toBe(planned.desired);
+    expect(document.desired_digest).toBe(digestDesired(desired));
+    expect(reads.desired).toBe(planned.desired + 1);
   });
 });
 
