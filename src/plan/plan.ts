@@ -70,9 +70,20 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
   };
 }
 
-/** The digests, each computed when first read; its own scope, so that only these closures hold the states. */
+/** The digests, each computed when first read; in scopes of their own, so that only these closures hold the states. */
 function lazyDigests(desired: DesiredState, live: LiveState): { desired: () => string; live: () => string } {
-  return { desired: once(() => digestDesired(desired)), live: once(() => digestLive(live)) };
+  return { desired: lazyDigest(digestDesired, desired), live: lazyDigest(digestLive, live) };
+}
+
+/**
+ * One state's digest, computed when first read. Each state gets a scope of its
+ * own: closures made in one call share its scope, so a desired digest not read
+ * yet would keep the live state alive too (the daemon's kept document reads
+ * only the live one at once: 15 to 20 MB held between cycles at 10k rules +
+ * 50k IP values).
+ */
+function lazyDigest<S>(digest: (state: S) => string, state: S): () => string {
+  return once(() => digest(state));
 }
 
 /**

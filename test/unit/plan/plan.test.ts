@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, sameJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
 import { encodePlan, planChecksum } from '../../../src/plan/codec.js';
+import { collectGarbage } from '../../../src/daemon/release-memory.js';
+import type { LiveState } from '../../../src/model/state.js';
 import { buildPlan, restrictPlan } from '../../../src/plan/plan.js';
 import { renderJson } from '../../../src/plan/render/json.js';
 import type { PlanDocument } from '../../../src/plan/types.js';
@@ -201,6 +203,18 @@ describe('digests', () => {
     expect(reads.desired).toBe(planned.desired);
     expect(document.desired_digest).toBe(digestDesired(desired));
     expect(reads.desired).toBe(planned.desired + 1);
+  });
+
+  it('in a kept document, the unread desired digest does not keep the live state alive', async () => {
+    const kept = (() => {
+      const state: LiveState = { ...live };
+      return { ref: new WeakRef(state), document: encodePlan(buildPlan(desired, state), { liveDigestNow: true }) };
+    })();
+    // A WeakRef holds its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(collectGarbage()).toBe(true);
+    expect(kept.ref.deref()).toBeUndefined();
+    expect(kept.document.desired_digest).toBe(digestDesired(desired));
   });
 });
 
