@@ -10,9 +10,9 @@
  * a warning. Bounded: past MAX_ENTRIES declared objects nothing is kept (the
  * file would cost more than the causes it tells).
  */
-import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Logger } from '../log.js';
+import { shortHexDigest } from '../model/fingerprint.js';
 import type { DeclaredFingerprints } from './cause.js';
 
 export const MAX_ENTRIES = 500_000;
@@ -85,5 +85,5 @@ function parse(text: string): MemoryFile | undefined {
 
 /** An IP write key as remembered: a short digest of it, so the file stays small. */
 export function rememberedIpKey(writeKey: string): string {
-  return createHash('sha256').update(writeKey).digest('hex').slice(0, 20);
+  return shortHexDigest(writeKey, 20);
 }
