@@ -18,8 +18,8 @@
  * its memory lost) cannot be told apart: a new declaration and an object deleted in the
  * console look the same. It is `unknown`, never guessed.
  */
-import { ipWriteKey, ruleFingerprint } from '../model/fingerprint.js';
-import type { IpEntry, LiveIpEntry } from '../model/ip.js';
+import { ruleFingerprint, uncachedIpWriteKey } from '../model/fingerprint.js';
+import type { LiveIpEntry } from '../model/ip.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { Change } from '../model/change.js';
 import type { Plan } from '../plan/types.js';
@@ -47,33 +47,23 @@ export interface ChangeWhy {
   readonly fields?: readonly string[];
 }
 
+/**
+ * What `desired` declares. A SHA-256 per declared IP value (180 ms at 50,000),
+ * so a daemon computes it only when its policy files changed; the IP
+ * fingerprints are not cached on the entries for it (another 4 MB a daemon
+ * would hold between cycles).
+ */
 export function declaredFingerprints(desired: DesiredState, digest: string): DeclaredFingerprints {
   return {
     digest,
     rules: new Set(desired.rules.map(ruleFingerprint)),
-    ip: new Set(desired.ipEntries.map(rememberedKeyOf)),
+    ip: new Set(desired.ipEntries.map((entry) => rememberedIpKey(uncachedIpWriteKey(entry)))),
   };
 }
 
-/**
- * A declared entry's remembered key, kept with the entry: the policy cache
- * hands a daemon the same entries every cycle, and a SHA-256 for each of
- * 50,000 entries cost 180 ms a cycle. The key text is held by the memory of
- * the converged cycle anyway.
- */
-function rememberedKeyOf(entry: IpEntry): string {
-  let key = rememberedKeys.get(entry);
-  if (key === undefined) {
-    key = rememberedIpKey(ipWriteKey(entry));
-    rememberedKeys.set(entry, key);
-  }
-  return key;
-}
-
-const rememberedKeys = new WeakMap<IpEntry, string>();
-
 /** Whether two cycles declared the same: their digests and every write key. */
 export function sameDeclared(a: DeclaredFingerprints, b: DeclaredFingerprints): boolean {
+  if (a === b) return true;
   const same = (x: ReadonlySet<string>, y: ReadonlySet<string>) => x.size === y.size && [...x].every((key) => y.has(key));
   return a.digest === b.digest && same(a.rules, b.rules) && same(a.ip, b.ip);
 }

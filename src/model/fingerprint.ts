@@ -47,13 +47,17 @@ const ipFingerprints = new WeakMap<IpEntry, string>();
 export function ipFingerprint(entry: IpEntry): string {
   let fingerprint = ipFingerprints.get(entry);
   if (fingerprint === undefined) {
-    fingerprint = hash(JSON.stringify([
-      'ip', entry.client, entry.list, entry.ruleType, entry.pools, entry.expiresAt, entry.reason || null,
-      entry.ruleType === 'ip_range' ? entry.value : null,
-    ]));
+    fingerprint = computeIpFingerprint(entry);
     ipFingerprints.set(entry, fingerprint);
   }
   return fingerprint;
+}
+
+function computeIpFingerprint(entry: IpEntry): string {
+  return hash(JSON.stringify([
+    'ip', entry.client, entry.list, entry.ruleType, entry.pools, entry.expiresAt, entry.reason || null,
+    entry.ruleType === 'ip_range' ? entry.value : null,
+  ]));
 }
 
 /**
@@ -65,7 +69,16 @@ export function ruleWriteKey(rule: Rule): string {
 }
 
 export function ipWriteKey(entry: IpEntry): string {
-  return entry.ruleType === 'ip_range' ? ipFingerprint(entry) : `${ipFingerprint(entry)}|${entry.value}`;
+  return writeKeyOf(entry, ipFingerprint(entry));
+}
+
+/** The same, its fingerprint not kept on the entry: for what is computed once for every declared value. */
+export function uncachedIpWriteKey(entry: IpEntry): string {
+  return writeKeyOf(entry, computeIpFingerprint(entry));
+}
+
+function writeKeyOf(entry: Pick<IpEntry, 'ruleType' | 'value'>, fingerprint: string): string {
+  return entry.ruleType === 'ip_range' ? fingerprint : `${fingerprint}|${entry.value}`;
 }
 
 /** The write key a listed object's mark carries, if it has a fingerprint. */
@@ -74,6 +87,5 @@ export function listedRuleWriteKey(rule: { readonly fingerprint?: string }): str
 }
 
 export function listedIpWriteKey(entry: Pick<IpEntry, 'ruleType' | 'value'> & { readonly fingerprint?: string }): string | undefined {
-  if (entry.fingerprint === undefined) return undefined;
-  return entry.ruleType === 'ip_range' ? entry.fingerprint : `${entry.fingerprint}|${entry.value}`;
+  return entry.fingerprint === undefined ? undefined : writeKeyOf(entry, entry.fingerprint);
 }

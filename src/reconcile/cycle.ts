@@ -155,8 +155,10 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     const pending = summaryCounts(plan.summary);
     logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
     const revision = policy.revision?.revision;
+    // The same policy files declare the same, but for values that expired since, which are never created again.
+    const declared = converged?.digest === policy.digest ? converged : undefined;
     const done = await reconcile({
-      plan, desired: policy.desired, digest: policy.digest, live: prepared.live, converged: rememberConverged, settings,
+      plan, desired: policy.desired, digest: policy.digest, declared, live: prepared.live, converged: rememberConverged, settings,
       api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again',
     });
     if (done.result === 'unsafe') return { result: 'unsafe', error: done.error, plan: document, changes: pending, ...churn };

@@ -25,6 +25,12 @@ export interface ReconcileInput {
   /** What the policies declare, and their digest: the fingerprints a converged run remembers. */
   readonly desired: DesiredState;
   readonly digest: string;
+  /**
+   * What the policies declare, when the caller has it already: a daemon whose
+   * last converged cycle read the same policy files. Otherwise it is computed
+   * from `desired` (a SHA-256 per declared IP value).
+   */
+  readonly declared?: DeclaredFingerprints | undefined;
   /** The live state the plan's causes are read against (the owner marks). */
   readonly live: LiveState;
   /** The last converged run's declarations, when remembered: tells drift from intent where no mark can. Read only when something is written. */
@@ -64,7 +70,7 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
   const safety = checkSafety(plan, { ...settings.limits, force: settings.force });
   if (!safety.ok) return { result: 'unsafe', plan, error: new UnsafePlanError(safety.message) };
   if (settings.dryRun) return { result: 'dry-run', plan };
-  const declared = declaredFingerprints(input.desired, input.digest);
+  const declared = input.declared ?? declaredFingerprints(input.desired, input.digest);
   if (!hasChanges(plan)) return { result: 'no-op', plan, declared };
 
   const report = await applyPlan(plan, {
