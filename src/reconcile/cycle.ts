@@ -67,10 +67,18 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     }
     return converged;
   };
+  /**
+   * What this process last found the policies to declare. The same policy files
+   * declare the same, but for values that expired since, which are never
+   * created again: a cycle reuses it rather than hash every declared value.
+   * Never one read from disk, which another version of Rampart may have written.
+   */
+  let lastDeclared: DeclaredFingerprints | undefined;
   const convergedOn = async (declared: DeclaredFingerprints): Promise<void> => {
     // A cycle in step with the last one leaves the memory on disk as it is (at 10k rules + 50k IP values, 1.4 MB each time).
     const unchanged = converged !== undefined && sameDeclared(converged, declared);
     converged = declared;
+    lastDeclared = declared;
     if (!unchanged) await cycleSettings.memory?.save(declared);
   };
   /** The pause the last cycle saw: a change of it is worth a cycle even when the policies are the same. */
@@ -155,8 +163,7 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     const pending = summaryCounts(plan.summary);
     logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
     const revision = policy.revision?.revision;
-    // The same policy files declare the same, but for values that expired since, which are never created again.
-    const declared = converged?.digest === policy.digest ? converged : undefined;
+    const declared = lastDeclared?.digest === policy.digest ? lastDeclared : undefined;
     const done = await reconcile({
       plan, desired: policy.desired, digest: policy.digest, declared, live: prepared.live, converged: rememberConverged, settings,
       api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again',
