@@ -21,7 +21,8 @@ const VERSION = 1;
 export interface ConvergedMemory {
   /** The last converged run's declarations, or undefined when none is remembered. */
   load(): Promise<DeclaredFingerprints | undefined>;
-  save(declared: DeclaredFingerprints): Promise<void>;
+  /** Resolves false when the file could not be written, so the next converged cycle tries again. */
+  save(declared: DeclaredFingerprints): Promise<boolean>;
 }
 
 interface MemoryFile {
@@ -58,15 +59,17 @@ export function openConvergedMemory(file: string, owner: string, logger?: Logger
     async save(declared) {
       if (declared.rules.size + declared.ip.size > MAX_ENTRIES) {
         logger?.info({ file, entries: declared.rules.size + declared.ip.size }, 'too many declared objects to remember the converged state; not kept');
-        return;
+        return true;
       }
       const body: MemoryFile = { version: VERSION, owner, digest: declared.digest, rules: [...declared.rules], ip: [...declared.ip] };
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         await writeFile(temporary, JSON.stringify(body));
         await rename(temporary, file);
+        return true;
       } catch (error) {
         logger?.warn({ file, code: (error as NodeJS.ErrnoException).code }, 'cannot write the converged-state memory; write causes after a restart may be unknown');
+        return false;
       }
     },
   };

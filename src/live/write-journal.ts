@@ -154,7 +154,7 @@ export class WriteJournal {
   overlay(live: LiveState): LiveState {
     this.forgetExpired();
     // A daemon in step remembers no write: its listing is the state, without indexing 60k objects every cycle.
-    if (this.createdRules.size + this.createdIp.size + this.deletedRuleIds.size + this.deletedIpIds.size === 0) return live;
+    if (this.size === 0) return live;
     const rules = live.rules.filter((rule) => !this.deletedRuleIds.has(rule.id));
     const ipEntries = live.ipEntries.filter((entry) => !this.deletedIpIds.has(entry.id));
     const listedRules = new Map(live.rules.map((rule) => [rule.id, rule]));

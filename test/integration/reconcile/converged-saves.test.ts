@@ -26,17 +26,23 @@ describe('a daemon cycle and the converged memory', () => {
     await policies?.cleanup();
   });
 
-  it('writes it when the declarations change, and leaves it alone while cycles stay in step', async () => {
+  /** A cycle whose memory records every save asked for, and fails the ones `fails` names (by their order). */
+  async function daemonCycle(fails: ReadonlySet<number> = new Set()) {
     emulator = await startTestEmulator();
     policies = await policyDir({ 'shop.yaml': shop(['admin']) });
-    const saved: DeclaredFingerprints[] = [];
+    const asked: DeclaredFingerprints[] = [];
     const http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
     const cycle = createCycle({
       policies: policies.dir, api: new ServiceApi(http), journal: new WriteJournal(120_000),
       settings: runSettings({ settleTimeoutMs: 5_000 }),
-      memory: { load: async () => undefined, save: async (declared) => void saved.push(declared) },
+      memory: { load: async () => undefined, save: async (declared) => !fails.has(asked.push(declared)) },
     });
     const run = async (n: number) => (await cycle({ cycleId: String(n), reasons: ['resync'], signal: new AbortController().signal, logger: silentLogger() })).result;
+    return { asked, run, close: () => http.close() };
+  }
+
+  it('writes it when the declarations change, and leaves it alone while cycles stay in step', async () => {
+    const { asked: saved, run, close } = await daemonCycle();
     try {
       expect(await run(1)).toBe('success');
       expect(saved).toHaveLength(1);
@@ -46,14 +52,30 @@ describe('a daemon cycle and the converged memory', () => {
       expect(await run(3)).toBe('no-op');
       expect(saved).toHaveLength(1);
 
-      await policies.write('shop.yaml', shop(['admin', 'debug']));
+      await policies?.write('shop.yaml', shop(['admin', 'debug']));
       expect(await run(4)).toBe('success');
       expect(saved).toHaveLength(2);
       expect(saved[1]?.rules.size).toBe(2);
       expect(await run(5)).toBe('no-op');
       expect(saved).toHaveLength(2);
     } finally {
-      await http.close();
+      await close();
+    }
+  });
+
+  it('tries again after a write that failed, with the declarations it found before (not hashed again)', async () => {
+    const { asked, run, close } = await daemonCycle(new Set([1]));
+    try {
+      expect(await run(1)).toBe('success');
+      expect(asked).toHaveLength(1);
+      expect(await run(2)).toBe('no-op');
+      expect(asked).toHaveLength(2);
+      // The same policy files: the cycle reused what it found, the very same value.
+      expect(asked[1]).toBe(asked[0]);
+      expect(await run(3)).toBe('no-op');
+      expect(asked).toHaveLength(2);
+    } finally {
+      await close();
     }
   });
 });

@@ -17,8 +17,16 @@ describe('the converged-state memory', () => {
   it('lives beside the journal, and reads back what was saved', async () => {
     const file = convergedMemoryFile(join(dir, 'journal.json'));
     expect(file).toBe(join(dir, 'journal.json.converged.json'));
-    await openConvergedMemory(file, 'rampart').save(declared);
+    expect(await openConvergedMemory(file, 'rampart').save(declared)).toBe(true);
     expect(await openConvergedMemory(file, 'rampart').load()).toEqual(declared);
+  });
+
+  it('says when it could not write, so that the next converged cycle tries again', async () => {
+    const warnings: string[] = [];
+    const logger = { warn: (_o: unknown, msg: string) => warnings.push(msg), info: () => undefined } as never;
+    const file = join(dir, 'no-such-dir', 'memory.json');
+    expect(await openConvergedMemory(file, 'rampart', logger).save(declared)).toBe(false);
+    expect(warnings).toEqual([expect.stringContaining('cannot write')]);
   });
 
   it('remembers nothing for another owner, for a missing file, or for one that does not read back (and says so)', async () => {
@@ -36,7 +44,8 @@ describe('the converged-state memory', () => {
   it('keeps nothing past its bound, so the file never outgrows what it tells', async () => {
     const file = join(dir, 'memory.json');
     const huge = { digest: 'd', rules: new Set(Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => `fp${i}`)), ip: new Set<string>() };
-    await openConvergedMemory(file, 'rampart').save(huge);
+    // Not kept on purpose: nothing to try again.
+    expect(await openConvergedMemory(file, 'rampart').save(huge)).toBe(true);
     await expect(readFile(file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
