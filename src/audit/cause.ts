@@ -61,18 +61,6 @@ export function declaredFingerprints(desired: DesiredState, digest: string): Dec
   };
 }
 
-/** Whether two cycles declared the same: their digests and every write key. */
-export function sameDeclared(a: DeclaredFingerprints, b: DeclaredFingerprints): boolean {
-  if (a === b) return true;
-  return a.digest === b.digest && sameKeys(a.rules, b.rules) && sameKeys(a.ip, b.ip);
-}
-
-function sameKeys(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
-  if (x.size !== y.size) return false;
-  for (const key of x) if (!y.has(key)) return false;
-  return true;
-}
-
 /** One entry per change of `plan`, in its order. `previous`: the last converged cycle's, when remembered. */
 export function explainChanges(
   plan: Plan,

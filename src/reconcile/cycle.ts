@@ -9,7 +9,7 @@
  * policy revision (audit/), against the memory of the last converged cycle.
  */
 import { withDeadline } from '../api/deadline.js';
-import { sameDeclared, type DeclaredFingerprints } from '../audit/cause.js';
+import type { DeclaredFingerprints } from '../audit/cause.js';
 import type { ConvergedMemory } from '../audit/converged-memory.js';
 import { auditEntry } from '../audit/entry.js';
 import { objectsDone } from '../apply/render-report.js';
@@ -75,15 +75,10 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
    * expired since stay in it, harmlessly: such values are never created again.
    */
   let lastDeclared: DeclaredFingerprints | undefined;
-  /** What the memory file was last written with: a cycle in step leaves it alone (1.4 MB at 10k rules + 50k IP values). */
-  let saved: DeclaredFingerprints | undefined;
   const convergedOn = async (declared: DeclaredFingerprints): Promise<void> => {
     converged = declared;
     lastDeclared = declared;
-    const { memory } = cycleSettings;
-    if (!memory || (saved && sameDeclared(saved, declared))) return;
-    // A write that failed is tried again by the next converged cycle.
-    if (await memory.save(declared)) saved = declared;
+    await cycleSettings.memory?.save(declared);
   };
   /** The pause the last cycle saw: a change of it is worth a cycle even when the policies are the same. */
   let lastPauseKey = '';

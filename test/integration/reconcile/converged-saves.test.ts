@@ -1,12 +1,16 @@
 /**
- * The memory of the last converged cycle (audit/converged-memory.ts) is written
- * when what the policies declare changed, not by every cycle in step: at 10k
- * rules + 50k IP values each write was a 1.4 MB file.
+ * A daemon cycle and the memory of the last converged cycle
+ * (audit/converged-memory.ts): the file is written when what the policies
+ * declare changed, not by every cycle in step (at 10k rules + 50k IP values
+ * each write was a 1.4 MB file), and a cycle over the same policy files reuses
+ * what it found they declare instead of hashing every declared value again.
  */
+import { stat } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import type { DeclaredFingerprints } from '../../../src/audit/cause.js';
+import { openConvergedMemory, type ConvergedMemory } from '../../../src/audit/converged-memory.js';
 import { WriteJournal } from '../../../src/live/write-journal.js';
 import { silentLogger } from '../../../src/log.js';
 import { createCycle } from '../../../src/reconcile/cycle.js';
@@ -21,61 +25,55 @@ const shop = (paths: readonly string[]) => `version: 1\nclient: 10042\napplicati
 describe('a daemon cycle and the converged memory', () => {
   let emulator: TestEmulator | undefined;
   let policies: PolicyDir | undefined;
+  let http: ApiClient | undefined;
   afterEach(async () => {
+    await http?.close();
     await emulator?.close();
     await policies?.cleanup();
   });
 
-  /** A cycle whose memory records every save asked for, and fails the ones `fails` names (by their order). */
-  async function daemonCycle(fails: ReadonlySet<number> = new Set()) {
+  /** A cycle over a fresh account and one policy file, with `memory`. */
+  async function daemonCycle(memory: (policies: PolicyDir) => ConvergedMemory) {
     emulator = await startTestEmulator();
     policies = await policyDir({ 'shop.yaml': shop(['admin']) });
-    const asked: DeclaredFingerprints[] = [];
-    const http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
+    http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
     const cycle = createCycle({
       policies: policies.dir, api: new ServiceApi(http), journal: new WriteJournal(120_000),
-      settings: runSettings({ settleTimeoutMs: 5_000 }),
-      memory: { load: async () => undefined, save: async (declared) => !fails.has(asked.push(declared)) },
+      settings: runSettings({ settleTimeoutMs: 5_000 }), memory: memory(policies),
     });
-    const run = async (n: number) => (await cycle({ cycleId: String(n), reasons: ['resync'], signal: new AbortController().signal, logger: silentLogger() })).result;
-    return { asked, run, close: () => http.close() };
+    return async (n: number) => (await cycle({ cycleId: String(n), reasons: ['resync'], signal: new AbortController().signal, logger: silentLogger() })).result;
   }
 
-  it('writes it when the declarations change, and leaves it alone while cycles stay in step', async () => {
-    const { asked: saved, run, close } = await daemonCycle();
-    try {
-      expect(await run(1)).toBe('success');
-      expect(saved).toHaveLength(1);
-      expect(saved[0]?.rules.size).toBe(1);
-      expect(saved[0]?.ip.size).toBe(1);
-      expect(await run(2)).toBe('no-op');
-      expect(await run(3)).toBe('no-op');
-      expect(saved).toHaveLength(1);
+  it('writes the file when the declarations change, and leaves it alone while cycles stay in step', async () => {
+    let file = '';
+    const run = await daemonCycle((dir) => openConvergedMemory((file = dir.scratch('memory.json')), 'rampart'));
+    // Each write renames a new file over the old one: a new inode.
+    const inode = async () => (await stat(file)).ino;
+    expect(await run(1)).toBe('success');
+    const first = await inode();
+    expect(await run(2)).toBe('no-op');
+    expect(await run(3)).toBe('no-op');
+    expect(await inode()).toBe(first);
 
-      await policies?.write('shop.yaml', shop(['admin', 'debug']));
-      expect(await run(4)).toBe('success');
-      expect(saved).toHaveLength(2);
-      expect(saved[1]?.rules.size).toBe(2);
-      expect(await run(5)).toBe('no-op');
-      expect(saved).toHaveLength(2);
-    } finally {
-      await close();
-    }
+    await policies?.write('shop.yaml', shop(['admin', 'debug']));
+    expect(await run(4)).toBe('success');
+    const second = await inode();
+    expect(second).not.toBe(first);
+    expect((await openConvergedMemory(file, 'rampart').load())?.rules.size).toBe(2);
+    expect(await run(5)).toBe('no-op');
+    expect(await inode()).toBe(second);
   });
 
-  it('tries again after a write that failed, with the declarations it found before (not hashed again)', async () => {
-    const { asked, run, close } = await daemonCycle(new Set([1]));
-    try {
-      expect(await run(1)).toBe('success');
-      expect(asked).toHaveLength(1);
-      expect(await run(2)).toBe('no-op');
-      expect(asked).toHaveLength(2);
-      // The same policy files: the cycle reused what it found, the very same value.
-      expect(asked[1]).toBe(asked[0]);
-      expect(await run(3)).toBe('no-op');
-      expect(asked).toHaveLength(2);
-    } finally {
-      await close();
-    }
+  it('reuses, for the same policy files, the declarations it found before (the very same value, not hashed again)', async () => {
+    const saved: DeclaredFingerprints[] = [];
+    const run = await daemonCycle(() => ({ load: async () => undefined, save: async (declared) => void saved.push(declared) }));
+    expect(await run(1)).toBe('success');
+    expect(await run(2)).toBe('no-op');
+    expect(saved).toHaveLength(2);
+    expect(saved[1]).toBe(saved[0]);
+    await policies?.write('shop.yaml', shop(['admin', 'debug']));
+    expect(await run(3)).toBe('success');
+    expect(saved[2]).not.toBe(saved[1]);
+    expect(saved[2]?.rules.size).toBe(2);
   });
 });

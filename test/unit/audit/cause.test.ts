@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { declaredFingerprints, explainChanges, sameDeclared, type DeclaredFingerprints } from '../../../src/audit/cause.js';
+import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../../../src/audit/cause.js';
 import { ipFingerprint, ruleFingerprint } from '../../../src/model/fingerprint.js';
 import type { LiveState, DesiredState } from '../../../src/model/state.js';
 import { buildPlan } from '../../../src/plan/plan.js';
@@ -91,18 +91,5 @@ describe('explainChanges: drift or intent', () => {
     const desired = desiredState([regex]);
     const why = explain(desired, liveState([liveRule(regex, 8, null)]), remember(desired), true);
     expect(why).toEqual([{ action: 'adopt', kind: 'rule', cause: 'intent' }]);
-  });
-});
-
-describe('sameDeclared', () => {
-  it('holds for the same digest and write keys, whatever order they were found in, and for nothing else', () => {
-    const regex = desiredRule(ruleFields('regex'), 'scanner');
-    const vpatch = desiredRule(ruleFields('vpatch'), 'admin');
-    const both = desiredState([regex, vpatch], [desiredIp('KP'), desiredIp('DE')]);
-    const reordered = desiredState([vpatch, regex], [desiredIp('DE'), desiredIp('KP')]);
-    expect(sameDeclared(remember(both), declaredFingerprints(reordered, digestDesired(both)))).toBe(true);
-    expect(sameDeclared(remember(both), { ...remember(both), digest: 'other' })).toBe(false);
-    expect(sameDeclared(remember(both), declaredFingerprints(desiredState([regex], [desiredIp('KP'), desiredIp('DE')]), digestDesired(both)))).toBe(false);
-    expect(sameDeclared(remember(both), declaredFingerprints(desiredState([regex, vpatch], [desiredIp('KP'), desiredIp('FR')]), digestDesired(both)))).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 /** The converged-state memory on disk: kept and read back, safe to lose, never another owner's, bounded. */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { convergedMemoryFile, MAX_ENTRIES, openConvergedMemory } from '../../../src/audit/converged-memory.js';
+import { convergedMemoryFile, MAX_ENTRIES, openConvergedMemory, sameDeclared } from '../../../src/audit/converged-memory.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -17,16 +17,37 @@ describe('the converged-state memory', () => {
   it('lives beside the journal, and reads back what was saved', async () => {
     const file = convergedMemoryFile(join(dir, 'journal.json'));
     expect(file).toBe(join(dir, 'journal.json.converged.json'));
-    expect(await openConvergedMemory(file, 'rampart').save(declared)).toBe(true);
+    await openConvergedMemory(file, 'rampart').save(declared);
     expect(await openConvergedMemory(file, 'rampart').load()).toEqual(declared);
   });
 
-  it('says when it could not write, so that the next converged cycle tries again', async () => {
+  it('does not write the same declarations again while the file is as it left it; writes when they differ or the file went', async () => {
+    const file = join(dir, 'memory.json');
+    const memory = openConvergedMemory(file, 'rampart');
+    // Each write renames a new file over the old one: a new inode.
+    const inode = async () => (await stat(file)).ino;
+    await memory.save(declared);
+    const first = await inode();
+    await memory.save({ ...declared, rules: new Set(['fp-b', 'fp-a']) });
+    expect(await inode()).toBe(first);
+    await memory.save({ ...declared, ip: new Set(['k2']) });
+    const second = await inode();
+    expect(second).not.toBe(first);
+    await rm(file);
+    await memory.save({ ...declared, ip: new Set(['k2']) });
+    expect(await openConvergedMemory(file, 'rampart').load()).toEqual({ ...declared, ip: new Set(['k2']) });
+  });
+
+  it('writes at the next save after a write that failed', async () => {
     const warnings: string[] = [];
     const logger = { warn: (_o: unknown, msg: string) => warnings.push(msg), info: () => undefined } as never;
-    const file = join(dir, 'no-such-dir', 'memory.json');
-    expect(await openConvergedMemory(file, 'rampart', logger).save(declared)).toBe(false);
+    const file = join(dir, 'later', 'memory.json');
+    const memory = openConvergedMemory(file, 'rampart', logger);
+    await memory.save(declared);
     expect(warnings).toEqual([expect.stringContaining('cannot write')]);
+    await mkdir(join(dir, 'later'));
+    await memory.save(declared);
+    expect(await openConvergedMemory(file, 'rampart').load()).toEqual(declared);
   });
 
   it('remembers nothing for another owner, for a missing file, or for one that does not read back (and says so)', async () => {
@@ -44,8 +65,18 @@ describe('the converged-state memory', () => {
   it('keeps nothing past its bound, so the file never outgrows what it tells', async () => {
     const file = join(dir, 'memory.json');
     const huge = { digest: 'd', rules: new Set(Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => `fp${i}`)), ip: new Set<string>() };
-    // Not kept on purpose: nothing to try again.
-    expect(await openConvergedMemory(file, 'rampart').save(huge)).toBe(true);
+    await openConvergedMemory(file, 'rampart').save(huge);
     await expect(readFile(file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('sameDeclared', () => {
+  it('holds for the same digest and write keys, and for nothing else', () => {
+    expect(sameDeclared(declared, declared)).toBe(true);
+    expect(sameDeclared(declared, { digest: 'd1', rules: new Set(['fp-b', 'fp-a']), ip: new Set(['k1']) })).toBe(true);
+    expect(sameDeclared(declared, { ...declared, digest: 'd2' })).toBe(false);
+    expect(sameDeclared(declared, { ...declared, rules: new Set(['fp-a']) })).toBe(false);
+    expect(sameDeclared(declared, { ...declared, rules: new Set(['fp-a', 'fp-c']) })).toBe(false);
+    expect(sameDeclared(declared, { ...declared, ip: new Set(['k2']) })).toBe(false);
   });
 });
