@@ -3,7 +3,7 @@
  * auth headers, timeouts, gzip, the `{status, body}` envelope, typed errors and
  * the retry policy. Knows routes and shapes, not what Rampart does with them.
  */
-import { Pool } from 'undici';
+import { Pool } from './pool.js';
 import { ApiError } from '../errors.js';
 import { checkCredentials, type Credentials } from './credentials.js';
 import { errorFromStatus } from './errors-from-response.js';

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as YamlLibrary from 'yaml';
-import type { Document, Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import { SourceMap, type Spots } from './source-map.js';
 import {
   DEFAULT_MAX_ALIAS_COUNT,
@@ -70,10 +70,7 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
 
   const { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } = loadYaml();
   const lineCounter = new LineCounter();
-  const positionOf = (offset: number): Position => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, col };
-  };
+  const positionOf = locator(lineCounter);
   const empty = new SourceMap(positionOf);
   let list: Document.Parsed[];
   try {
@@ -237,4 +234,17 @@ function isStackOverflow(error: unknown): boolean {
 
 function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+/**
+ * Line and column of an offset, in a scope of its own: the map keeps this
+ * function, and a closure made inside `parsePolicyText` would share its scope
+ * with the others made there, keeping the whole parsed document alive (its
+ * nodes, as large as the file's text many times over) for as long as the map.
+ */
+function locator(lineCounter: LineCounter): (offset: number) => Position {
+  return (offset) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, col };
+  };
 }

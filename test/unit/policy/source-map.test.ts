@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { parsePointer, pointer } from '../../../src/policy/source-map.js';
+import { collectGarbage } from '../../../src/daemon/release-memory.js';
+import { parsePointer, pointer, type SourceMap } from '../../../src/policy/source-map.js';
 import { parsePolicyText } from '../../../src/policy/yaml.js';
 
 const text = [
@@ -47,5 +49,31 @@ describe('SourceMap', () => {
     expect(map.key('/list/1')).toEqual({ line: 7, col: 4 });
     expect(map.value('/nowhere/deep')).toEqual({ line: 1, col: 1 });
     expect(map.value('/1')).toEqual({ line: 10, col: 6 });
+  });
+});
+
+describe('the map of a full parse', () => {
+  it('does not keep the parsed YAML document alive', async () => {
+    // The module parsePolicyText loads (by require): its parse is wrapped to see the documents it returns.
+    const yaml = createRequire(import.meta.url)('yaml') as { parseAllDocuments: (...args: unknown[]) => unknown };
+    const parse = yaml.parseAllDocuments;
+    const documents: WeakRef<object>[] = [];
+    yaml.parseAllDocuments = (...args) => {
+      const docs = parse(...args);
+      for (const doc of Array.isArray(docs) ? docs : [docs]) documents.push(new WeakRef(doc as object));
+      return docs;
+    };
+    let map: SourceMap;
+    try {
+      ({ map } = parsePolicyText({ file: 'f.yaml', text }));
+    } finally {
+      yaml.parseAllDocuments = parse;
+    }
+    // A WeakRef holds its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(collectGarbage()).toBe(true);
+    expect(documents).toHaveLength(1);
+    expect(documents[0]?.deref()).toBeUndefined();
+    expect(map.at(['list', 2, 'k'])).toEqual({ line: 8, col: 8 });
   });
 });

@@ -1,0 +1,28 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { Pool } from '../../src/api/pool.js';
+import { leanFallbacks, requireLean } from '../../src/lean-require.js';
+
+const require = createRequire(import.meta.url);
+
+describe('requireLean', () => {
+  it('loads undici\'s pool from its internal modules, not the package entry point', () => {
+    // Fails when an upgrade moved a path: Rampart still works, on the whole package (more memory at idle).
+    expect(leanFallbacks()).toEqual([]);
+    expect(Pool).toBe(require('undici/lib/dispatcher/pool.js'));
+    // The request call undici's entry point gives every dispatcher.
+    expect(typeof Pool.prototype.request).toBe('function');
+  });
+
+  it('falls back to the whole package when an internal module is not where it was, and says so', () => {
+    const loaded = requireLean('undici', (load) => load('undici/lib/no-such-module.js') as string, () => 'whole');
+    expect(loaded).toBe('whole');
+    expect(leanFallbacks()).toContain('undici');
+  });
+
+  it('passes on an error that is not a missing module', () => {
+    expect(() => requireLean('x', () => {
+      throw new TypeError('broken');
+    }, () => 'whole')).toThrow('broken');
+  });
+});
