@@ -27,6 +27,7 @@ import { appendTo } from '../plan/append.js';
 import { auditClassOf } from './classes/index.js';
 import type { CauseContext } from './classes/class.js';
 import { rememberedIpKey } from './converged-memory.js';
+import { keySet, type KeySet } from './key-set.js';
 
 export type WriteCause = 'intent' | 'drift' | 'unknown';
 
@@ -35,9 +36,9 @@ export const WRITE_CAUSES: readonly WriteCause[] = ['intent', 'drift', 'unknown'
 /** What a cycle declared: its policies' digest and the write keys of every declared object. */
 export interface DeclaredFingerprints {
   readonly digest: string;
-  readonly rules: ReadonlySet<string>;
+  readonly rules: KeySet;
   /** `rememberedIpKey(ipWriteKey(entry))` of every declared IP entry. */
-  readonly ip: ReadonlySet<string>;
+  readonly ip: KeySet;
 }
 
 /** Why one change is made, and which fields it changes where the plan does not already say. */
@@ -56,8 +57,8 @@ export interface ChangeWhy {
 export function declaredFingerprints(desired: DesiredState, digest: string): DeclaredFingerprints {
   return {
     digest,
-    rules: new Set(desired.rules.map(ruleFingerprint)),
-    ip: new Set(desired.ipEntries.map((entry) => rememberedIpKey(uncachedIpWriteKey(entry)))),
+    rules: keySet(desired.rules.map(ruleFingerprint)),
+    ip: keySet(desired.ipEntries.map((entry) => rememberedIpKey(uncachedIpWriteKey(entry)))),
   };
 }
 

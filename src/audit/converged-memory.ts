@@ -14,6 +14,7 @@ import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { shortHexDigest } from '../model/fingerprint.js';
 import type { DeclaredFingerprints } from './cause.js';
+import { keySet, sameKeys } from './key-set.js';
 
 export const MAX_ENTRIES = 500_000;
 const VERSION = 1;
@@ -67,7 +68,7 @@ export function openConvergedMemory(file: string, owner: string, logger?: Logger
         return undefined;
       }
       if (read.owner !== owner) return undefined;
-      return { digest: read.digest, rules: new Set(read.rules), ip: new Set(read.ip) };
+      return { digest: read.digest, rules: keySet(read.rules), ip: keySet(read.ip) };
     },
     async save(declared) {
       if (declared.rules.size + declared.ip.size > MAX_ENTRIES) {
@@ -104,12 +105,6 @@ async function unchangedSince(file: string, written: Written): Promise<boolean> 
 export function sameDeclared(a: DeclaredFingerprints, b: DeclaredFingerprints): boolean {
   if (a === b) return true;
   return a.digest === b.digest && sameKeys(a.rules, b.rules) && sameKeys(a.ip, b.ip);
-}
-
-function sameKeys(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
-  if (x.size !== y.size) return false;
-  for (const key of x) if (!y.has(key)) return false;
-  return true;
 }
 
 function parse(text: string): MemoryFile | undefined {
