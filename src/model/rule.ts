@@ -123,19 +123,20 @@ export function pointKey(point: Point): string {
 }
 
 export function conditionKey(condition: Condition): string {
-  let key = conditionKeys.get(condition);
-  if (key === undefined) {
-    key = JSON.stringify([condition.point, condition.type, condition.value]);
-    conditionKeys.set(condition, key);
-  }
-  return key;
+  return JSON.stringify([condition.point, condition.type, condition.value]);
 }
 
-const conditionKeys = new WeakMap<Condition, string>();
-
-/** Canonical condition order, so equal sets compare and print identically. */
+/**
+ * Canonical condition order, so equal sets compare and print identically.
+ * Each key is made once per sort, and not kept: a daemon held them for every
+ * declared rule between cycles (2 MB at 10k rules), and a rule's own key,
+ * which holds them, is kept anyway.
+ */
 export function sortConditions(conditions: readonly Condition[]): Condition[] {
-  return [...conditions].sort((a, b) => compareStrings(conditionKey(a), conditionKey(b)));
+  return conditions
+    .map((condition) => ({ condition, key: conditionKey(condition) }))
+    .sort((a, b) => compareStrings(a.key, b.key))
+    .map(({ condition }) => condition);
 }
 
 /**
@@ -152,7 +153,7 @@ export function ruleKey(rule: Rule): string {
     key = JSON.stringify([
       rule.client,
       rule.kind,
-      sortConditions(rule.conditions).map(conditionKey),
+      rule.conditions.map(conditionKey).sort(compareStrings),
       rule.point.map(pointKey),
       kindOf(rule).fields.filter((field) => !field.updatable && !field.writtenIdentity).map((field) => values[field.name] ?? null),
     ]);

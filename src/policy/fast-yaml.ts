@@ -61,18 +61,42 @@ export function parseCleanYaml(text: string): { readonly data: unknown } | undef
   return { data };
 }
 
-/** Within the nesting and size bounds the full path enforces. */
+/**
+ * Within the nesting and size bounds the full path enforces. On the way, each
+ * long string becomes a copy of its own (`ownCopy`).
+ */
 function withinBounds(root: unknown): boolean {
   let values = 0;
   const visit = (value: unknown, depth: number): boolean => {
     if (++values > MAX_NODES) return false;
     if (value === null || typeof value !== 'object') return true;
     if (depth >= MAX_DEPTH) return false;
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) if (!visit(child, depth + 1)) return false;
-    return true;
+    const container = value as Record<string, unknown>;
+    for (const key of Object.keys(container)) {
+      const child = container[key];
+      if (typeof child === 'string') {
+        if (child.length >= SLICE_MIN) container[key] = ownCopy(child);
+        values++;
+      } else if (!visit(child, depth + 1)) {
+        return false;
+      }
+    }
+    return values <= MAX_NODES;
   };
   return visit(root, 0);
+}
+
+/**
+ * V8 makes a substring of 13 characters or more a view into its parent, and
+ * js-yaml parses a copy of the text it is given (with a terminator appended):
+ * a policy kept after its load (the daemon's, between cycles) would keep a
+ * second copy of every file alive through its long values (2 MB at 10k rules
+ * + 50k IP values).
+ */
+const SLICE_MIN = 13;
+
+function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /**
