@@ -43,6 +43,8 @@ export interface NoopPlanFigures {
   readonly warm: NoopRun;
   /** The floor of the same work, measured right after the plan (floor.ts). */
   readonly floor: FloorFigures;
+  /** The same floor with the schema validation every validating tool does, measured right after it. */
+  readonly validatingFloor: FloorFigures;
   readonly calls: number;
   readonly minimumCalls: number;
   readonly hintPages: number;
@@ -115,16 +117,20 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
       await emulator.resetCalls();
       const report = await runChild(emulator.url, policies);
       const { calls } = await emulator.calls();
-      const floor = await measureFloor({ url: emulator.url, policies, listings, concurrency: READ_CONCURRENCY });
-      if (floor.calls !== minimumCalls) throw new Error(`the floor made ${floor.calls} calls, not the ${minimumCalls} of a full read`);
+      const floorOf = (validate: boolean) => measureFloor({ url: emulator.url, policies, listings, concurrency: READ_CONCURRENCY, validate });
+      const floor = await floorOf(false);
+      const validatingFloor = await floorOf(true);
+      for (const f of [floor, validatingFloor]) {
+        if (f.calls !== minimumCalls) throw new Error(`the floor made ${f.calls} calls, not the ${minimumCalls} of a full read`);
+      }
       if (report.changes !== 0) throw new Error(`the seeded account is not a no-op: ${report.changes} change(s) planned`);
-      measured.push({ report, floor, coldCalls: calls.slice(0, report.calls) });
+      measured.push({ report, floor, validatingFloor, coldCalls: calls.slice(0, report.calls) });
     }
   } finally {
     await emulator.setConfig({ latencyMs: 0 });
   }
   const ratioOf = (run: Run): number => run.report.cold.totalMs / run.floor.totalMs;
-  const { report, floor, coldCalls } = [...measured].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor((measured.length - 1) / 2)] as Run;
+  const { report, floor, validatingFloor, coldCalls } = [...measured].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor((measured.length - 1) / 2)] as Run;
   return {
     rules: desired.rules.length,
     ipValues: desired.ipEntries.length,
@@ -133,6 +139,7 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     cold: report.cold,
     warm: report.warm,
     floor,
+    validatingFloor,
     calls: report.calls,
     minimumCalls,
     hintPages,
@@ -150,10 +157,11 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
   };
 }
 
-/** One plan process and the floor measured right after it. */
+/** One plan process and the floors measured right after it. */
 interface Run {
   readonly report: ChildReport;
   readonly floor: FloorFigures;
+  readonly validatingFloor: FloorFigures;
   readonly coldCalls: readonly CallRecord[];
 }
 
