@@ -15,6 +15,7 @@
  * both paths on every policy file of the repository.
  */
 import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
+import { ownCopy } from '../model/own-copy.js';
 import { MAX_DEPTH, MAX_NODES } from './yaml.js';
 
 /** The `yaml` library's core schema (`yaml/dist/schema/core`), in its order: the first that matches a plain scalar wins. */
@@ -63,7 +64,11 @@ export function parseCleanYaml(text: string): { readonly data: unknown } | undef
 
 /**
  * Within the nesting and size bounds the full path enforces. On the way, each
- * long string becomes a copy of its own (`ownCopy`).
+ * string becomes a copy of its own (own-copy.ts): js-yaml cuts values out of
+ * a copy of the text it is given (with a terminator appended), and a policy
+ * kept after its load (the daemon's, between cycles) kept that second copy
+ * of every file alive through its long values (2 MB at 10k rules + 50k IP
+ * values).
  */
 function withinBounds(root: unknown): boolean {
   let values = 0;
@@ -75,7 +80,8 @@ function withinBounds(root: unknown): boolean {
     for (const key of Object.keys(container)) {
       const child = container[key];
       if (typeof child === 'string') {
-        if (child.length >= SLICE_MIN) container[key] = ownCopy(child);
+        const copy = ownCopy(child);
+        if (copy !== child) container[key] = copy;
         values++;
       } else if (!visit(child, depth + 1)) {
         return false;
@@ -84,19 +90,6 @@ function withinBounds(root: unknown): boolean {
     return values <= MAX_NODES;
   };
   return visit(root, 0);
-}
-
-/**
- * V8 makes a substring of 13 characters or more a view into its parent, and
- * js-yaml parses a copy of the text it is given (with a terminator appended):
- * a policy kept after its load (the daemon's, between cycles) would keep a
- * second copy of every file alive through its long values (2 MB at 10k rules
- * + 50k IP values).
- */
-const SLICE_MIN = 13;
-
-function ownCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 /**
