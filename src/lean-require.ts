@@ -14,13 +14,15 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const fellBack = new Set<string>();
+const MOVED = new Set(['MODULE_NOT_FOUND', 'ERR_PACKAGE_PATH_NOT_EXPORTED']);
 
-/** `parts(require)`, or `whole(require)` when one of the internal modules it loads is not where it was. */
+/** `parts(require)`, or `whole(require)` when one of the internal modules it loads is not where it was, or no longer exported. */
 export function requireLean<T>(pkg: string, parts: (load: NodeJS.Require) => T, whole: (load: NodeJS.Require) => T): T {
   try {
     return parts(require);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    // Moved, or hidden behind an `exports` map the package gained.
+    if (!MOVED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
     fellBack.add(pkg);
     return whole(require);
   }

@@ -80,14 +80,13 @@ function withinBounds(root: unknown): boolean {
     for (const key of Object.keys(container)) {
       const child = container[key];
       if (typeof child === 'string') {
-        const copy = ownCopy(child);
-        if (copy !== child) container[key] = copy;
-        values++;
+        if (++values > MAX_NODES) return false;
+        container[key] = ownCopy(child);
       } else if (!visit(child, depth + 1)) {
         return false;
       }
     }
-    return values <= MAX_NODES;
+    return true;
   };
   return visit(root, 0);
 }

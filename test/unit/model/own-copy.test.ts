@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { collectGarbage } from '../../../src/daemon/release-memory.js';
 import { ownCopy } from '../../../src/model/own-copy.js';
 
 describe('ownCopy', () => {
@@ -9,5 +10,22 @@ describe('ownCopy', () => {
       expect(ownCopy(part)).toBe(part);
     }
     expect(ownCopy('')).toBe('');
+  });
+
+  it('does not keep the text it was cut from alive, where the substring itself would', () => {
+    const held = (keep: (part: string) => string): number => {
+      collectGarbage();
+      const before = process.memoryUsage().heapUsed;
+      const kept = (() => {
+        const parent = Array.from({ length: 400_000 }, (_, i) => `value ${i}`).join(',');
+        return keep(parent.slice(1_000, 1_040));
+      })();
+      collectGarbage();
+      expect(kept).toHaveLength(40);
+      return process.memoryUsage().heapUsed - before;
+    };
+    // The parent is about 5 MB.
+    expect(held((part) => part)).toBeGreaterThan(4 * 2 ** 20);
+    expect(held(ownCopy)).toBeLessThan(2 ** 20);
   });
 });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { policyText } from '../../../bench/validate.js';
+import { collectGarbage } from '../../../src/daemon/release-memory.js';
 import { compileDocument } from '../../../src/policy/compile-document.js';
 import { compilePolicyText } from '../../../src/policy/compile-text.js';
 import { parseCleanYaml } from '../../../src/policy/fast-yaml.js';
@@ -103,5 +104,24 @@ describe('the clean path of loading', () => {
 
   it('reads a plain policy', () => {
     expect(parseCleanYaml(`${header}rules: []\n`)).toEqual({ data: { version: 1, client: 10042, application: 7, rules: [] } });
+  });
+});
+
+describe('values kept from the clean path', () => {
+  it('do not keep the text js-yaml parsed alive', () => {
+    // js-yaml parses its own copy of the text, and a long value cut out of it is a view that keeps that copy whole.
+    const read = (): unknown => {
+      const lines = Array.from({ length: 200_000 }, (_, i) => `- value-number-${i}-${'x'.repeat(20)}`);
+      const parsed = parseCleanYaml(`${lines.join('\n')}\n`);
+      return (parsed?.data as string[] | undefined)?.[123];
+    };
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    const kept = read();
+    collectGarbage();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(kept).toBe(`value-number-123-${'x'.repeat(20)}`);
+    // The text is about 8 MB; held whole, it would be all of that.
+    expect(held).toBeLessThan(2 * 2 ** 20);
   });
 });
