@@ -58,19 +58,20 @@ export function parseCleanYaml(text: string): { readonly data: unknown } | undef
     return undefined;
   }
   // No document (an empty file) and shapes the full path rejects are its to report.
-  if (data === undefined || data === null || !withinBounds(data)) return undefined;
+  if (data === undefined || data === null || !valuesOwnedWithinBounds(data)) return undefined;
   return { data };
 }
 
 /**
- * Within the nesting and size bounds the full path enforces. On the way, each
- * string becomes a copy of its own (own-copy.ts): js-yaml cuts values out of
+ * Whether the data is within the nesting and size bounds the full path
+ * enforces; on the way, each string value is replaced by a copy of its own
+ * (own-copy.ts): js-yaml cuts values out of
  * a copy of the text it is given (with a terminator appended), and a policy
  * kept after its load (the daemon's, between cycles) kept that second copy
  * of every file alive through its long values (2 MB at 10k rules + 50k IP
  * values).
  */
-function withinBounds(root: unknown): boolean {
+function valuesOwnedWithinBounds(root: unknown): boolean {
   let values = 0;
   const visit = (value: unknown, depth: number): boolean => {
     if (++values > MAX_NODES) return false;
