@@ -162,15 +162,16 @@ function render(r: Results): string {
     '',
     'No-op plan (load + validate policies → read every listing → diff + plan), a fresh process, emulator in another:',
     table(
-      ['rules', 'IP values', 'latency', 'plan (cold)', 'load', 'read', 'diff+plan', 'CPU', 'floor (load + read)', '× floor', '× validating floor', 'plan (warm)', 'API calls', 'minimum', 'peak RSS, cold (heap); with warm'],
+      ['rules', 'IP values', 'latency', 'plan (cold)', 'load', 'read', 'diff+plan', 'CPU', 'floor (load + read)', '× floor', '× validating floor', 'plan (warm)', 'API calls', 'minimum', 'peak RSS, cold (heap); with warm', 'floor peak RSS'],
       r.noopPlans.map((p) => [
         k(p.rules), k(p.ipValues), `${p.latencyMs} ms`, s(p.cold.totalMs), s(p.cold.loadMs), s(p.cold.readMs), s(p.cold.planMs), s(p.cold.cpuMs),
         `${s(p.floor.totalMs)} (${s(p.floor.loadMs)} + ${s(p.floor.readMs)})`, floorRatio(p),
         `${ratio(p.cold.totalMs, p.validatingFloor.totalMs)} of ${s(p.validatingFloor.totalMs)}`,
         s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages + ${p.credentialCalls} credential)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB); ${p.maxRssWithWarmMb} MB`,
+        `${p.floor.maxRssMb} MB (${ratio(p.maxRssMb, p.floor.maxRssMb)})`,
       ]),
     ),
-    'floor: read every policy file and parse it with js-yaml, then fetch and parse every listing page (sizes known, 8 in flight), in a fresh process; × floor = plan (cold) / floor. The validating floor also checks each parsed file against the policy schema with Rampart\'s generated validator.' +
+    'floor: read every policy file and parse it with js-yaml, then fetch and parse every listing page (sizes known, 8 in flight), in a fresh process, holding both inputs to the end as a plan does; × floor = plan (cold) / floor. The floor\'s peak RSS is the memory floor of a plan, in brackets the cold plan\'s peak over it. The validating floor also checks each parsed file against the policy schema with Rampart\'s generated validator.' +
       (repeat > 1 ? ` Each row is the run of the median × floor out of ${repeat}, each plan followed by its own floor.` : ''),
     '',
     'Apply (real prepare + applyPlan, concurrency 8, settle polling included), 20 ms added to every call:',
@@ -193,7 +194,7 @@ function render(r: Results): string {
     const d = r.daemon;
     rows.push(['daemon: edit → first API call', `${median(d.editToFirstCallMs)} ms median`, `each: ${d.editToFirstCallMs.join(', ')} ms (debounce 200 ms included)`]);
     rows.push(['daemon: edit → first write', `${median(d.editToFirstWriteMs)} ms median`, `each: ${d.editToFirstWriteMs.join(', ')} ms`]);
-    rows.push(['daemon RSS, idle', `${d.idleRssMb} MB; ${d.idleRssManifestMb} MB under the manifests' options`,
+    rows.push(['daemon RSS, idle', `${d.idleRssMb} MB; ${d.idleRssManifestMb} MB under the manifests' options; floor ${d.idleFloorMb} MB (Node.js alone serving HTTP)`,
       `after start-up and a first cycle over ${d.rules} rules (ready in ${d.startupMs} ms); the manifests': ${d.manifestEnv}`]);
   }
   if (r.daemonAtScale) {

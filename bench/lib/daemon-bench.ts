@@ -19,6 +19,11 @@ export interface DaemonFigures {
   readonly idleRssMb: number;
   /** The same, under the runtime variables the Kubernetes manifests set (what a pod holds). */
   readonly idleRssManifestMb: number;
+  /**
+   * The floor of an idle daemon: Node.js alone serving HTTP, idle as long,
+   * under the same variables. What any daemon written for Node holds.
+   */
+  readonly idleFloorMb: number;
   /** Those variables, as `describeRuntimeEnv` writes them. */
   readonly manifestEnv: string;
   /** Per edit: ms from the file write to the first API call it caused. */
@@ -86,10 +91,30 @@ async function startDaemon(emulator: BenchEmulator, cli: string, policies: strin
   return { pid: daemon.pid ?? 0, startupMs: Date.now() - started, stop };
 }
 
+/** How long a daemon is left alone before its resident memory counts as idle. */
+const IDLE_AFTER_MS = 2_000;
+
 /** Resident memory once idle: 2 s after the first cycle, as the loop has given the cycle's garbage back. */
 async function idleRss(daemon: RunningDaemon): Promise<number> {
-  await sleep(2_000);
+  await sleep(IDLE_AFTER_MS);
   return rssMb(daemon.pid);
+}
+
+/** An HTTP server in Node.js and nothing else, answering one request, then idle as long as a daemon: the idle floor. */
+async function idleFloorRss(runtime: RuntimeEnv): Promise<number> {
+  const port = await freePort();
+  const server = spawn(process.execPath, ['-e', `require('node:http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`], {
+    env: { ...process.env, ...runtime }, stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  try {
+    await until(async () => ((await fetch(`http://127.0.0.1:${port}/`)).ok ? true : undefined), 10_000, 'the idle floor to listen', 20);
+    await sleep(IDLE_AFTER_MS);
+    return await rssMb(server.pid ?? 0);
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+  }
 }
 
 export async function benchDaemon(
@@ -101,6 +126,7 @@ export async function benchDaemon(
   const manifest = await manifestRuntimeEnv();
   const underManifest = await startDaemon(emulator, options.cli, options.policies, manifest);
   const idleRssManifestMb = await idleRss(underManifest).finally(() => underManifest.stop());
+  const idleFloorMb = await idleFloorRss(manifest);
   const daemon = await startDaemon(emulator, options.cli, options.policies, NO_RUNTIME_ENV);
   try {
     const { startupMs } = daemon;
@@ -123,7 +149,7 @@ export async function benchDaemon(
       await sleep(1_500);
     }
     return {
-      rules: options.rules, startupMs, idleRssMb, idleRssManifestMb, manifestEnv: describeRuntimeEnv(manifest),
+      rules: options.rules, startupMs, idleRssMb, idleRssManifestMb, idleFloorMb, manifestEnv: describeRuntimeEnv(manifest),
       editToFirstCallMs: firstCall, editToFirstWriteMs: firstWrite, rssAfterEditsMb: await rssMb(daemon.pid),
     };
   } finally {

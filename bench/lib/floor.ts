@@ -7,6 +7,11 @@
  * normalization, no plan), with as many calls in flight as the plan allows.
  * Run directly, this module is that fresh process.
  *
+ * The floor holds every parsed document until the last page is parsed, as a
+ * plan holds its desired state while it reads: its peak RSS is then the
+ * memory floor of a plan (the least a process holding both inputs as plain
+ * parsed values needs). Holding them costs the floor no measurable time.
+ *
  * The validating floor also checks each parsed document against the policy
  * schema with the validator Rampart generates (no messages, no positions):
  * work any tool that validates its input pays, and the issue's floor leaves
@@ -37,6 +42,8 @@ export interface FloorFigures {
   readonly loadMs: number;
   readonly readMs: number;
   readonly calls: number;
+  /** The floor process's peak resident set size (MB), both inputs held at the end. */
+  readonly maxRssMb: number;
 }
 
 interface FloorInput {
@@ -71,14 +78,14 @@ async function yamlFiles(dir: string): Promise<string[]> {
 
 async function floor(input: FloorInput): Promise<FloorFigures> {
   const started = performance.now();
-  let parsed = 0;
+  const documents: unknown[] = [];
   for (const file of await yamlFiles(input.policies)) {
     const data = load(await readFile(file, 'utf8'));
     if (data === undefined) continue;
     if (input.validate && !validateSchema(data)) throw new Error(`the validating floor found ${file} invalid`);
-    parsed++;
+    documents.push(data);
   }
-  if (parsed === 0) throw new Error('the floor found no policy file');
+  if (documents.length === 0) throw new Error('the floor found no policy file');
   const loaded = performance.now();
 
   const http = new ApiClient({ baseUrl: input.url, credentials: { token: BENCH_TOKEN }, connections: input.concurrency });
@@ -97,12 +104,15 @@ async function floor(input: FloorInput): Promise<FloorFigures> {
         : http.call('GET', `/v4/ip_rules?${new URLSearchParams({ 'filter[clientid]': String(client), 'filter[list]': list, offset: String(offset), limit: String(limit) }).toString()}`)));
     }
   }
-  await Promise.all(pages);
+  const listed = await Promise.all(pages);
   const read = performance.now();
+  const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  // Both inputs held to the end, as a plan holds them (read after the figures, so nothing is optimized away).
+  if (listed.length === 0 || documents.length === 0) throw new Error('the floor read nothing');
   const calls = http.totalCalls;
   await http.close();
   const round = Math.round;
-  return { totalMs: round(read - started), loadMs: round(loaded - started), readMs: round(read - loaded), calls };
+  return { totalMs: round(read - started), loadMs: round(loaded - started), readMs: round(read - loaded), calls, maxRssMb };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

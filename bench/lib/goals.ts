@@ -59,7 +59,8 @@ export function goalRows(r: GoalInputs): GoalRow[] {
     const cap = process.env.BENCH_PLAN_HEAP_MB ? `, heap capped at ${process.env.BENCH_PLAN_HEAP_MB} MB (BENCH_PLAN_HEAP_MB)` : ', no heap cap';
     rows.push({
       goal: `peak RSS of a cold plan, ${size.replace('+', ' + ')}: ≤ ${PLAN_RSS_MB[size]} MB`,
-      figure: `${p.maxRssMb} MB (heap in use at most ${p.peakHeapUsedMb} MB)${cap}`,
+      figure: `${p.maxRssMb} MB (heap in use at most ${p.peakHeapUsedMb} MB)${cap}; ${(p.maxRssMb / p.floor.maxRssMb).toFixed(2)}× ` +
+        `the floor's peak (${p.floor.maxRssMb} MB: a process holding the policies parsed by js-yaml and every page parsed)`,
       met: p.maxRssMb <= PLAN_RSS_MB[size],
     });
   }
@@ -74,7 +75,8 @@ export function goalRows(r: GoalInputs): GoalRow[] {
   if (r.daemon) {
     rows.push({
       goal: `daemon RSS, idle: ≤ ${DAEMON_IDLE_MB} MB`,
-      figure: `${r.daemon.idleRssMb} MB; ${r.daemon.idleRssManifestMb} MB under the manifests' options`,
+      figure: `${r.daemon.idleRssMb} MB; ${r.daemon.idleRssManifestMb} MB under the manifests' options, ` +
+        `${(r.daemon.idleRssManifestMb / r.daemon.idleFloorMb).toFixed(2)}× the floor (${r.daemon.idleFloorMb} MB: Node.js alone serving HTTP, the same options)`,
       met: Math.min(r.daemon.idleRssMb, r.daemon.idleRssManifestMb) <= DAEMON_IDLE_MB,
     });
   }
