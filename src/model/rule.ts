@@ -130,13 +130,29 @@ export function conditionKey(condition: Condition): string {
  * Canonical condition order, so equal sets compare and print identically.
  * Each key is made once per sort, and not kept: a daemon held them for every
  * declared rule between cycles (2 MB at 10k rules), and a rule's own key,
- * which holds them, is kept anyway.
+ * which holds them, is kept anyway. Conditions already in order (a listed
+ * rule the service kept as sent, a rule of one condition) are copied, not
+ * sorted: a sort allocates more than the keys it compares.
  */
 export function sortConditions(conditions: readonly Condition[]): Condition[] {
-  return conditions
-    .map((condition) => ({ condition, key: conditionKey(condition) }))
+  if (conditions.length < 2) return conditions.slice();
+  const keys = conditions.map(conditionKey);
+  if (inOrder(keys)) return conditions.slice();
+  return keys
+    .map((key, i) => ({ key, condition: conditions[i] as Condition }))
     .sort((a, b) => compareStrings(a.key, b.key))
     .map(({ condition }) => condition);
+}
+
+/** The conditions' keys in canonical order: the order they have when the rule was made by `sortConditions`. */
+function conditionKeys(conditions: readonly Condition[]): string[] {
+  const keys = conditions.map(conditionKey);
+  return inOrder(keys) ? keys : keys.sort(compareStrings);
+}
+
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (compareStrings(keys[i - 1] as string, keys[i] as string) > 0) return false;
+  return true;
 }
 
 /**
@@ -153,9 +169,9 @@ export function ruleKey(rule: Rule): string {
     key = JSON.stringify([
       rule.client,
       rule.kind,
-      rule.conditions.map(conditionKey).sort(compareStrings),
+      conditionKeys(rule.conditions),
       rule.point.map(pointKey),
-      kindOf(rule).fields.filter((field) => !field.updatable && !field.writtenIdentity).map((field) => values[field.name] ?? null),
+      keyFieldsOf(kindOf(rule)).map((name) => values[name] ?? null),
     ]);
     ruleKeys.set(rule, key);
   }
@@ -197,6 +213,18 @@ export function identityDiffers(want: Rule, live: Rule): boolean {
 export function satisfies(live: Rule, want: Rule): boolean {
   return ruleKey(live) === ruleKey(want) && !identityDiffers(want, live) && changedFields(live, want).length === 0 && (live.comment ?? '') === (want.comment ?? '');
 }
+
+/** The fields `ruleKey` holds, by kind: neither updatable nor left to the service. */
+function keyFieldsOf(kind: RuleKind): readonly string[] {
+  let names = keyFields.get(kind);
+  if (!names) {
+    names = kind.fields.filter((field) => !field.updatable && !field.writtenIdentity).map((field) => field.name);
+    keyFields.set(kind, names);
+  }
+  return names;
+}
+
+const keyFields = new WeakMap<RuleKind, readonly string[]>();
 
 /**
  * Rules are immutable values; their key is computed once each. A plan at scale

@@ -13,13 +13,14 @@ export interface IpDiff {
   readonly owned: number;
 }
 
-/** What happens to one owned live value; one record per kind, shared. */
+/**
+ * What happens to one owned live value; one record per kind, shared. A value
+ * with none recorded is kept: a no-op plan records nothing.
+ */
 type Fate =
-  | { readonly kind: 'keep' }
   | { readonly kind: 'moved' }
   | { readonly kind: 'remove'; readonly reason: 'not-declared' | 'duplicate' };
 
-const KEEP: Fate = { kind: 'keep' };
 const MOVED: Fate = { kind: 'moved' };
 const REMOVE: Readonly<Record<'not-declared' | 'duplicate', Fate>> = {
   'not-declared': { kind: 'remove', reason: 'not-declared' },
@@ -54,7 +55,7 @@ const byId = (a: LiveIpEntry, b: LiveIpEntry): number => a.id - b.id;
  * (that would take it from its owner) and never created again (409).
  */
 export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): IpDiff {
-  const { slots, objects, owned } = ipSlots(desired, live, owner);
+  const { slots, owned } = ipSlots(desired, live, owner);
   const fate = new Map<LiveIpEntry, Fate>();
   const doomed = new Set<number>();
   const remove = (entries: readonly LiveIpEntry[] | undefined, reason: 'not-declared' | 'duplicate'): void => {
@@ -81,7 +82,8 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
 
   // 1. Decide every value that does not depend on which duplicate we keep (in any order).
   const pending: IpSlot[] = [];
-  for (const s of slots) {
+  for (let i = 0; i < slots.length; i++) {
+    const s = slots[i] as IpSlot;
     if (s.owned && s.owned.length > 1) s.owned.sort(byId);
     if (s.foreign && s.foreign.length > 1) s.foreign.sort(byId);
     const want = s.desired;
@@ -108,12 +110,12 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
   //    whatever was chosen before, and deletes nothing: in any order.
   const kept: IpSlot[] = [];
   const keep = (s: IpSlot, chosen: LiveIpEntry): void => {
-    fate.set(chosen, KEEP);
     s.chosen = chosen;
     kept.push(s);
   };
   const contested: { slot: IpSlot; key: string }[] = [];
-  for (const s of pending) {
+  for (let i = 0; i < pending.length; i++) {
+    const s = pending[i] as IpSlot;
     unchanged++;
     if (s.owned?.length === 1 && !s.foreign) keep(s, s.owned[0] as LiveIpEntry);
     else contested.push({ slot: s, key: ipSlotKey(s.desired as DesiredIpEntry) });
@@ -133,7 +135,8 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
   }
 
   // 3. A kept value in an object that is being deleted moves out first.
-  for (const s of kept) {
+  for (let i = 0; i < kept.length; i++) {
+    const s = kept[i] as IpSlot;
     const chosen = s.chosen as LiveIpEntry;
     if (!doomed.has(chosen.id)) continue;
     const want = s.desired as DesiredIpEntry;
@@ -147,7 +150,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     creates.push({ entry: want, force: true, from: [chosen] });
   }
 
-  const changes: IpChange[] = [...groupCreates(creates), ...batchDeletes(objects, doomed, fate)];
+  const changes: IpChange[] = [...groupCreates(creates), ...batchDeletes(heldBy(live, owner, doomed), doomed, fate)];
   return { changes, unchanged, notes, owned };
 }
 
@@ -205,6 +208,17 @@ function createOf(group: readonly PendingCreate[]): CreateIp {
       return { id, expiresAt: e.expiresAt, ...(e.reason !== undefined && e.reason !== '' ? { reason: e.reason } : {}) };
     }),
   };
+}
+
+/** The owned live values of each object in `ids`, by id: only objects being deleted are looked at. */
+function heldBy(live: readonly LiveIpEntry[], owner: string, ids: ReadonlySet<number>): Map<number, LiveIpEntry[]> {
+  const objects = new Map<number, LiveIpEntry[]>();
+  if (ids.size === 0) return objects;
+  for (let i = 0; i < live.length; i++) {
+    const entry = live[i] as LiveIpEntry;
+    if (entry.owner === owner && ids.has(entry.id)) appendTo(objects, entry.id, entry);
+  }
+  return objects;
 }
 
 /** One batched delete per client holding every doomed object id once. */

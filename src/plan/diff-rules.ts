@@ -2,6 +2,7 @@ import type { CreateRule, DeleteRule, RuleChange } from '../model/change.js';
 import { changedFields, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 import { appendTo } from './append.js';
+import { getOrMake } from '../model/maps.js';
 import { applicationSortKey, ruleApplication } from './objects.js';
 
 export interface RuleDiff {
@@ -38,22 +39,21 @@ export function differences(want: Rule, live: Rule): string[] {
  */
 export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string, updates: RuleUpdates = 'update'): RuleDiff {
   const buckets = new Map<string, Bucket>();
-  const bucket = (key: string): Bucket => {
-    let b = buckets.get(key);
-    if (!b) {
-      b = { desired: [], owned: [], foreign: [] };
-      buckets.set(key, b);
-    }
-    return b;
-  };
-  for (const rule of desired) bucket(ruleKey(rule)).desired.push(rule);
+  const bucket = (key: string): Bucket => getOrMake(buckets, key, (): Bucket => ({ desired: [], owned: [], foreign: [] }));
+  for (let i = 0; i < desired.length; i++) {
+    const rule = desired[i] as DesiredRule;
+    const b = bucket(ruleKey(rule));
+    b.desired = added(b.desired, rule);
+  }
   let owned = 0;
-  for (const rule of live) {
+  for (let i = 0; i < live.length; i++) {
+    const rule = live[i] as LiveRule;
+    const b = bucket(ruleKey(rule));
     if (rule.owner === owner) {
       owned++;
-      bucket(ruleKey(rule)).owned.push(rule);
+      b.owned = added(b.owned, rule);
     } else {
-      bucket(ruleKey(rule)).foreign.push(rule);
+      b.foreign = added(b.foreign, rule);
     }
   }
 
@@ -125,6 +125,16 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
     if (replaced) changes.push({ action: 'delete', kind: 'rule', rule: replaced, reason: 'replaced' });
   }
   return { changes: pairReplacements(changes), unchanged, notes, owned, kept };
+}
+
+/**
+ * `list` with `item` added. An empty list is replaced by a list of one: pushed
+ * to, it would grow room for 17 (most buckets hold one rule a side).
+ */
+function added<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
 }
 
 /** A rule the service will not let a client delete: a counter, or an adopted rule of a kind the service makes itself. */

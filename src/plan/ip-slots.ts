@@ -18,8 +18,6 @@ export interface IpSlot {
 export interface IpSlots {
   /** In no particular order. */
   readonly slots: readonly IpSlot[];
-  /** Owned live values by the id of the object holding them. */
-  readonly objects: ReadonlyMap<number, readonly LiveIpEntry[]>;
   /** Live values held by objects carrying our owner mark. */
   readonly owned: number;
 }
@@ -46,6 +44,10 @@ export class IpIndex<T> {
     return getOrMake(this.place(entry, true) as Map<string, T>, entry.value, make);
   }
 
+  set(entry: IpEntry, value: T): void {
+    (this.place(entry, true) as Map<string, T>).set(entry.value, value);
+  }
+
   get(entry: IpEntry): T | undefined {
     return (this.place(entry, false) as Map<string, T> | undefined)?.get(entry.value);
   }
@@ -58,7 +60,9 @@ export class IpIndex<T> {
 }
 
 /**
- * Desired and live values by identity (IpIndex).
+ * Desired and live values by identity (IpIndex). Indexed loops: run once per
+ * plan over every value, a `for…of` loop allocated an iterator result per
+ * value before V8 optimized it (9 MB at 50k values).
  */
 export function ipSlots(desired: readonly DesiredIpEntry[], live: readonly LiveIpEntry[], owner: string): IpSlots {
   const index = new IpIndex<IpSlot>();
@@ -68,28 +72,25 @@ export function ipSlots(desired: readonly DesiredIpEntry[], live: readonly LiveI
     slots.push(s);
     return s;
   };
-  const slot = (entry: IpEntry): IpSlot => index.at(entry, newSlot);
-  for (const entry of desired) {
-    const s = slot(entry);
+  for (let i = 0; i < desired.length; i++) {
+    const entry = desired[i] as DesiredIpEntry;
+    const s = index.at(entry, newSlot);
     // Declaring one value twice is a validation error upstream; keep the first.
     if (!s.desired || compareSources(entry.source, s.desired.source) < 0) s.desired = entry;
   }
-  const objects = new Map<number, LiveIpEntry[]>();
   let owned = 0;
-  for (const entry of live) {
-    const s = slot(entry);
+  for (let i = 0; i < live.length; i++) {
+    const entry = live[i] as LiveIpEntry;
+    const s = index.at(entry, newSlot);
     if (entry.owner === owner) {
       owned++;
       if (s.owned) s.owned.push(entry);
       else s.owned = [entry];
-      const held = objects.get(entry.id);
-      if (held) held.push(entry);
-      else objects.set(entry.id, [entry]);
     } else if (s.foreign) {
       s.foreign.push(entry);
     } else {
       s.foreign = [entry];
     }
   }
-  return { slots, objects, owned };
+  return { slots, owned };
 }

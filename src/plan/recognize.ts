@@ -74,8 +74,14 @@ export function recognizeIpEntries(desired: readonly DesiredIpEntry[], live: rea
   const marked = live.filter((e) => e.owner === owner && e.fingerprint !== undefined);
   if (marked.length === 0) return { live, notes: [] };
   // Declarations by identity; a marked value declared with the same expiry and reason is its own declaration.
+  // Each list is made holding its first entry: an empty one grows to room for 17 at the first push (8 MB at 50k values).
   const declared = new IpIndex<DesiredIpEntry[]>();
-  for (const entry of desired) declared.at(entry, () => []).push(entry);
+  for (let i = 0; i < desired.length; i++) {
+    const entry = desired[i] as DesiredIpEntry;
+    const list = declared.get(entry);
+    if (list) list.push(entry);
+    else declared.set(entry, [entry]);
+  }
   const candidates = marked.filter((e) => !declared.get(e)?.some((want) => sameIpAttributes(want, e)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map<string, DesiredIpEntry>();
