@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import type { ApiHint } from '../src/api/records.js';
 import { hintCreateRequest } from '../src/apply/requests.js';
 import { liveRuleFromHint } from '../src/live/normalize-hint.js';
-import { Interner } from '../src/live/interner.js';
+import { Interner } from '../src/model/interner.js';
 import type { LiveRule } from '../src/model/rule.js';
 import { buildPlan } from '../src/plan/plan.js';
 import { loadPolicyTexts } from '../src/policy/validate.js';

@@ -6,7 +6,7 @@ import type { ApiIpRule } from '../api/records.js';
 import { canonicalCidr } from '../model/cidr.js';
 import { ALL_APPLICATIONS_POOL, type IpListName, type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, NEVER_EXPIRES } from '../model/ip.js';
 import { readOwnerMark } from '../model/ownership.js';
-import { Interner } from './interner.js';
+import { Interner } from '../model/interner.js';
 
 /** The model's own constants by the answer's spelling: a listed object carries copies of them. */
 const LIST_NAMES = new Map<string, IpListName>(IP_LISTS.map((list) => [list, list]));
@@ -24,7 +24,9 @@ export function liveEntriesFromIpRule(object: ApiIpRule, intern: Interner = new 
   const { fingerprint } = mark;
   const pools = poolsOf(object.pools, intern);
   const expiresAt = object.expired_at === null || object.expired_at === undefined ? NEVER_EXPIRES : Number(object.expired_at);
-  return values.map((value) => ({
+  // Every member written, `undefined` where the object has none: one shape, its members in the object
+  // itself (as in normalize-hint.ts).
+  return values.map((value): LiveIpEntry => ({
     id: object.id,
     client: object.clientid,
     list,
@@ -33,9 +35,9 @@ export function liveEntriesFromIpRule(object: ApiIpRule, intern: Interner = new 
     pools,
     expiresAt,
     objectSize: values.length,
-    ...(reason !== undefined ? { reason } : {}),
-    ...(owner !== undefined ? { owner } : {}),
-    ...(fingerprint !== undefined ? { fingerprint } : {}),
+    reason,
+    owner,
+    fingerprint,
   }));
 }
 

@@ -13,7 +13,7 @@ import type { ReadContext } from './classes/class.js';
 import { IP_READER } from './classes/ip.js';
 import { RULE_READER } from './classes/rules.js';
 import type { ListingKey, ListingSizes } from './listing-sizes.js';
-import { Interner } from './interner.js';
+import { Interner } from '../model/interner.js';
 
 export interface ReadLiveOptions {
   readonly signal?: AbortSignal;

@@ -81,6 +81,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
   };
 
   // 1. Decide every value that does not depend on which duplicate we keep (in any order).
+  //    Indexed loops here and below, as in `ipSlots`: each runs once per plan over every value.
   const pending: IpSlot[] = [];
   for (let i = 0; i < slots.length; i++) {
     const s = slots[i] as IpSlot;

@@ -3,6 +3,7 @@
  * first, then the semantic checks on every part the schema accepted, so one
  * run reports every problem of the file.
  */
+import { Interner } from '../model/interner.js';
 import type { DesiredIpEntry } from '../model/ip.js';
 import type { DesiredRule } from '../model/rule.js';
 import type { DocumentContext } from './context.js';
@@ -64,6 +65,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     },
     now,
     expiries,
+    intern: new Interner(),
   };
   const rules = compileRules(doc, ctx);
   const ipEntries = compileIpEntries(doc, ctx);

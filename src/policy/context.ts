@@ -1,4 +1,5 @@
 /** What checking one document needs to know besides the part being checked. */
+import type { Interner } from '../model/interner.js';
 import type { Reporter } from './reporter.js';
 import type { Path } from './source-map.js';
 
@@ -15,4 +16,6 @@ export interface DocumentContext {
   readonly now: number;
   /** Every expiry compared with `now`: the result holds for another `now` on the same side of each. */
   readonly expiries: number[];
+  /** One copy of the points, conditions, pools and comments the document repeats. */
+  readonly intern: Interner;
 }

@@ -62,7 +62,7 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
   const points: Point[] = [];
   (kind.point === 'none' ? [] : rule.point ?? []).forEach((spec, i) => {
     const point = checkPoint(spec, 'rule', [...path, 'point', i], report);
-    if (point) points.push(point);
+    if (point) points.push(ctx.intern.point(point));
     else ok = false;
   });
   const fields: Record<string, FieldValue> = {};
@@ -92,8 +92,8 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
   }
   if (!ok || !conditions) return [];
   const content = {
-    kind: kind.yaml, fields, point: points,
-    ...(rule.comment !== undefined ? { comment: rule.comment } : {}),
+    kind: kind.yaml, fields, point: ctx.intern.pointList(points),
+    ...(rule.comment !== undefined ? { comment: ctx.intern.string(rule.comment) } : {}),
   } as RuleContent;
   return expand(ctx, content, conditions, report.source(path, rule.name));
 }
@@ -109,8 +109,14 @@ function expand(
   if (client === undefined || applications === undefined) return [];
   const apps = applications === 'all' ? [ALL_APPLICATIONS_POOL] : applications;
   return apps.map((app) => {
-    const instance: Condition[] = app === ALL_APPLICATIONS_POOL ? [] : [{ point: ['instance'], type: 'equal', value: String(app) }];
-    return { client, ...base, conditions: sortConditions([...instance, ...conditions]), source } as DesiredRule;
+    const instance: Condition[] = app === ALL_APPLICATIONS_POOL ? [] : [ctx.intern.condition({ point: ['instance'], type: 'equal', value: String(app) })];
+    const all = sortConditions([...instance, ...conditions]);
+    // One literal per shape, members in the order a spread of `base` gave them (plans print rules in it), and
+    // no spread: the members after one went to a separate array (2 MB at 50,000 rules).
+    const { kind, fields, point, comment } = base;
+    return (comment === undefined
+      ? { client, kind, fields, point, conditions: all, source }
+      : { client, kind, fields, point, comment, conditions: all, source }) as DesiredRule;
   });
 }
 
@@ -156,7 +162,7 @@ function compileConditions(specs: readonly ConditionSpec[], path: Path, ctx: Doc
       report.error('duplicate-condition', `the same condition is already written at when[${first}]`, at);
       ok = false;
     } else seen.set(key, i);
-    out.push(condition);
+    out.push(ctx.intern.condition(condition));
   });
   if (uri !== undefined && pathIndex !== undefined) {
     report.error('uri-with-path', 'a rule cannot combine a [uri] condition with [path, N] conditions; use one or the other', [...path, Math.max(uri, pathIndex)]);

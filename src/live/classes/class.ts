@@ -5,7 +5,7 @@
  * class's listings at once, bounded, and fails the whole read on any error.
  */
 import type { ServiceApi } from '../../api/service.js';
-import type { Interner } from '../interner.js';
+import type { Interner } from '../../model/interner.js';
 import type { ListingKey } from '../listing-sizes.js';
 import type { PageScheduler, PagingOptions } from '../paging.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
-import { Interner } from '../../../src/live/interner.js';
+import { Interner } from '../../../src/model/interner.js';
 import { liveEntriesFromIpRule } from '../../../src/live/normalize-ip-rule.js';
 import { regroupPoints } from '../../../src/model/canonical.js';
 import { parseCidr, cidrsOverlap } from '../../../src/model/cidr.js';

@@ -1,17 +1,21 @@
 /**
- * One copy of each repeated value of a read: the listing repeats the same
- * reason, owner and pools on thousands of objects, the same conditions and
- * points on thousands of rules, and each parsed answer holds its own copies.
- * Per read, so a daemon keeps nothing between cycles. Shared values are
- * immutable (the model's objects are readonly), so sharing is safe.
+ * One copy of each repeated value: a listing repeats the same reason, owner
+ * and pools on thousands of objects, a policy file the same points and
+ * instance conditions on each of its rules, and each parsed answer or
+ * document holds its own copies. One per read (live/read.ts) and one per
+ * policy document (policy/compile-document.ts), so nothing outlives what it
+ * was made for. Shared values are immutable (the model's objects are
+ * readonly), so sharing is safe.
  */
-import { getOrMake } from '../model/maps.js';
-import type { Condition, Point } from '../model/rule.js';
+import { getOrMake } from './maps.js';
+import type { Condition, Point } from './rule.js';
 
 /** A point element: a string or an index (`['path', 0]`); strings and numbers are distinct map keys. */
 const END = Symbol('end of point');
 type PointLevel = Map<string | number | typeof END, PointLevel | Point>;
 const newPointLevel = (): PointLevel => new Map();
+type PointListLevel = Map<Point | typeof END, PointListLevel | readonly Point[]>;
+const newPointListLevel = (): PointListLevel => new Map();
 
 export class Interner {
   private readonly strings = new Map<string, string>();
@@ -19,6 +23,8 @@ export class Interner {
   private readonly pools = new Map<number, readonly number[]>();
   /** Points by their elements, one map level per element; END holds the point that ends there. */
   private readonly points: PointLevel = new Map();
+  /** Lists of (shared) points by their points, one map level per point; END holds the list that ends there. */
+  private readonly pointLists: PointListLevel = new Map();
   /** Conditions by their (shared) point, type and value. */
   private readonly conditions = new Map<Point, Map<string, Map<string | null, Condition>>>();
 
@@ -56,6 +62,17 @@ export class Interner {
     if (known) return known;
     level.set(END, point);
     return point;
+  }
+
+  /** One copy of each list of the same points (a rule's `point`), its points shared too. */
+  pointList(points: readonly Point[]): readonly Point[] {
+    let level = this.pointLists;
+    const shared = points.map((point) => this.point(point));
+    for (const point of shared) level = getOrMake(level, point, newPointListLevel) as PointListLevel;
+    const known = level.get(END) as readonly Point[] | undefined;
+    if (known) return known;
+    level.set(END, shared);
+    return shared;
   }
 
   /** One copy of each condition with the same point, type and value; its point shared too. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Interner } from '../../../src/live/interner.js';
+import { Interner } from '../../../src/model/interner.js';
 
 describe('Interner', () => {
   it('shares points with the same elements, telling an index from its digits', () => {
