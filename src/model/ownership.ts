@@ -13,6 +13,8 @@
  * deletes and pair the delete with the create that takes its place.
  */
 
+import { ownCopy } from './own-copy.js';
+
 const MARK_START = '[managed-by:';
 
 export const DEFAULT_OWNER = 'rampart';
@@ -99,7 +101,8 @@ function markAt(text: string, at: number): ReadMark | undefined {
     for (let c = text.charCodeAt(i); i < close && !isSpace(c) && c !== CLOSE; c = text.charCodeAt(++i));
     if (i === valueStart) return undefined;
     // The last of a key written twice counts; keys compared in place, not cut out.
-    if (isKey(text, keyStart, keyEnd, 'fp')) fingerprint = text.slice(valueStart, i);
+    // The fingerprint as a string of its own: cut out, it kept the whole listed comment alive (10 MB at 50k + 50k).
+    if (isKey(text, keyStart, keyEnd, 'fp')) fingerprint = ownCopy(text.slice(valueStart, i));
     else if (isKey(text, keyStart, keyEnd, 'name')) name = decodeName(text.slice(valueStart, i));
     else if (isKey(text, keyStart, keyEnd, 'adopted')) adopted = i - valueStart === 1 && text.charCodeAt(valueStart) === 49 /* 1 */;
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { collectGarbage } from '../../../src/daemon/release-memory.js';
 import { readOwnerMark, withOwnerMark } from '../../../src/model/ownership.js';
 
 describe('owner mark', () => {
@@ -78,5 +79,18 @@ describe('owner mark', () => {
       }
       expect(readOwnerMark(text), JSON.stringify(text)).toEqual(oneRegex(text));
     }
+  });
+
+  it('reads a fingerprint that does not keep the listed text alive', () => {
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    const fingerprint = (() => {
+      // About 5 MB of text before the mark, as one listed comment.
+      const text = withOwnerMark(Array.from({ length: 400_000 }, (_, i) => `word ${i}`).join(' '), { owner: 'rampart', fingerprint: '0123456789abcdef' });
+      return readOwnerMark(text).fingerprint;
+    })();
+    collectGarbage();
+    expect(fingerprint).toBe('0123456789abcdef');
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 ** 20);
   });
 });
