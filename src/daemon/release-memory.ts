@@ -6,9 +6,8 @@
  * 50k IP values under the manifests' heap cap, of which 78 MB were live. Two
  * full collections as the loop goes idle bring it to 190 MB at once and to
  * 156 MB some 30 s later, as V8 gives the freed pages back (one collection:
- * 224 MB at once), for well under 100 ms per cycle. Node exposes no
- * collection API without `--expose-gc`, so the flag is set at run time and
- * `gc` fetched from a fresh context (what Jest's leak detector does).
+ * 224 MB at once), for well under 100 ms per cycle (src/garbage-collector.ts
+ * has how a collection is asked for).
  *
  * Full collections leave the young generation as large as start-up or the
  * cycle made it: 16 or 32 MB, all of it resident, in a daemon whose whole heap
@@ -18,41 +17,13 @@
  * all) until V8 has shrunk it. Idle daemon over 300 rules: 94 → 80 MB resident
  * (median of five).
  */
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-type Gc = (options?: { type?: 'major' | 'minor' }) => void;
-
-/** `null` once getting `gc` failed: a Node release that refuses the flag costs memory, never the loop. */
-let gc: Gc | undefined | null;
+import { getHeapSpaceStatistics } from 'node:v8';
+import { collectGarbage, garbageCollector } from '../garbage-collector.js';
 
 /** How long the daemon stays idle before the young generation is shrunk: V8 must see the allocation rate fall first. */
 const SHRINK_DELAY_MS = 1_000;
 /** V8 shrinks after about ten (it weighs its last ten collections); past this many it will not. */
 const MAX_MINOR_COLLECTIONS = 16;
-
-function collector(): Gc | undefined {
-  if (gc === null) return undefined;
-  try {
-    if (!gc) {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as Gc;
-    }
-    return gc;
-  } catch {
-    gc = null;
-    return undefined;
-  }
-}
-
-/** Whether it collected. */
-export function collectGarbage(): boolean {
-  const collect = collector();
-  if (!collect) return false;
-  collect();
-  collect();
-  return true;
-}
 
 /** The young generation's size in bytes: both semi-spaces, committed whether used or not. */
 export function youngGenerationBytes(): number {
@@ -61,7 +32,7 @@ export function youngGenerationBytes(): number {
 
 /** Minor collections until V8 shrinks the young generation, at most MAX_MINOR_COLLECTIONS; how many ran. */
 export function shrinkYoungGeneration(): number {
-  const collect = collector();
+  const collect = garbageCollector();
   if (!collect) return 0;
   const before = youngGenerationBytes();
   let runs = 0;

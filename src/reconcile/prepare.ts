@@ -13,6 +13,7 @@ import { readLiveState } from '../live/read.js';
 import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { RunSettings } from './settings.js';
+import { collectGarbage } from '../garbage-collector.js';
 import { buildPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/types.js';
 import { loadPolicies } from '../policy/index.js';
@@ -83,6 +84,17 @@ export function emptyPolicies(dir: string, exists: boolean, desired: DesiredStat
   return `policy directory ${dir} ${what}; nothing is planned and nothing is deleted (pass --allow-empty if that is intended)`;
 }
 
+/**
+ * A heap this large once the read is done gets one full collection before
+ * the plan. The read leaves its pages' objects dead in the old generation,
+ * and the plan would grow the heap on top of them until V8 next collects.
+ * At 50k rules + 50k IP values (115 to 186 MB in use after the read) the
+ * collection lowers a cold plan's peak from 277 to 300 MB to 250 to 261 MB,
+ * for about 100 ms; at 10k + 50k (74 to 84 MB) it saved 4 MB for 80 ms, so a
+ * smaller heap is left to V8.
+ */
+const COLLECT_ABOVE_BYTES = 128 * 2 ** 20;
+
 /** How often a rerun reads the listing again while creates of a killed run are unconfirmed. */
 const UNCONFIRMED_POLL_MS = 2_000;
 
@@ -111,6 +123,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   }
   const exported = await readExportRecords(options.policies, policy.files);
   const readDone = performance.now();
+  if (process.memoryUsage().heapUsed >= COLLECT_ABOVE_BYTES) collectGarbage(1);
   const plan = buildPlan(policy.desired, live, {
     exported,
     owner: settings.owner,

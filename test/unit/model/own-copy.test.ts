@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../../src/daemon/release-memory.js';
+import { collectGarbage } from '../../../src/garbage-collector.js';
 import { ownCopy } from '../../../src/model/own-copy.js';
 
 describe('ownCopy', () => {

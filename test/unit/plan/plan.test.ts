@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, sameJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
 import { encodePlan, planChecksum } from '../../../src/plan/codec.js';
-import { collectGarbage } from '../../../src/daemon/release-memory.js';
+import { collectGarbage } from '../../../src/garbage-collector.js';
 import type { LiveState } from '../../../src/model/state.js';
 import { buildPlan, restrictPlan } from '../../../src/plan/plan.js';
 import { renderJson } from '../../../src/plan/render/json.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { policyText } from '../../../bench/validate.js';
-import { collectGarbage } from '../../../src/daemon/release-memory.js';
+import { collectGarbage } from '../../../src/garbage-collector.js';
 import { compileDocument } from '../../../src/policy/compile-document.js';
 import { compilePolicyText } from '../../../src/policy/compile-text.js';
 import { parseCleanYaml } from '../../../src/policy/fast-yaml.js';

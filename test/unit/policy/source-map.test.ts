@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../../src/daemon/release-memory.js';
+import { collectGarbage } from '../../../src/garbage-collector.js';
 import { parsePointer, pointer, type SourceMap } from '../../../src/policy/source-map.js';
 import { parsePolicyText } from '../../../src/policy/yaml.js';
 
