@@ -17,6 +17,12 @@ describe('files generated from the registry', () => {
     expect(readFileSync(VALIDATOR_FILE, 'utf8'), 'run npm run build').toBe(validatorSource(JSON.parse(schemaText())));
   });
 
+  it('refuses a schema that needs evaluation tracking, which the generated validator leaves out', () => {
+    const schema = { type: 'object', properties: { a: { type: 'object', unevaluatedProperties: false } } };
+    expect(() => validatorSource(schema)).toThrow(/unevaluatedProperties or unevaluatedItems/);
+    expect(validatorSource({ type: 'object', properties: { a: { type: 'string' } } })).not.toMatch(/evaluated\d*\.props/);
+  });
+
   it('the rule-kind tables of docs/policy-reference.md are current', () => {
     const text = readFileSync(join(ROOT, 'docs', 'policy-reference.md'), 'utf8');
     expect(generatedBlock(text), 'run npm run generate').toBe(`\n\n${ruleKindReference()}\n`);
