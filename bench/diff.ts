@@ -7,6 +7,7 @@
  * computes when first read); `diffMs` is its first step, timed apart. Not a test: `tsc -p tsconfig.bench.json &&
  * node --expose-gc dist-bench/bench/diff.js`.
  */
+import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { NEVER_EXPIRES, type DesiredIpEntry, type LiveIpEntry } from '../src/model/ip.js';
 import type { DesiredRule, LiveRule, Rule } from '../src/model/rule.js';
@@ -27,6 +28,11 @@ export interface BenchFigures {
   /** The plan document (the codec), its checksum and both digests: what a JSON, markdown or saved plan adds; the text plan pays none of it. */
   readonly checksumMs: number;
   readonly renderJsonMs: number;
+  /**
+   * The floor of diff + plan + checksum on the same inputs (`diffFloor`): what
+   * any tool comparing the two states pays, however it is written.
+   */
+  readonly floorMs: number;
   readonly planJsonBytes: number;
   readonly changes: number;
   readonly apiCalls: number;
@@ -143,7 +149,37 @@ function timeDiff(objects: number): { diffMs: number; changes: number } {
   return { diffMs: performance.now() - t, changes: result.changes.length };
 }
 
+/**
+ * The cheapest honest diff + plan + checksum: each object keyed by the JSON of
+ * what identifies it, one map join of the two sides, every change (the
+ * object itself, create or delete) serialized to JSON and that text hashed
+ * with SHA-256. No grouping, no order, no updates in place, no safety checks:
+ * the work no diff can skip. Timed on inputs of its own.
+ */
+function diffFloor(objects: number): number {
+  const { desired, live } = benchInputs(objects);
+  collect();
+  const t = performance.now();
+  const ruleId = (r: Rule): string => JSON.stringify([r.client, r.kind, r.conditions, r.point, r.fields]);
+  const ipId = (e: Omit<DesiredIpEntry, 'source'>): string => JSON.stringify([e.client, e.list, e.ruleType, e.value, e.pools]);
+  const wanted = new Map<string, unknown>();
+  for (const rule of desired.rules) wanted.set(ruleId(rule), rule);
+  for (const entry of desired.ipEntries) wanted.set(ipId(entry), entry);
+  const changes: unknown[] = [];
+  const join = (key: string, object: unknown): void => {
+    if (!wanted.delete(key)) changes.push({ action: 'delete', object });
+  };
+  for (const rule of live.rules) join(ruleId(rule), rule);
+  for (const entry of live.ipEntries) join(ipId(entry), entry);
+  for (const object of wanted.values()) changes.push({ action: 'create', object });
+  const checksum = createHash('sha256').update(JSON.stringify(changes)).digest('hex');
+  const ms = performance.now() - t;
+  if (checksum.length !== 64) throw new Error('the diff floor hashed nothing');
+  return ms;
+}
+
 export function benchDiff(objects = 100_000): BenchFigures {
+  const floorMs = diffFloor(objects);
   const { diffMs, changes } = timeDiff(objects);
   const { desired, live } = benchInputs(objects);
   collect();
@@ -175,6 +211,7 @@ export function benchDiff(objects = 100_000): BenchFigures {
     planMs: Math.round(planMs),
     checksumMs: checksum.length > 0 ? Math.round(checksumMs) : 0,
     renderJsonMs: Math.round(renderJsonMs),
+    floorMs: Math.round(floorMs),
     planJsonBytes: Buffer.byteLength(json),
     changes,
     apiCalls: plan.api_calls,

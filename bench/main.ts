@@ -186,7 +186,7 @@ function render(r: Results): string {
   ];
   const rows: string[][] = [];
   if (r.diff) {
-    rows.push(['diff + plan, 100k objects', `buildPlan ${s(r.diff.planMs)} (of which diff ${s(r.diff.diffMs)}), document + checksum + digests ${s(r.diff.checksumMs)}, JSON ${s(r.diff.renderJsonMs)}`,
+    rows.push(['diff + plan, 100k objects', `buildPlan ${s(r.diff.planMs)} (of which diff ${s(r.diff.diffMs)}), document + checksum + digests ${s(r.diff.checksumMs)}, JSON ${s(r.diff.renderJsonMs)}; floor ${s(r.diff.floorMs)}`,
       `${r.diff.changes} changes; heap +${r.diff.heapUsedDeltaMb} MB; peak RSS ${r.diff.maxRssMb} MB`]);
   }
   if (r.validate) rows.push(['validate, 1,000 files', s(r.validate.ms), `CPU ${s(r.validate.cpuMs)}`]);
