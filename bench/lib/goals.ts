@@ -85,7 +85,9 @@ export function goalRows(r: GoalInputs): GoalRow[] {
     const d = r.daemonAtScale;
     rows.push({
       goal: `daemon RSS, steady at ${d.rules / 1000}k + ${d.ipValues / 1000}k: ≤ ${DAEMON_STEADY_MB} MB`,
-      figure: `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles (peak ${d.peakRssMb} MB), ${d.runtimeEnv}`,
+      figure: `${d.rssAfterCyclesMb} MB after ${d.cycles} cycles (peak ${d.peakRssMb} MB), ${d.runtimeEnv}` +
+        // The idle daemon's floor, when this run measured it: Node.js alone serving HTTP under the manifests' options.
+        (r.daemon ? `; ${(d.rssAfterCyclesMb / r.daemon.idleFloorMb).toFixed(2)}× Node.js alone serving HTTP (${r.daemon.idleFloorMb} MB)` : ''),
       met: d.rssAfterCyclesMb <= DAEMON_STEADY_MB,
     });
   }
