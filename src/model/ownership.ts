@@ -14,6 +14,7 @@
  */
 
 import { ownCopy } from './own-copy.js';
+import { isWhiteSpace } from './white-space.js';
 
 const MARK_START = '[managed-by:';
 
@@ -68,7 +69,7 @@ export function readOwnerMark(text: string | null | undefined): ReadMark {
   // A mark holds no `]` but its last character: it starts after any earlier one.
   let at = text.indexOf(MARK_START, text.lastIndexOf(']', text.length - 2) + 1);
   for (; at !== -1; at = text.indexOf(MARK_START, at + 1)) {
-    if (at > 0 && !isSpace(text.charCodeAt(at - 1))) continue;
+    if (at > 0 && !isWhiteSpace(text.charCodeAt(at - 1))) continue;
     const mark = markAt(text, at);
     if (mark) return mark;
   }
@@ -91,14 +92,14 @@ function markAt(text: string, at: number): ReadMark | undefined {
   let adopted = false;
   // Each attribute: whitespace, a lower-case key, a colon, a value up to whitespace or the bracket.
   while (i < close) {
-    if (!isSpace(text.charCodeAt(i))) return undefined;
-    while (i < close && isSpace(text.charCodeAt(i))) i++;
+    if (!isWhiteSpace(text.charCodeAt(i))) return undefined;
+    while (i < close && isWhiteSpace(text.charCodeAt(i))) i++;
     const keyStart = i;
     while (i < close && isLowerCase(text.charCodeAt(i))) i++;
     if (i === keyStart || i === close || text.charCodeAt(i) !== COLON) return undefined;
     const keyEnd = i++;
     const valueStart = i;
-    for (let c = text.charCodeAt(i); i < close && !isSpace(c) && c !== CLOSE; c = text.charCodeAt(++i));
+    for (let c = text.charCodeAt(i); i < close && !isWhiteSpace(c) && c !== CLOSE; c = text.charCodeAt(++i));
     if (i === valueStart) return undefined;
     // The last of a key written twice counts; keys compared in place, not cut out.
     // The fingerprint as a string of its own: cut out, it kept the whole listed comment alive (10 MB at 50k + 50k).
@@ -126,13 +127,6 @@ function isOwnerCharacter(c: number): boolean {
 
 function isLowerCase(c: number): boolean {
   return c >= 97 && c <= 122;
-}
-
-/** `\s` of a JavaScript regex: ASCII and Unicode white space, line terminators and the byte order mark. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Spaces, brackets and the like would end the attribute or the mark: percent-encoded. */

@@ -14,6 +14,7 @@
  * any file with a diagnostic, so positions come from there. A test compares
  * both paths on every policy file of the repository.
  */
+import { isWhiteSpace } from '../model/white-space.js';
 import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
 import { ownCopy } from '../model/own-copy.js';
 import { MAX_DEPTH, MAX_NODES } from './yaml.js';
@@ -95,24 +96,57 @@ function valuesOwnedWithinBounds(root: unknown): boolean {
 /**
  * Whether a line opens more flow brackets than it closes (quoted text aside,
  * roughly): a flow collection continued on the next line, whose indentation
- * the `yaml` library checks and warns about.
+ * the `yaml` library checks and warns about. A quote opens at the start of a
+ * line or after white space, `[`, `{`, `,` or `:`; a comment starts with `#`
+ * at the start of a line or after a space. One scan by character code: the
+ * split into lines and a regex per quote took 54 ms of a load of 10k rules +
+ * 50k IP values.
  */
-function hasMultiLineFlow(text: string): boolean {
+export function hasMultiLineFlow(text: string): boolean {
   if (!text.includes('[') && !text.includes('{')) return false;
-  for (const line of text.split('\n')) {
-    let open = 0;
-    let quote: string | undefined;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (quote) {
-        if (c === quote) quote = undefined;
-        else if (c === '\\' && quote === '"') i++;
-      } else if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1] ?? ''))) quote = c;
-      else if (c === '#' && (i === 0 || line[i - 1] === ' ')) break;
-      else if (c === '[' || c === '{') open++;
-      else if (c === ']' || c === '}') open--;
+  let open = 0;
+  /** The open quote's character code, 0 outside quotes. */
+  let quote = 0;
+  let lineStart = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : NEWLINE;
+    if (c === NEWLINE) {
+      if (open > 0 || quote !== 0) return true;
+      open = 0;
+      lineStart = i + 1;
+    } else if (quote !== 0) {
+      // An escape never takes the line's end with it.
+      if (c === quote) quote = 0;
+      else if (c === BACKSLASH && quote === DOUBLE_QUOTE && i + 1 < text.length && text.charCodeAt(i + 1) !== NEWLINE) i++;
+    } else if ((c === DOUBLE_QUOTE || c === SINGLE_QUOTE) && (i === lineStart || opensQuote(text.charCodeAt(i - 1)))) {
+      quote = c;
+    } else if (c === HASH && (i === lineStart || text.charCodeAt(i - 1) === SPACE)) {
+      // The rest of the line is a comment: on to its end.
+      const end = text.indexOf('\n', i);
+      i = (end === -1 ? text.length : end) - 1;
+    } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      open++;
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
+      open--;
     }
-    if (open > 0 || quote !== undefined) return true;
   }
   return false;
+}
+
+const NEWLINE = 10;
+const SPACE = 32;
+const DOUBLE_QUOTE = 34;
+const HASH = 35;
+const SINGLE_QUOTE = 39;
+const COMMA = 44;
+const COLON = 58;
+const OPEN_BRACKET = 91;
+const BACKSLASH = 92;
+const CLOSE_BRACKET = 93;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+
+/** What a quote may follow and still open quoted text: white space, `[`, `{`, `,` or `:`. */
+function opensQuote(previous: number): boolean {
+  return isWhiteSpace(previous) || previous === OPEN_BRACKET || previous === OPEN_BRACE || previous === COMMA || previous === COLON;
 }

@@ -15,7 +15,7 @@ import { policyText } from '../../../bench/validate.js';
 import { collectGarbage } from '../../../src/garbage-collector.js';
 import { compileDocument } from '../../../src/policy/compile-document.js';
 import { compilePolicyText } from '../../../src/policy/compile-text.js';
-import { parseCleanYaml } from '../../../src/policy/fast-yaml.js';
+import { hasMultiLineFlow, parseCleanYaml } from '../../../src/policy/fast-yaml.js';
 import { parsePolicyText } from '../../../src/policy/yaml.js';
 import { RULE_KINDS } from '../../../src/rules/registry.js';
 
@@ -123,5 +123,45 @@ describe('values kept from the clean path', () => {
     expect(kept).toBe(`value-number-123-${'x'.repeat(20)}`);
     // The text is about 8 MB; held whole, it would be all of that.
     expect(held).toBeLessThan(2 * 2 ** 20);
+  });
+});
+
+describe('hasMultiLineFlow', () => {
+  it('finds what the line-by-line reader found, on 50,000 generated texts', () => {
+    // The reader before the scan: each line on its own, a regex for what a quote may follow.
+    const lineByLine = (text: string): boolean => {
+      if (!text.includes('[') && !text.includes('{')) return false;
+      for (const line of text.split('\n')) {
+        let open = 0;
+        let quote: string | undefined;
+        for (let i = 0; i < line.length; i++) {
+          const c = line[i];
+          if (quote) {
+            if (c === quote) quote = undefined;
+            else if (c === '\\' && quote === '"') i++;
+          } else if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1] ?? ''))) quote = c;
+          else if (c === '#' && (i === 0 || line[i - 1] === ' ')) break;
+          else if (c === '[' || c === '{') open++;
+          else if (c === ']' || c === '}') open--;
+        }
+        if (open > 0 || quote !== undefined) return true;
+      }
+      return false;
+    };
+    const pieces = ['[', ']', '{', '}', '"', "'", '\\', '#', ' ', '\n', '\r', '\t', 'a', ':', ',', '- ', 'key: ', '\u00a0', '\u2028', '\ufeff', '\u200b'];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let found = 0;
+    for (let i = 0; i < 50_000; i++) {
+      let text = '';
+      const parts = Math.floor(next() * 16);
+      for (let p = 0; p < parts; p++) text += pieces[Math.floor(next() * pieces.length)];
+      const expected = lineByLine(text);
+      if (expected) found++;
+      expect(hasMultiLineFlow(text), JSON.stringify(text)).toBe(expected);
+    }
+    // Both answers came up often.
+    expect(found).toBeGreaterThan(5_000);
+    expect(found).toBeLessThan(45_000);
   });
 });
