@@ -62,7 +62,7 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
   const points: Point[] = [];
   (kind.point === 'none' ? [] : rule.point ?? []).forEach((spec, i) => {
     const point = checkPoint(spec, 'rule', [...path, 'point', i], report);
-    if (point) points.push(ctx.intern.point(point));
+    if (point) points.push(point);
     else ok = false;
   });
   const fields: Record<string, FieldValue> = {};

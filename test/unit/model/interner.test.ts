@@ -12,6 +12,17 @@ describe('Interner', () => {
     expect(intern.point(['path'])).toBe(intern.point(['path']));
   });
 
+  it('shares lists of the same points in the same order, with their points shared', () => {
+    const intern = new Interner();
+    const list = intern.pointList([['header', 'HOST'], ['path', 0]]);
+    expect(intern.pointList([['header', 'HOST'], ['path', 0]])).toBe(list);
+    expect(list[0]).toBe(intern.point(['header', 'HOST']));
+    expect(intern.pointList([['path', 0], ['header', 'HOST']])).not.toBe(list);
+    expect(intern.pointList([['header', 'HOST']])).not.toBe(list);
+    expect(intern.pointList([])).toBe(intern.pointList([]));
+    expect(intern.pointList([])).toEqual([]);
+  });
+
   it('shares conditions with the same point, type and value, with their point shared', () => {
     const intern = new Interner();
     const point = intern.point(['header', 'HOST']);
