@@ -10,21 +10,20 @@
  * break Rampart. `leanFallbacks()` names the packages that fell back, and a
  * test fails on any, so the upgrade's review hears of it.
  */
-import { createRequire } from 'node:module';
+import { requireCommonJs } from './commonjs.js';
 
-const require = createRequire(import.meta.url);
 const fellBack = new Set<string>();
 const MOVED = new Set(['MODULE_NOT_FOUND', 'ERR_PACKAGE_PATH_NOT_EXPORTED']);
 
 /** `parts(require)`, or `whole(require)` when one of the internal modules it loads is not where it was, or no longer exported. */
 export function requireLean<T>(pkg: string, parts: (load: NodeJS.Require) => T, whole: (load: NodeJS.Require) => T): T {
   try {
-    return parts(require);
+    return parts(requireCommonJs);
   } catch (error) {
     // Moved, or hidden behind an `exports` map the package gained.
     if (!MOVED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
     fellBack.add(pkg);
-    return whole(require);
+    return whole(requireCommonJs);
   }
 }
 

@@ -1,8 +1,12 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import type * as Pino from 'pino';
+import type { Logger, LoggerOptions } from 'pino';
+import { requireCommonJs } from './commonjs.js';
 import { ApiError, isRampartError } from './errors.js';
 import { redactSecrets } from './secrets.js';
 
 export type { Logger };
+
+const { pino } = requireCommonJs('pino') as typeof Pino;
 
 /** Paths pino replaces with "[redacted]" wherever they appear in a log line. */
 export const REDACT_PATHS = [
@@ -33,7 +37,7 @@ export function createLogger(options: LogOptions = {}): Logger {
     hooks: { streamWrite: redactSecrets },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (options.destination) return pino(base, options.destination as pino.DestinationStream);
+  if (options.destination) return pino(base, options.destination as Pino.DestinationStream);
   if (format === 'pretty') {
     return pino({
       ...base,

@@ -3,7 +3,8 @@
  * checking it is still current. Refuses an unsafe plan without --force.
  * Exit 0 when everything applied, 1 on any error or failed change.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
 import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { renderReport } from '../apply/render-report.js';

@@ -4,7 +4,8 @@
  * set, so `RAMPART_ADOPT=false` would adopt: here `true`/`1`/`yes` turn it on,
  * `false`/`0`/`no`/empty leave it off, anything else is a usage error.
  */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { UsageError } from '../errors.js';
 
 const ON = new Set(['true', '1', 'yes']);

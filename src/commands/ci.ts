@@ -2,7 +2,8 @@
  * `rampart ci comment`: the CI helper the GitHub Action and the GitLab recipe
  * run (docs/ci.md). Hidden from the main help.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { commentText, describeOutcome, postPlanComment, type CommentOptions, type Provider } from '../ci/comment.js';
 import { EXIT } from '../exit-codes.js';
 import { positiveInt } from './options.js';

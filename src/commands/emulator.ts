@@ -1,5 +1,6 @@
 /** `rampart emulator`: serve the emulated service API until SIGTERM/SIGINT. */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { readSecret } from '../api/credentials.js';
 import { IP_GRANULARITIES, type IpGranularity } from '../emulator/options.js';
 import { UsageError } from '../errors.js';

@@ -6,7 +6,8 @@
  */
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { buildExport, renderReport, writeExport, type ReportFormat } from '../export/index.js';

@@ -3,7 +3,8 @@
  * their environment fallbacks (contract.md, "Connecting to the service").
  */
 import { existsSync } from 'node:fs';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+import { InvalidArgumentError, Option } from './commander.js';
 import { DEFAULT_OWNER, isValidOwner } from '../model/ownership.js';
 import { UsageError } from '../errors.js';
 

@@ -2,7 +2,8 @@
  * `rampart plan`: validate, read the live state, print the changes. Never writes
  * to the account. With --detailed-exitcode: 0 no changes, 2 changes, 1 error.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';

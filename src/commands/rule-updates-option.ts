@@ -1,5 +1,6 @@
 /** `--rule-updates`: how a change to a rule's updatable fields is made (plan, apply and run). */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';
 
 export interface RuleUpdatesFlags {

@@ -5,7 +5,8 @@
  * cycle and exits; `--dry-run` plans and reports only.
  */
 import { readFile } from 'node:fs/promises';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { openJournalFile } from '../live/journal-file.js';
 import { convergedMemoryFile, openConvergedMemory } from '../audit/converged-memory.js';
 import { waitOnTerminalFailures } from '../daemon/terminal-wait.js';

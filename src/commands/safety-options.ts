@@ -1,5 +1,6 @@
 /** The safety guard's flags (contract.md: share of deletes, `--force`), shared by apply and run. */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_SAFETY } from '../plan/index.js';
 

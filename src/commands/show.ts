@@ -3,7 +3,8 @@
  * so a CI comment shows exactly the plan `apply --plan` will apply. Reads no
  * policy and calls no API; a file edited after it was made is refused.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { EXIT } from '../exit-codes.js';
 import { hasChanges } from '../plan/index.js';
 import { readSavedPlan } from '../reconcile/saved-plan.js';

@@ -7,8 +7,9 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Option, type Command } from 'commander';
-import { parse } from 'yaml';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
+import { parse } from '../yaml-library.js';
 import { EXIT } from '../exit-codes.js';
 import { PolicyInvalidError, UsageError } from '../errors.js';
 import { readLiveState } from '../live/read.js';

@@ -3,7 +3,8 @@
  * prints every problem at once. Exit 1 when any is an error.
  */
 import { appendFile } from 'node:fs/promises';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { Option } from './commander.js';
 import { EXIT } from '../exit-codes.js';
 import { repositoryPath } from '../github-commands.js';
 import { formatDiagnostics, formatMarkdown, type DiagnosticFormat, type DiagnosticReport } from '../policy/format.js';

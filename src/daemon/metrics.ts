@@ -2,9 +2,12 @@
  * The daemon's Prometheus metrics, on a registry of their own so tests (and a
  * library caller) can make several. Names are part of the user contract.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
+import { requireCommonJs } from '../commonjs.js';
 import { OBJECT_ACTIONS, type ObjectAction, type ObjectCounts } from '../plan/counts.js';
 import type { CycleResult } from '../reconcile/outcome.js';
+
+const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = requireCommonJs('prom-client') as typeof PromClient;
 
 export type ChangeAction = ObjectAction;
 

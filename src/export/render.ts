@@ -3,7 +3,8 @@
  * byte-stable: the same objects give the same files whatever their ids or
  * listing order.
  */
-import { Document, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { Document } from '../yaml-library.js';
 import { IP_RULE_TYPES, IP_VALUE_KEYS, NEVER_EXPIRES, POLICY_LIST_NAMES, POLICY_LISTS, type IpRuleType, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings, fieldValues, kindOf, type Condition, type LiveRule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';

@@ -14,7 +14,8 @@
  * A value that does not check (an unknown country) is left as written:
  * `validate` says what is wrong with it.
  */
-import { isMap, isScalar, isSeq, parseDocument, Scalar, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, Scalar } from '../yaml-library.js';
 import { canonicalCidr, cidrBounds, parseCidr } from '../model/cidr.js';
 import { padFlowMaps } from '../policy/flow-layout.js';
 import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from '../policy/sources.js';
@@ -48,7 +49,7 @@ export function formatPolicyText(text: string): FormatResult {
   return { ok: true, text: out, changed: out !== text };
 }
 
-function canonicalizeIpLists(doc: Document): void {
+function canonicalizeIpLists(doc: Yaml.Document): void {
   const lists = doc.get('ip_lists', true);
   if (!isMap(lists)) return;
   for (const list of POLICY_LISTS) {
@@ -68,10 +69,10 @@ function canonicalizeIpLists(doc: Document): void {
   }
 }
 
-function sortApplications(doc: Document): void {
+function sortApplications(doc: Yaml.Document): void {
   const applications = doc.get('application', true);
   if (!isSeq(applications) || !applications.items.every((item) => isScalar(item) && typeof item.value === 'number')) return;
-  applications.items.sort((a, b) => Number((a as Scalar).value) - Number((b as Scalar).value));
+  applications.items.sort((a, b) => Number((a as Yaml.Scalar).value) - Number((b as Yaml.Scalar).value));
 }
 
 function quoteAmbiguous(node: unknown): void {

@@ -2,7 +2,10 @@
  * IP addresses and subnets in one canonical spelling: network address with
  * host bits cleared, the mask always present, IPv6 compressed and lower-case.
  */
-import ipaddr from 'ipaddr.js';
+import type IpAddr from 'ipaddr.js';
+import { requireCommonJs } from '../commonjs.js';
+
+const ipaddr = requireCommonJs('ipaddr.js') as typeof IpAddr;
 
 export interface ParsedCidr {
   /** Canonical text, e.g. `198.51.100.0/24`, `2001:db8::/32`. */

@@ -1,5 +1,8 @@
 /** "Did you mean ...?" for misspelt keys and values. */
-import { distance } from 'fastest-levenshtein';
+import type * as Levenshtein from 'fastest-levenshtein';
+import { requireCommonJs } from '../commonjs.js';
+
+const { distance } = requireCommonJs('fastest-levenshtein') as typeof Levenshtein;
 
 /** The closest candidate, if it is close enough to be a likely typo. */
 export function closest(input: string, candidates: Iterable<string>): string | undefined {

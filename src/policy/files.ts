@@ -9,7 +9,11 @@
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type IgnoreModule from 'ignore';
+import { requireCommonJs } from '../commonjs.js';
+
+const ignore = requireCommonJs('ignore') as typeof IgnoreModule;
+type Ignore = IgnoreModule.Ignore;
 
 /** Patterns of files under the policy directory that are not policies. */
 export const IGNORE_FILE = '.rampartignore';

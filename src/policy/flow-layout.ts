@@ -3,7 +3,8 @@
  * `{ a: b }` maps, which the `yaml` library cannot write together (it pads
  * both or neither). For `fmt` and for the rules `tune` adds.
  */
-import { CST, Parser } from 'yaml';
+import type * as Yaml from 'yaml';
+import { CST, Parser } from '../yaml-library.js';
 
 /** `{a: b}` → `{ a: b }`, token by token (the library pads flow sequences and maps alike or not at all). */
 export function padFlowMaps(text: string): string {
@@ -14,7 +15,7 @@ export function padFlowMaps(text: string): string {
       continue;
     }
     CST.visit(token, (item) => {
-      for (const node of [item.key, item.value] as (CST.Token | null | undefined)[]) {
+      for (const node of [item.key, item.value] as (Yaml.CST.Token | null | undefined)[]) {
         if (node?.type !== 'flow-collection' || node.start.source !== '{' || node.items.length === 0) continue;
         node.start.source = '{ ';
         const end = node.end[0];

@@ -4,9 +4,9 @@
  * bounded (no "billion laughs"), and keys such as `__proto__` become plain own
  * properties instead of touching a prototype.
  */
-import { createRequire } from 'node:module';
 import type * as YamlLibrary from 'yaml';
 import type { Document, LineCounter, Node } from 'yaml';
+import { requireCommonJs } from '../commonjs.js';
 import { SourceMap, type Spots } from './source-map.js';
 import {
   DEFAULT_MAX_ALIAS_COUNT,
@@ -49,10 +49,10 @@ class LimitError extends Error {
 /**
  * The `yaml` library is loaded by the first file that needs the full parse:
  * clean files never do, and loading it is 50 to 130 ms of `validate`'s start.
- * (A CommonJS package: `require` gives the module an `import` would.)
+ * (A CommonJS package: see src/commonjs.ts.)
  */
 let yamlLibrary: typeof YamlLibrary | undefined;
-const loadYaml = (): typeof YamlLibrary => (yamlLibrary ??= createRequire(import.meta.url)('yaml') as typeof YamlLibrary);
+const loadYaml = (): typeof YamlLibrary => (yamlLibrary ??= requireCommonJs('yaml') as typeof YamlLibrary);
 
 export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}): ParsedPolicy {
   const { file, text } = input;

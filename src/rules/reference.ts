@@ -5,7 +5,7 @@
  * values, default, updatable in place) and an example.
  */
 import { InternalError } from '../errors.js';
-import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
+import { Document, isMap, isScalar, isSeq, visit } from '../yaml-library.js';
 import type { KindField, RuleKind } from './kind.js';
 import { RULE_KINDS } from './registry.js';
 

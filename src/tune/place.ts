@@ -4,7 +4,7 @@
  * unique in that file, and whether it is new, already declared there or
  * elsewhere, or already held by a live rule Rampart does not manage.
  */
-import { stringify } from 'yaml';
+import { stringify } from '../yaml-library.js';
 import { ruleKey, type Condition, type DesiredRule, type LiveRule, type Point } from '../model/rule.js';
 import { loadPolicyTexts } from '../policy/validate.js';
 import type { ProposedRule } from './propose.js';

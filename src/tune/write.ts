@@ -6,7 +6,8 @@
  * text out; the command validates the result before it writes anything.
  */
 import { InternalError } from '../errors.js';
-import { isNode, isSeq, parseDocument, stringify, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { isNode, isSeq, parseDocument, stringify } from '../yaml-library.js';
 import { padFlowMaps } from '../policy/flow-layout.js';
 
 export interface RuleToAdd {

@@ -3,7 +3,10 @@
  * with its full mask (`1.2.3.4/32`, `::1/128`); prefixes wider than the
  * console allows (/12 for IPv4, /32 for IPv6) and set host bits are refused.
  */
-import ipaddr from 'ipaddr.js';
+import type IpAddr from 'ipaddr.js';
+import { requireCommonJs } from '../../commonjs.js';
+
+const ipaddr = requireCommonJs('ipaddr.js') as typeof IpAddr;
 
 export const MIN_PREFIX = { ipv4: 12, ipv6: 32 } as const;
 

@@ -2,6 +2,8 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, registerCommands } from '../../../src/commands/index.js';
+import { packageVersion } from '../../../src/version.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 
 const names = (program: Command): string[] => program.commands.map((c) => c.name());
 
@@ -22,5 +24,11 @@ describe('command registry', () => {
     const program = new Command('rampart');
     await registerCommands(program, ['node', 'rampart', 'valdate']);
     expect(names(program)).toEqual(COMMAND_NAMES);
+  });
+
+  it.each(['--version', '-V'])('prints the version for %s alone', async (flag) => {
+    const run = await runCliInProcess([flag]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${await packageVersion()}\n`);
   });
 });
