@@ -32,7 +32,8 @@ const CORE_SCALARS: readonly [RegExp, (text: string) => unknown][] = [
   [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (text) => parseFloat(text)],
 ];
 
-const SCHEMA = FAILSAFE_SCHEMA.extend({
+/** js-yaml's schema on the clean path: the `yaml` library's core scalars (clean-positions.ts parses with it too). */
+export const CLEAN_SCHEMA = FAILSAFE_SCHEMA.extend({
   implicit: CORE_SCALARS.map(([test, construct], i) => new Type(`tag:rampart,core-${i}`, {
     kind: 'scalar',
     resolve: (text: string) => test.test(text),
@@ -54,7 +55,7 @@ export function parseCleanYaml(text: string): { readonly data: unknown } | undef
   if (DECLINED_TEXT.test(text) || COLLECTION_KEY.test(text) || hasMultiLineFlow(text)) return undefined;
   let data: unknown;
   try {
-    data = load(text, { schema: SCHEMA });
+    data = load(text, { schema: CLEAN_SCHEMA });
   } catch {
     return undefined;
   }

@@ -118,10 +118,10 @@ function entryIndex(spots: Spots, part: string | number): number {
 }
 
 /**
- * The map of a file read on the clean path (fast-yaml.ts), built by the full
- * parse the first time a position is asked for: a file without a diagnostic
- * needs positions only for the plan lines of objects it creates or changes,
- * and a no-op plan shows none.
+ * The map of a file read on the clean path (fast-yaml.ts), built the first
+ * time a position is asked for (clean-positions.ts, or the full parse where
+ * that declines): a file without a diagnostic needs positions only for the
+ * plan lines of objects it creates or changes, and a no-op plan shows none.
  */
 export class DeferredSourceMap extends SourceMap {
   private built?: SourceMap;

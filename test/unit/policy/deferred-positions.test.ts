@@ -1,7 +1,9 @@
 /**
- * A file read on the clean path is parsed in full only when a position is
- * read: loading clean files must not pay for the full parse (1,000 files:
- * about half the load's time), yet every position stays the full parse's.
+ * A file read on the clean path finds its positions only when one is read,
+ * from js-yaml's report of the nodes (clean-positions.ts) or, where that
+ * declines, the full parse: loading clean files must not pay for positions
+ * (1,000 files: about half the load's time), yet every position stays the
+ * full parse's.
  */
 import { describe, expect, it } from 'vitest';
 import { policyText } from '../../../bench/validate.js';
@@ -9,25 +11,40 @@ import type { PolicyOptions } from '../../../src/policy/types.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 
 describe('positions of clean files', () => {
-  it('are found by a full parse only when read', () => {
-    // The full parse (yaml.ts) reads the alias limit on every file it parses; the clean path never does.
+  // The full parse (yaml.ts) reads the alias limit on every file it parses; the clean path never does.
+  const counting = (): { options: PolicyOptions; fullParses: () => number } => {
     let fullParses = 0;
-    const options: PolicyOptions = {
-      now: new Date('2030-01-01T00:00:00Z'),
-      get maxAliasCount() {
-        fullParses++;
-        return undefined;
+    return {
+      options: {
+        now: new Date('2030-01-01T00:00:00Z'),
+        get maxAliasCount() {
+          fullParses++;
+          return undefined;
+        },
       },
+      fullParses: () => fullParses,
     };
+  };
+
+  it('are found only when read, and without the full parse', () => {
+    const { options, fullParses } = counting();
     const result = loadPolicyTexts([0, 1, 2].map((i) => ({ file: `app-${i}.yaml`, text: policyText(i) })), options);
     expect(result.diagnostics).toEqual([]);
     expect(result.desired?.rules.length).toBeGreaterThan(0);
-    expect(fullParses).toBe(0);
-
     const [first] = result.desired?.clientSources ?? [];
     expect({ ...first }).toEqual({ client: 10000, file: 'app-0.yaml', line: 3, col: 9 });
-    expect(fullParses).toBe(1);
     expect(JSON.stringify(result.desired?.rules[0]?.source)).toMatch(/"line":\d+,"col":\d+/);
+    expect(fullParses()).toBe(0);
+  });
+
+  it('come from the full parse where js-yaml cannot tell them (clean-positions.ts)', () => {
+    const { options, fullParses } = counting();
+    // A document end marker: js-yaml reports one node more than the data holds.
+    const result = loadPolicyTexts([{ file: 'app-0.yaml', text: `${policyText(0)}...\n` }], options);
+    expect(result.diagnostics).toEqual([]);
+    expect(fullParses()).toBe(0);
+    expect({ ...result.desired?.clientSources?.[0] }).toEqual({ client: 10000, file: 'app-0.yaml', line: 3, col: 9 });
+    expect(fullParses()).toBe(1);
   });
 });
 
