@@ -9,7 +9,8 @@
  *   - diff and plan of 100k objects (bench/diff.ts), validate of 1,000 files
  *     (bench/validate.ts);
  *   - the daemon: edit-to-first-call latency and resident memory;
- *   - nested values: a no-op plan over 1,000 abuse controls beside 1,000 vpatch rules (bench/kinds.ts).
+ *   - nested values: a no-op plan over 1,000 abuse controls beside 1,000 vpatch rules (bench/kinds.ts);
+ *   - the first plan of a large account: every declaration a create, each printed with its line.
  *
  * Speed is measured, not asserted: this prints figures; the tests check behaviour.
  */
@@ -24,6 +25,7 @@ import { benchKinds, type KindFigures } from './kinds.js';
 import { benchApply, type ApplyFigures } from './lib/apply-bench.js';
 import { benchDaemon, type DaemonFigures } from './lib/daemon-bench.js';
 import { benchDaemonAtScale, type DaemonScaleFigures } from './lib/daemon-scale.js';
+import { benchFirstPlan, type FirstPlanFigures } from './lib/first-plan.js';
 import { spawnEmulator } from './lib/emulator-process.js';
 import { goalRows } from './lib/goals.js';
 import { machineInfo, type MachineInfo } from './lib/machine.js';
@@ -41,6 +43,7 @@ interface Results {
   daemon?: DaemonFigures;
   daemonAtScale?: DaemonScaleFigures;
   kinds?: KindFigures;
+  firstPlan?: FirstPlanFigures;
   totalMs: number;
 }
 
@@ -56,6 +59,8 @@ const { values: flags } = parseArgs({
     'daemon-scale': { type: 'boolean', default: false },
     /** Only the no-op plan over 1,000 abuse controls beside one over 1,000 vpatch rules (bench/kinds.ts). */
     kinds: { type: 'boolean', default: false },
+    /** Only the first plan of 10k rules + 50k IP values against an empty account (bench/lib/first-plan.ts). */
+    'first-plan': { type: 'boolean', default: false },
     /** Each no-op plan this many times, each with its floor right after it: the run of the median × floor is shown, with the range. */
     repeat: { type: 'string', default: '1' },
   },
@@ -99,6 +104,10 @@ async function main(): Promise<Results> {
       results.kinds = await benchKinds(emulator, policies);
       return results;
     }
+    if (flags['first-plan']) {
+      results.firstPlan = await benchFirstPlan(emulator, FIRST_PLAN_SCALE, policies);
+      return results;
+    }
     if (onlyScales) {
       for (const [rules, ipValues, latencyMs] of onlyScales) results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs, repeat));
       return results;
@@ -119,6 +128,10 @@ async function main(): Promise<Results> {
       progress(`apply: 1,000 creates + 1,000 deletes (${kind}), 20 ms per call`);
       results.applies.push(await benchApply(emulator, { kind, count: 1_000, latencyMs: 20, policies }));
     }
+    if (!quick) {
+      progress('first plan: 10k rules + 50k IP values against an empty account');
+      results.firstPlan = await benchFirstPlan(emulator, FIRST_PLAN_SCALE, policies);
+    }
     progress('no-op plan: 1,000 abuse controls beside 1,000 vpatch rules');
     results.kinds = await benchKinds(emulator, policies);
     progress('daemon: start, idle memory, edit-to-first-call');
@@ -134,6 +147,9 @@ async function main(): Promise<Results> {
   }
   return results;
 }
+
+/** The first plan's account: the no-op plans' 10k rules + 50k IP values, none of them there yet. */
+const FIRST_PLAN_SCALE = { rules: 10_000, ipValues: 50_000 } as const;
 
 const k = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
@@ -210,6 +226,13 @@ function render(r: Results): string {
   const growth = growthRow(r.noopPlans);
   if (growth) rows.push(growth);
   const largest = [...r.noopPlans].sort((a, b) => b.rules + b.ipValues - (a.rules + a.ipValues))[0];
+  const first = r.firstPlan;
+  if (first) {
+    rows.push([
+      `first plan (${k(first.rules)} rules + ${k(first.ipValues)} IP, an empty account)`, `${s(first.totalMs)}, peak ${first.maxRssMb} MB`,
+      `${first.changes.toLocaleString('en-US')} creates; load ${s(first.loadMs)}, read ${s(first.readMs)}, plan ${s(first.planMs)}, text plan with every line ${s(first.renderMs)}`,
+    ]);
+  }
   if (largest) rows.push([`RSS at scale (${k(largest.rules)} rules + ${k(largest.ipValues)} IP)`, `${largest.rssMb} MB after plan`, `peak ${largest.maxRssMb} MB, heap ${largest.heapUsedMb} MB`]);
   out.push('', 'Other figures:', table(['what', 'figure', 'detail'], rows));
   const goals = goalRows(r);
