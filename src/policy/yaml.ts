@@ -48,7 +48,8 @@ class LimitError extends Error {
 
 /**
  * The `yaml` library is loaded by the first file that needs the full parse:
- * clean files never do (not even for positions: clean-positions.ts), and loading it is 50 to 130 ms of `validate`'s start.
+ * clean files never do (not even for positions: clean-positions.ts), and
+ * loading it is 50 to 130 ms of `validate`'s start.
  * (A CommonJS package: see src/commonjs.ts.)
  */
 let yamlLibrary: typeof YamlLibrary | undefined;
