@@ -14,6 +14,13 @@
  * disagree the map is not made and the caller takes the full parse: a node
  * js-yaml reports no event for (an empty sequence item), a collection whose
  * reported nodes do not match its values one for one, a byte-order mark.
+ *
+ * Only for text the clean path accepted (`parseCleanYaml`): js-yaml would
+ * throw on what it declines, and what its report means rests on what it
+ * declines too (with node properties js-yaml backtracks, and the events of an
+ * abandoned attempt would stay in the report). A test compares the positions
+ * with the full parse's on the corpus and on generated layouts; a js-yaml
+ * upgrade that reports otherwise fails it.
  */
 import { load } from 'js-yaml';
 import { CLEAN_SCHEMA } from './fast-yaml.js';
@@ -51,9 +58,9 @@ export function cleanSourceMap(text: string): SourceMap | undefined {
     });
     const document = top.inside[0];
     if (top.inside.length !== 1 || !document) return undefined;
+    // js-yaml has read a `---` marker before the document's node opens.
     const walk = new Walk(text);
-    const rootAt = walk.contentStart(walk.afterDocumentStart(document.opened));
-    return new SourceMap(locator(text), rootAt, walk.spots(document));
+    return new SourceMap(locator(text), walk.contentStart(document.opened), walk.spots(document));
   } catch (error) {
     if (error instanceof Disagreement) return undefined;
     throw error;
@@ -93,25 +100,29 @@ class Walk {
     return children ? { valueAt, children } : { valueAt };
   }
 
-  private mapping(data: Record<string, unknown>, inside: readonly Reported[]): Spots {
-    const names = Object.keys(data);
-    // Key and value, one pair per member: a repeated key is the full parse's to report.
-    if (inside.length !== names.length * 2) throw new Disagreement();
-    const keys = new Array<string>(names.length);
-    const keyAt = new Array<number>(names.length);
-    const valueAt = new Array<number>(names.length);
+  private mapping(data: Record<string, unknown>, reported: readonly Reported[]): Spots {
+    const count = Object.keys(data).length;
+    // An empty node after the last pair is a key js-yaml looked for and did not find (before a `...`).
+    const inside = reported.length === count * 2 + 1 && (reported[count * 2] as Reported).kind === null ? reported.slice(0, -1) : reported;
+    // Key and value, one pair per member, in the text's order (integer-like keys come first in the data's).
+    if (inside.length !== count * 2) throw new Disagreement();
+    const keys = new Array<string>(count);
+    const keyAt = new Array<number>(count);
+    const valueAt = new Array<number>(count);
+    const named = new Set<string>();
     let children: (Spots | undefined)[] | undefined;
-    for (let i = 0; i < names.length; i++) {
+    for (let i = 0; i < count; i++) {
       const key = inside[2 * i] as Reported;
       const value = inside[2 * i + 1] as Reported;
-      const name = names[i] as string;
-      if (key.kind !== 'scalar' || String(key.result) !== name) throw new Disagreement();
+      const name = String(key.result);
+      if (key.kind !== 'scalar' || named.has(name) || !Object.hasOwn(data, name)) throw new Disagreement();
       if (!Object.is(value.result ?? null, data[name])) throw new Disagreement();
+      named.add(name);
       keys[i] = name;
       keyAt[i] = this.contentStart(key.opened);
       valueAt[i] = this.valueStart(value);
       const spots = this.spots(value);
-      if (spots) (children ??= new Array<Spots | undefined>(names.length))[i] = spots;
+      if (spots) (children ??= new Array<Spots | undefined>(count))[i] = spots;
     }
     return children ? { keys, keyAt, valueAt, children } : { keys, keyAt, valueAt };
   }
@@ -140,13 +151,6 @@ class Walk {
     }
   }
 
-  /** Past a `---` that starts the document (the clean path declines directives, so nothing else comes before it). */
-  afterDocumentStart(offset: number): number {
-    const at = this.contentStart(offset);
-    const text = this.text;
-    const marker = text.startsWith('---', at) && (at + 3 >= text.length || isBlank(text.charCodeAt(at + 3)));
-    return marker ? at + 3 : at;
-  }
 }
 
 /** 1-based line and column of an offset, lines ended by `\n`, as the full parse counts them. */

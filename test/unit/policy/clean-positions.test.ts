@@ -25,6 +25,12 @@ const LAYOUTS = [
   'a: "quoted # not a comment"\nb: \'x\'\nc: |\n  block\n  # not a comment\nd: >-\n  folded\n',
   'a: 1\r\nb:\r\n  - x\r\n  - { k: v }\r\n',
   'a: 1\nb:\n  - \n  - y\n',
+  // Found by a differential fuzz: a root that only looks like a document marker, keys the data orders otherwise, an end marker.
+  ' ---\n',
+  ' --- : 1\n',
+  '--- --- x\n',
+  'b: 1\n2: x\n10: y\n',
+  'a: 1\n...\n',
   `${header}rules:\n  # the first\n  - name: a\n    type: vpatch\n    point: [[header, HOST]]\n\n  - name:   b\n    type: mode\n    mode: block\n    when:\n      - { point: [path, 0], equal: x }\n`,
   `${header}ip_lists:\n  deny:\n    - ips: [ 198.51.100.7,   10.16.0.0/12 ]\n    - ips:\n        # listed\n        - 192.0.2.1\n\n        - "192.0.2.2"\n      reason: r\n  allow: []\n`,
 ];
@@ -66,5 +72,10 @@ describe('positions of a clean file', () => {
   it('declines a file starting with a byte-order mark, and an empty sequence item', () => {
     expect(cleanSourceMap('\ufeffa: 1\n')).toBeUndefined();
     expect(cleanSourceMap('a:\n  - \n  - y\n')).toBeUndefined();
+  });
+
+  it('reads keys in the text\'s order and a document end marker', () => {
+    expect(cleanSourceMap('b: 1\n2: x\n')?.keyAt(['2'])).toEqual({ line: 2, col: 1 });
+    expect(cleanSourceMap('a: 1\n...\n')?.at(['a'])).toEqual({ line: 1, col: 4 });
   });
 });
