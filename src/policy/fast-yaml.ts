@@ -50,16 +50,19 @@ export const CLEAN_SCHEMA = FAILSAFE_SCHEMA.extend({
  * into other text, a byte-order mark past the start, a block scalar's explicit
  * indentation or kept final line breaks, a comment right after a quote, a
  * flow indicator or a colon, a line ending in a backslash (an escaped line
- * break in quotes), content on the line of a `---`. Quoted text can match
- * too; that only costs the full path.
+ * break in quotes), content on the line of a `---`, a sequence item with
+ * nothing on its line (js-yaml can take the next, less indented item into
+ * it). Quoted text can match too; that only costs the full path.
  */
-const DECLINED_TEXT = /(?:^|[\s[{,:])[&*!?]|^%|\t|\r(?!\n)|^(?:---|\.\.\.)[^\s]|.\ufeff|(?:^|\s)[|>](?:[1-9]|[+-]?[1-9]?\+|-[1-9])|["'[\]{}:,]#|\\\r?$|^---[ ]+[^#\s]/msu;
+const DECLINED_TEXT = /(?:^|[\s[{,:])[&*!?]|^%|\t|\r(?!\n)|^(?:---|\.\.\.)[^\s]|.\ufeff|(?:^|\s)[|>](?:[1-9]|[+-]?[1-9]?\+|-[1-9])|["'[\]{}:,]#|\\\r?$|^---[ ]+[^#\s]|^[ ]*-[ ]*(?:#[^\n]*)?\r?$/msu;
+/** A document whose first line of content is indented: js-yaml takes a less indented line after it as more of the same node, the `yaml` library refuses it. */
+const INDENTED_ROOT = /^(?:[ ]*(?:#[^\n]*)?\r?\n)*[ ]+[^\s#]/;
 /** A flow collection closed right before a `:` indicator may be a key (`[a]: b`), which `js-yaml` would turn into text. */
 const COLLECTION_KEY = /[\]}]\s*:(?:\s|$|[,\]}])/m;
 
 /** The file's data, or undefined when only the full path may read it. */
 export function parseCleanYaml(text: string): { readonly data: unknown } | undefined {
-  if (DECLINED_TEXT.test(text) || COLLECTION_KEY.test(text) || hasMultiLineFlow(text) || hasCommentAboveDeeperLine(text)) return undefined;
+  if (DECLINED_TEXT.test(text) || COLLECTION_KEY.test(text) || INDENTED_ROOT.test(text) || hasMultiLineFlow(text) || hasCommentAboveDeeperLine(text)) return undefined;
   let data: unknown;
   try {
     data = load(text, { schema: CLEAN_SCHEMA });
