@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { policyText } from '../../bench/validate.js';
+import type { Path } from '../../src/policy/source-map.js';
 import { RULE_KINDS } from '../../src/rules/registry.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -62,3 +63,10 @@ export const corpus: readonly { readonly file: string; readonly text: string }[]
   ...SPELLINGS.map((text, i) => ({ file: `spelling-${i}.yaml`, text })),
 ];
 
+/** Every path of a parsed value: itself, then its members and items (the paths a source map answers for). */
+export function valuePaths(data: unknown, at: Path = []): Path[] {
+  const out: Path[] = [at];
+  if (Array.isArray(data)) data.forEach((item, i) => out.push(...valuePaths(item, [...at, i])));
+  else if (data !== null && typeof data === 'object') for (const [key, member] of Object.entries(data)) out.push(...valuePaths(member, [...at, key]));
+  return out;
+}

@@ -12,8 +12,8 @@
 import { describe, expect, it } from 'vitest';
 import { cleanSourceMap } from '../../../src/policy/clean-positions.js';
 import { parseCleanYaml } from '../../../src/policy/fast-yaml.js';
-import type { Path } from '../../../src/policy/source-map.js';
 import { parsePolicyText } from '../../../src/policy/yaml.js';
+import { valuePaths } from '../../helpers/yaml-corpus.js';
 
 /** A small seeded generator (mulberry32): the same texts on every run. */
 function randomness(seed: number) {
@@ -95,12 +95,6 @@ function document(r: Random): string {
   return r.chance(0.1) ? text.replace(/\n/g, '\r\n') : text;
 }
 
-function paths(data: unknown, at: Path = []): Path[] {
-  const out: Path[] = [at];
-  if (Array.isArray(data)) data.forEach((item, i) => out.push(...paths(item, [...at, i])));
-  else if (data !== null && typeof data === 'object') for (const [key, member] of Object.entries(data)) out.push(...paths(member, [...at, key]));
-  return out;
-}
 
 describe('the clean path on generated YAML', () => {
   it('reads what the full parse reads, at the full parse\'s positions, or declines', () => {
@@ -119,7 +113,7 @@ describe('the clean path on generated YAML', () => {
       const map = cleanSourceMap(text);
       if (!map) continue;
       mapped++;
-      for (const path of paths(full.data)) {
+      for (const path of valuePaths(full.data)) {
         expect(map.at(path), `${shown} value at ${JSON.stringify(path)}`).toEqual(full.map.at(path));
         expect(map.keyAt(path), `${shown} key at ${JSON.stringify(path)}`).toEqual(full.map.keyAt(path));
       }

@@ -8,9 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { cleanSourceMap } from '../../../src/policy/clean-positions.js';
 import { parseCleanYaml } from '../../../src/policy/fast-yaml.js';
-import type { Path } from '../../../src/policy/source-map.js';
 import { parsePolicyText } from '../../../src/policy/yaml.js';
-import { corpus, header } from '../../helpers/yaml-corpus.js';
+import { corpus, header, valuePaths } from '../../helpers/yaml-corpus.js';
 
 /** Layouts that move where a node starts, or that js-yaml reports unlike the full parse. */
 const LAYOUTS = [
@@ -37,13 +36,6 @@ const LAYOUTS = [
 
 const inputs = [...corpus, ...LAYOUTS.map((text, i) => ({ file: `layout-${i}.yaml`, text }))];
 
-/** Every path of a value: itself, then its members and items. */
-function paths(value: unknown, at: Path = []): Path[] {
-  const out: Path[] = [at];
-  if (Array.isArray(value)) value.forEach((item, i) => out.push(...paths(item, [...at, i])));
-  else if (value !== null && typeof value === 'object') for (const [key, member] of Object.entries(value)) out.push(...paths(member, [...at, key]));
-  return out;
-}
 
 describe('positions of a clean file', () => {
   let compared = 0;
@@ -58,7 +50,7 @@ describe('positions of a clean file', () => {
       return;
     }
     compared++;
-    for (const path of paths(full.data)) {
+    for (const path of valuePaths(full.data)) {
       expect(clean.at(path), `value at ${JSON.stringify(path)}`).toEqual(full.map.at(path));
       expect(clean.keyAt(path), `key at ${JSON.stringify(path)}`).toEqual(full.map.keyAt(path));
     }
