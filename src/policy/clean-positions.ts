@@ -141,7 +141,7 @@ class Walk {
     let i = offset;
     for (;;) {
       const c = text.charCodeAt(i);
-      if (c === SPACE || c === TAB || c === NEWLINE || c === RETURN) {
+      if (isBlank(c)) {
         i++;
       } else if (c === HASH && (i === 0 || isBlank(text.charCodeAt(i - 1)))) {
         while (i < text.length && text.charCodeAt(i) !== NEWLINE) i++;
@@ -150,7 +150,6 @@ class Walk {
       }
     }
   }
-
 }
 
 /** 1-based line and column of an offset, lines ended by `\n`, as the full parse counts them. */

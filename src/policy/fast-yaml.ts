@@ -42,19 +42,31 @@ export const CLEAN_SCHEMA = FAILSAFE_SCHEMA.extend({
 });
 
 /**
- * Text that may hold what this path declines: a node property (`&anchor`,
- * `*alias`, `!tag`) or an explicit key (`? `) where a node can start, a
- * directive, a tab. Also where js-yaml reads other data than the `yaml`
- * library, or accepts what it refuses (a differential fuzz found them): a
- * carriage return that ends no line, a line starting with `---` or `...` run
- * into other text, a byte-order mark past the start, a block scalar's explicit
- * indentation or kept final line breaks, a comment right after a quote, a
- * flow indicator or a colon, a line ending in a backslash (an escaped line
- * break in quotes), content on the line of a `---`, a sequence item with
- * nothing on its line (js-yaml can take the next, less indented item into
- * it). Quoted text can match too; that only costs the full path.
+ * Text that may hold what this path declines, one pattern per reason, tried
+ * as one regex (one pass over the text). Quoted text can match too; that
+ * only costs the full path.
  */
-const DECLINED_TEXT = /(?:^|[\s[{,:])[&*!?]|^%|\t|\r(?!\n)|^(?:---|\.\.\.)[^\s]|.\ufeff|(?:^|\s)[|>](?:[1-9]|[+-]?[1-9]?\+|-[1-9])|["'[\]{}:,]#|\\\r?$|^---[ ]+[^#\s]|^[ ]*-[ ]*(?:#[^\n]*)?\r?$/msu;
+const DECLINED_TEXT = new RegExp([
+  // A node property (`&anchor`, `*alias`, `!tag`) or an explicit key (`? `) where a node can start.
+  /(?:^|[\s[{,:])[&*!?]/,
+  // A directive; a tab.
+  /^%/, /\t/,
+  // Where a differential fuzz found js-yaml reading other data than the `yaml` library, or accepting
+  // what it refuses: a carriage return that ends no line;
+  /\r(?!\n)/,
+  // `---` or `...` run into other text, or content on the line of a `---`;
+  /^(?:---|\.\.\.)[^\s]/, /^---[ ]+[^#\s]/,
+  // a byte-order mark past the start;
+  /.\ufeff/,
+  // a block scalar's explicit indentation or kept final line breaks;
+  /(?:^|\s)[|>](?:[1-9]|[+-]?[1-9]?\+|-[1-9])/,
+  // a comment right after a quote, a flow indicator or a colon;
+  /["'[\]{}:,]#/,
+  // a line ending in a backslash (an escaped line break in quotes);
+  /\\\r?$/,
+  // a sequence item with nothing on its line (js-yaml can take the next, less indented item into it).
+  /^[ ]*-[ ]*(?:#[^\n]*)?\r?$/,
+].map((pattern) => pattern.source).join('|'), 'msu');
 /** A document whose first line of content is indented: js-yaml takes a less indented line after it as more of the same node, the `yaml` library refuses it. */
 const INDENTED_ROOT = /^(?:[ ]*(?:#[^\n]*)?\r?\n)*[ ]+[^\s#]/;
 /** A flow collection closed right before a `:` indicator may be a key (`[a]: b`), which `js-yaml` would turn into text. */
