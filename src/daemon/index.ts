@@ -58,6 +58,27 @@ export interface RunningDaemon {
   readonly done: Promise<void>;
 }
 
+/**
+ * The longest the first cycle waits for the watcher's first scan. A scan takes
+ * milliseconds for a policy repository; a file system that never finishes one
+ * must not keep the daemon from reconciling.
+ */
+const WATCHER_START_WAIT_MS = 10_000;
+
+/** Resolves with `promise`, or after `ms` (calling `onTimeout`), whichever comes first. */
+async function firstOf(promise: Promise<void>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve();
+    }, ms);
+    timer.unref();
+  });
+  await Promise.race([promise, late]);
+  clearTimeout(timer);
+}
+
 /** Starts everything; rejects only if the server cannot listen (nothing else is started then). */
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger ?? silentLogger();
@@ -94,7 +115,13 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   }).finally(() => watcherReady()).catch((error: unknown) => {
     logger.child({ module: 'watch' }).error({ err: error, dir: options.dir }, 'watcher stopped; only the resync interval triggers cycles now');
   });
-  const running = loop.run(options.signal, { hardStop: options.hardStop });
+  // The first cycle reads the policies once the watcher is in place, so no change lands unseen between the two.
+  const running = loop.run(options.signal, {
+    hardStop: options.hardStop,
+    firstCycleAfter: firstOf(watcherInPlace, WATCHER_START_WAIT_MS, () => {
+      logger.child({ module: 'watch' }).warn({ dir: options.dir, waitedMs: WATCHER_START_WAIT_MS }, 'watcher not in place yet; starting the first cycle without it');
+    }),
+  });
 
   const done = (async () => {
     try {

@@ -45,6 +45,8 @@ export interface ReconcileLoopOptions {
 export interface RunOptions {
   /** Aborting it makes `run` resolve at once, without waiting for the running cycle. */
   hardStop?: AbortSignal;
+  /** The first cycle waits for it (the watcher in place); the loop is alive meanwhile. */
+  firstCycleAfter?: Promise<void>;
 }
 
 /** Reasons kept per cycle; more are counted in one summary entry. */
@@ -106,8 +108,9 @@ export class ReconcileLoop implements DaemonState {
     this.alive = true;
     this.stopped = false;
     this.logger.info({ intervalMs: this.options.intervalMs }, 'reconcile loop started');
-    let reasons = ['initial', ...this.drain()];
     try {
+      if (options.firstCycleAfter) await raceAbort(options.firstCycleAfter, options.hardStop ? AbortSignal.any([signal, options.hardStop]) : signal);
+      let reasons = ['initial', ...this.drain()];
       while (!signal.aborted && !options.hardStop?.aborted) {
         const cycle = this.runCycle(reasons, signal);
         await (options.hardStop ? raceAbort(cycle, options.hardStop) : cycle);

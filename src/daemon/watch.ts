@@ -28,7 +28,12 @@ export interface WatchOptions {
   /** Quiet time that closes a burst of events into one `onChange`. Default 200 ms. */
   debounceMs?: number;
   logger?: Logger;
-  /** Called once the first watchers are in place (tests and start-up logs). */
+  /**
+   * Called once the first watchers are in place. Changes from then on are
+   * reported; the caller reads the directory after this call, as an informer's
+   * user waits for its cache: a change made while the watch was starting may
+   * not be reported.
+   */
   onReady?: () => void;
   /** The clock and the debounce timer (tests inject their own). Default: the process's. */
   scheduler?: Scheduler;
@@ -57,8 +62,17 @@ function isRelevantContentEvent(event: string, file: string): boolean {
   return base === CONFIGMAP_DATA_LINK || base === PAUSE_FILE || base === IGNORE_FILE || POLICY_FILE.test(base);
 }
 
-function readyOf(watcher: FSWatcher): Promise<void> {
-  return new Promise((resolve) => watcher.once('ready', () => resolve()));
+/** Resolves once `watcher` finished its first scan, or at once when `signal` aborts (a stop never waits for a scan). */
+function readyOf(watcher: FSWatcher, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const onAbort = (): void => resolve();
+    signal.addEventListener('abort', onAbort, { once: true });
+    watcher.once('ready', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 /**
@@ -83,6 +97,11 @@ export async function watchPolicyDirectory(
   let reasons: string[] = [];
   let timer: TimerHandle | undefined;
   let burstStartedAt = 0;
+  /**
+   * Every re-resolve after the first waits for the one before: two at once
+   * would close each other's watchers, and a watcher closed before its first
+   * scan ends never says it is ready.
+   */
   let chain: Promise<void> = Promise.resolve();
   let initial = true;
 
@@ -153,7 +172,7 @@ export async function watchPolicyDirectory(
       note(`${event} ${file}`);
     });
     watcher.on('error', (error) => logger.debug({ err: error }, 'anchor watcher error'));
-    await readyOf(watcher);
+    await readyOf(watcher, signal);
     ready = true;
   };
 
@@ -170,7 +189,7 @@ export async function watchPolicyDirectory(
       note(`${event} ${describe(file)}`);
     });
     watcher.on('error', (error) => logger.debug({ err: error }, 'content watcher error'));
-    await readyOf(watcher);
+    await readyOf(watcher, signal);
     ready = true;
   };
 
@@ -206,7 +225,9 @@ export async function watchPolicyDirectory(
     }
   }
 
-  await retarget();
+  const firstResolve = retarget();
+  chain = firstResolve.catch(() => undefined);
+  await firstResolve;
   initial = false;
   if (current.realDir === null) logger.warn({ dir: target }, 'policy directory missing; waiting for it to appear');
   else logger.debug({ dir: target, realDir: current.realDir }, 'watching policy directory');

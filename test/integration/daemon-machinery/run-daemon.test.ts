@@ -74,6 +74,34 @@ describe('startDaemon', () => {
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 
+  it('starts the first cycle once the watcher is in place: an edit right after its read is seen', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'rampart-daemon-'));
+    await commit(undefined, 'aaa');
+    // Enough files that the watcher's first scan takes a while.
+    const notes = path.join(root, '.worktrees', 'aaa', 'policies', 'notes');
+    await mkdir(notes);
+    await Promise.all(Array.from({ length: 2000 }, (_, i) => writeFile(path.join(notes, `n${i}.txt`), '')));
+    const cycles: CycleContext[] = [];
+    const controller = new AbortController();
+    const daemon = await startDaemon({
+      dir: path.join(root, 'repo', 'policies'),
+      intervalMs: 60_000,
+      debounceMs: 30,
+      signal: controller.signal,
+      metrics: new DaemonMetrics({ processMetrics: false }),
+      cycle: async (ctx) => {
+        cycles.push(ctx);
+        // A policy changes just after this cycle read it.
+        if (cycles.length === 1) await writeFile(path.join(root, 'repo', 'policies', 'shop.yaml'), 'version: 1 # edited\n');
+        return { result: 'success', changes: { create: 0, delete: 0 } };
+      },
+    });
+    await eventually(() => cycles.length === 2, 'a cycle for the edit made during the first', 5000);
+    expect(cycles[1]!.reasons.join(' ')).not.toContain('resync');
+    controller.abort();
+    await daemon.done;
+  });
+
   it('rejects, starting nothing, when the address is invalid', async () => {
     await expect(startDaemon({
       dir: tmpdir(), intervalMs: 1000, listen: 'nonsense', signal: new AbortController().signal,

@@ -178,6 +178,29 @@ describe('watchPolicyDirectory', () => {
     await eventually(() => running.calls.length > count, 'change in the new directory');
   });
 
+  it('a git-sync swap during its first scan: still gets ready, watches the new worktree, and stops when asked', async () => {
+    const root = await tempDir();
+    // Enough files that the first scan is still running when the swap lands.
+    const notes = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`policies/notes/n${i}.txt`, '']));
+    await mkdir(path.join(root, '.worktrees', 'a', 'policies', 'notes'), { recursive: true });
+    await gitSyncCommit(root, undefined, 'a', { 'policies/shop.yaml': 'a: 1\n', ...notes });
+    const calls: string[] = [];
+    const controller = new AbortController();
+    let ready = false;
+    const done = watchPolicyDirectory(path.join(root, 'repo', 'policies'), (reason) => calls.push(reason), {
+      signal: controller.signal,
+      debounceMs: DEBOUNCE_MS,
+      onReady: () => { ready = true; },
+    });
+    await gitSyncCommit(root, 'a', 'b', { 'policies/shop.yaml': 'b: 1\n' });
+    await eventually(() => ready, 'watcher ready');
+    const before = calls.length;
+    await writeFile(path.join(root, '.worktrees', 'b', 'policies', 'shop.yaml'), 'b: 2\n');
+    await eventually(() => calls.slice(before).some((reason) => reason.includes('shop.yaml')), 'the edit in the new worktree');
+    controller.abort();
+    await done;
+  });
+
   it('resolves when the signal aborts, and at once when it was aborted before', async () => {
     const dir = await tempDir();
     const running = await startWatching(dir);

@@ -64,6 +64,36 @@ describe('ReconcileLoop', () => {
     expect(events).toEqual(['cycle running=true', 'idle running=false', 'cycle running=true', 'idle running=false', 'cycle running=true']);
   });
 
+  it('is alive while its first cycle waits for firstCycleAfter; requests made meanwhile join that cycle', async () => {
+    const calls: CycleContext[] = [];
+    const watcher = gate();
+    const loop = new ReconcileLoop({ intervalMs: 60_000, cycle: async (ctx) => { calls.push(ctx); return { result: 'no-op' }; } });
+    const controller = new AbortController();
+    stops.push(controller);
+    const done = loop.run(controller.signal, { firstCycleAfter: watcher.promise });
+    await settle();
+    expect(loop.alive).toBe(true);
+    expect(calls).toEqual([]);
+    loop.request('change a.yaml');
+    watcher.open();
+    await eventually(() => calls.length === 1, 'the first cycle');
+    expect(calls[0]!.reasons).toEqual(['initial', 'change a.yaml']);
+    controller.abort();
+    await done;
+  });
+
+  it('stops without a cycle when asked to while its first cycle waits', async () => {
+    const calls: CycleContext[] = [];
+    const loop = new ReconcileLoop({ intervalMs: 60_000, cycle: async (ctx) => { calls.push(ctx); return { result: 'no-op' }; } });
+    const controller = new AbortController();
+    const done = loop.run(controller.signal, { firstCycleAfter: new Promise<void>(() => undefined) });
+    await settle();
+    controller.abort();
+    await done;
+    expect(calls).toEqual([]);
+    expect(loop.alive).toBe(false);
+  });
+
   it('folds requests made during a cycle into exactly one follow-up with all reasons', async () => {
     const calls: CycleContext[] = [];
     const first = gate();
