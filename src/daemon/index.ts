@@ -59,9 +59,9 @@ export interface RunningDaemon {
 }
 
 /**
- * The longest the first cycle waits for the watcher's first scan. A scan takes
- * milliseconds for a policy repository; a file system that never finishes one
- * must not keep the daemon from reconciling.
+ * The longest the first cycle waits for the watcher to be in place. Each scan
+ * the watcher waits for is bounded too (watch.ts); this bounds them all, so a
+ * file system that never finishes one cannot keep the daemon from reconciling.
  */
 const WATCHER_START_WAIT_MS = 10_000;
 

@@ -253,9 +253,11 @@ function raceAbort(promise: Promise<unknown>, signal: AbortSignal): Promise<void
   return new Promise<void>((resolve) => {
     const onAbort = (): void => resolve();
     signal.addEventListener('abort', onAbort, { once: true });
-    void promise.finally(() => {
+    const settled = (): void => {
       signal.removeEventListener('abort', onAbort);
       resolve();
-    });
+    };
+    // Settled either way: a rejection is the caller's to handle, never an unhandled one here.
+    promise.then(settled, settled);
   });
 }

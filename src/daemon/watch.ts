@@ -62,16 +62,32 @@ function isRelevantContentEvent(event: string, file: string): boolean {
   return base === CONFIGMAP_DATA_LINK || base === PAUSE_FILE || base === IGNORE_FILE || POLICY_FILE.test(base);
 }
 
-/** Resolves once `watcher` finished its first scan, or at once when `signal` aborts (a stop never waits for a scan). */
-function readyOf(watcher: FSWatcher, signal: AbortSignal): Promise<void> {
+/**
+ * The longest a move of the watcher waits for a new watcher's first scan. A
+ * scan takes well under a second for a policy repository; a file system that
+ * never finishes one must not hold back every later move.
+ */
+const SCAN_WAIT_MS = 10_000;
+
+/**
+ * Resolves once `watcher` finished its first scan; at once when `signal`
+ * aborts (a stop never waits for a scan); or after `SCAN_WAIT_MS`, calling
+ * `onSlow`, the watcher kept.
+ */
+function readyOf(watcher: FSWatcher, signal: AbortSignal, scheduler: Scheduler, onSlow: () => void): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const onAbort = (): void => resolve();
-    signal.addEventListener('abort', onAbort, { once: true });
-    watcher.once('ready', () => {
-      signal.removeEventListener('abort', onAbort);
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      scheduler.clearTimeout(slow);
       resolve();
-    });
+    };
+    const slow = scheduler.setTimeout(() => {
+      onSlow();
+      done();
+    }, SCAN_WAIT_MS);
+    signal.addEventListener('abort', done, { once: true });
+    watcher.once('ready', done);
   });
 }
 
@@ -154,6 +170,9 @@ export async function watchPolicyDirectory(
     return rel === '' || rel.startsWith('..') ? file : rel;
   };
 
+  const scanned = (watcher: FSWatcher, dirs: readonly string[]): Promise<void> =>
+    readyOf(watcher, signal, scheduler, () => logger.warn({ dirs, waitedMs: SCAN_WAIT_MS }, 'first scan of a watched directory not finished; watching it anyway'));
+
   const startAnchors = async (anchors: readonly Anchor[]): Promise<void> => {
     const watched = new Set(anchors.map((a) => path.join(a.dir, a.name)));
     const dirs = [...new Set(anchors.map((a) => a.dir))];
@@ -172,7 +191,7 @@ export async function watchPolicyDirectory(
       note(`${event} ${file}`);
     });
     watcher.on('error', (error) => logger.debug({ err: error }, 'anchor watcher error'));
-    await readyOf(watcher, signal);
+    await scanned(watcher, dirs);
     ready = true;
   };
 
@@ -189,7 +208,7 @@ export async function watchPolicyDirectory(
       note(`${event} ${describe(file)}`);
     });
     watcher.on('error', (error) => logger.debug({ err: error }, 'content watcher error'));
-    await readyOf(watcher, signal);
+    await scanned(watcher, [realDir]);
     ready = true;
   };
 
@@ -225,9 +244,22 @@ export async function watchPolicyDirectory(
     }
   }
 
+  const closeAll = async (): Promise<void> => {
+    if (timer !== undefined) scheduler.clearTimeout(timer);
+    await Promise.all([anchorWatcher?.close(), contentWatcher?.close()]);
+    anchorWatcher = undefined;
+    contentWatcher = undefined;
+  };
+
   const firstResolve = retarget();
   chain = firstResolve.catch(() => undefined);
-  await firstResolve;
+  try {
+    await firstResolve;
+  } catch (error) {
+    // The watchers of the rounds before stay open otherwise, and keep the process from exiting.
+    await closeAll();
+    throw error;
+  }
   initial = false;
   if (current.realDir === null) logger.warn({ dir: target }, 'policy directory missing; waiting for it to appear');
   else logger.debug({ dir: target, realDir: current.realDir }, 'watching policy directory');
@@ -239,7 +271,5 @@ export async function watchPolicyDirectory(
   });
   if (timer !== undefined) scheduler.clearTimeout(timer);
   await chain;
-  await Promise.all([anchorWatcher?.close(), contentWatcher?.close()]);
-  anchorWatcher = undefined;
-  contentWatcher = undefined;
+  await closeAll();
 }

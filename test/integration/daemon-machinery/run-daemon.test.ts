@@ -96,10 +96,13 @@ describe('startDaemon', () => {
         return { result: 'success', changes: { create: 0, delete: 0 } };
       },
     });
-    await eventually(() => cycles.length === 2, 'a cycle for the edit made during the first', 5000);
-    expect(cycles[1]!.reasons.join(' ')).not.toContain('resync');
-    controller.abort();
-    await daemon.done;
+    try {
+      await eventually(() => cycles.length === 2, 'a cycle for the edit made during the first', 5000);
+      expect(cycles[1]!.reasons.join(' ')).not.toContain('resync');
+    } finally {
+      controller.abort();
+      await daemon.done;
+    }
   });
 
   it('rejects, starting nothing, when the address is invalid', async () => {

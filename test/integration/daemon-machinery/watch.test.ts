@@ -192,6 +192,10 @@ describe('watchPolicyDirectory', () => {
       debounceMs: DEBOUNCE_MS,
       onReady: () => { ready = true; },
     });
+    cleanups.push(async () => {
+      controller.abort();
+      await done;
+    });
     await gitSyncCommit(root, 'a', 'b', { 'policies/shop.yaml': 'b: 1\n' });
     await eventually(() => ready, 'watcher ready');
     const before = calls.length;
