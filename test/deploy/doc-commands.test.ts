@@ -127,6 +127,13 @@ const RUNNABLE: Record<string, Runnable> = {
       expect(stderr).toMatch(/\[stale_plan\]/);
     },
   },
+  'docs/ci.md: node --max-semi-space-size=1 --heap-growing-percent=50 --v8-pool-size=1 "$(command -v rampart)" plan': {
+    // Node itself must take the options, so the built CLI runs as a process rather than through the shim.
+    rewrite: () => [['"$(command -v rampart)"', `"${CLI}"`]],
+    env: ({ apiUrl }) => ({ RAMPART_API_URL: apiUrl }),
+    exitCode: 0,
+    expect: ({ stdout }) => expect(stdout).toMatch(/^Plan: \d+ to create, 0 to update, 0 to delete/m),
+  },
   'docs/emulator.md: rampart emulator --listen 127.0.0.1:8080 --token-file ./token --data .rampart/emulator.json': {
     rewrite: () => [['127.0.0.1:8080', '127.0.0.1:$PORT'], [/$/, ' &\npid=$!\nfor _ in $(seq 100); do curl -s "http://127.0.0.1:$PORT/v4/ip_rules" >/dev/null && break; sleep 0.1; done\nkill -TERM $pid; wait $pid']],
     before: 'echo dev-token > token',
