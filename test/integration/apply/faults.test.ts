@@ -13,6 +13,13 @@ import {
 const setup = useSampleSetup();
 const start = (options: Partial<EmulatorOptions> = {}) => setup.start(options);
 
+/**
+ * Where the write never happened, the listing check waits out the whole settle
+ * timeout before the repeat; a short one keeps those cases quick (the emulator
+ * lists at once unless a case adds lag).
+ */
+const SHORT_SETTLE = '300ms';
+
 const apply = (args: string[] = []) => setup.harness.cli('apply', setup.policies.dir, ['--settle-timeout', '3s', ...args]);
 
 describe('faults on the write routes', () => {
@@ -20,9 +27,9 @@ describe('faults on the write routes', () => {
     { name: '429 with Retry-After', faults: [{ route: CREATE_HINT, kind: 'status', status: 429, retryAfterSeconds: 1, count: 2 }] },
     { name: '423 locked', faults: [{ route: CREATE_HINT, kind: 'status', status: 423, count: 3 }] },
     // A 503 may follow a committed write: each is looked for in the listing (up to the settle timeout) before the repeat.
-    { name: '503', faults: [{ route: CREATE_IP, kind: 'status', status: 503, count: 3 }, { route: CREATE_HINT, kind: 'status', status: 503, count: 2 }], args: ['--settle-timeout', '1s'] },
+    { name: '503', faults: [{ route: CREATE_IP, kind: 'status', status: 503, count: 3 }, { route: CREATE_HINT, kind: 'status', status: 503, count: 2 }], args: ['--settle-timeout', SHORT_SETTLE] },
     // The rule create's outcome is unknown: the listing is checked (up to the settle timeout) before creating again.
-    { name: 'reset before the response', faults: [{ route: CREATE_IP, kind: 'reset' }, { route: CREATE_HINT, kind: 'reset' }], args: ['--settle-timeout', '1s'] },
+    { name: 'reset before the response', faults: [{ route: CREATE_IP, kind: 'reset' }, { route: CREATE_HINT, kind: 'reset' }], args: ['--settle-timeout', SHORT_SETTLE] },
     {
       name: 'reset after the write',
       faults: [{ route: CREATE_IP, kind: 'reset-after-write' }, { route: CREATE_HINT, kind: 'reset-after-write', count: 2 }],
@@ -50,11 +57,11 @@ describe('faults on the write routes', () => {
       // The create's outcome stays unknown twice: the listing is checked after each answer, the third attempt lands.
       name: 'two ambiguous answers, then success',
       faults: [{ route: CREATE_HINT, kind: 'status', status: 502, count: 2 }],
-      args: ['--settle-timeout', '1s', '--concurrency', '1'],
+      args: ['--settle-timeout', SHORT_SETTLE, '--concurrency', '1'],
     },
     // A 500 that did not write: the listing shows nothing, so the rule is created again.
-    { name: '500 before the write', faults: [{ route: CREATE_HINT, kind: 'status', status: 500 }], args: ['--settle-timeout', '1s'] },
-    { name: 'hang (client timeout)', faults: [{ route: CREATE_IP, kind: 'hang' }, { route: CREATE_HINT, kind: 'hang' }], args: ['--request-timeout', '400', '--settle-timeout', '1s'] },
+    { name: '500 before the write', faults: [{ route: CREATE_HINT, kind: 'status', status: 500 }], args: ['--settle-timeout', SHORT_SETTLE] },
+    { name: 'hang (client timeout)', faults: [{ route: CREATE_IP, kind: 'hang' }, { route: CREATE_HINT, kind: 'hang' }], args: ['--request-timeout', '400', '--settle-timeout', SHORT_SETTLE] },
   ];
 
   for (const { name, faults, args = [], emulator, detail } of cases) {
