@@ -14,7 +14,7 @@
  * resolves the path again and re-targets the watchers when it moved. The
  * watcher only requests a cycle; the cycle reads the full state.
  */
-import { watch, type FSWatcher } from 'chokidar';
+import { watch, type ChokidarOptions } from 'chokidar';
 import path from 'node:path';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
@@ -37,7 +37,19 @@ export interface WatchOptions {
   onReady?: () => void;
   /** The clock and the debounce timer (tests inject their own). Default: the process's. */
   scheduler?: Scheduler;
+  /** Starts a file-system watcher (tests inject one whose first scan they control). Default: chokidar's. */
+  startWatcher?: StartWatcher;
 }
+
+/** What the watch needs of a chokidar watcher. */
+export interface PathWatcher {
+  on(event: 'all', listener: (event: string, path: string) => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  once(event: 'ready', listener: () => void): unknown;
+  close(): Promise<void>;
+}
+
+export type StartWatcher = (paths: string | string[], options: ChokidarOptions) => PathWatcher;
 
 /** The ConfigMap volume's link to the current data directory. */
 const CONFIGMAP_DATA_LINK = '..data';
@@ -74,7 +86,7 @@ const SCAN_WAIT_MS = 10_000;
  * aborts (a stop never waits for a scan); or after `SCAN_WAIT_MS`, calling
  * `onSlow`, the watcher kept.
  */
-function readyOf(watcher: FSWatcher, signal: AbortSignal, scheduler: Scheduler, onSlow: () => void): Promise<void> {
+function readyOf(watcher: PathWatcher, signal: AbortSignal, scheduler: Scheduler, onSlow: () => void): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = (): void => {
@@ -103,12 +115,13 @@ export async function watchPolicyDirectory(
   const { signal } = options;
   const debounceMs = options.debounceMs ?? 200;
   const scheduler = options.scheduler ?? systemScheduler;
+  const startWatcher: StartWatcher = options.startWatcher ?? watch;
   const logger = (options.logger ?? silentLogger()).child({ module: 'watch' });
   const target = path.resolve(dir);
   if (signal.aborted) return;
 
-  let anchorWatcher: FSWatcher | undefined;
-  let contentWatcher: FSWatcher | undefined;
+  let anchorWatcher: PathWatcher | undefined;
+  let contentWatcher: PathWatcher | undefined;
   let current: PathResolution = { realDir: null, anchors: [] };
   let reasons: string[] = [];
   let timer: TimerHandle | undefined;
@@ -170,14 +183,14 @@ export async function watchPolicyDirectory(
     return rel === '' || rel.startsWith('..') ? file : rel;
   };
 
-  const scanned = (watcher: FSWatcher, dirs: readonly string[]): Promise<void> =>
+  const scanned = (watcher: PathWatcher, dirs: readonly string[]): Promise<void> =>
     readyOf(watcher, signal, scheduler, () => logger.warn({ dirs, waitedMs: SCAN_WAIT_MS }, 'first scan of a watched directory not finished; watching it anyway'));
 
   const startAnchors = async (anchors: readonly Anchor[]): Promise<void> => {
     const watched = new Set(anchors.map((a) => path.join(a.dir, a.name)));
     const dirs = [...new Set(anchors.map((a) => a.dir))];
     if (dirs.length === 0) return;
-    const watcher = watch(dirs, {
+    const watcher = startWatcher(dirs, {
       depth: 0,
       ignoreInitial: true,
       followSymlinks: false,
@@ -196,7 +209,7 @@ export async function watchPolicyDirectory(
   };
 
   const startContent = async (realDir: string): Promise<void> => {
-    const watcher = watch(realDir, {
+    const watcher = startWatcher(realDir, {
       ignoreInitial: true,
       followSymlinks: false,
       ignored: (p: string) => isIgnoredContentPath(realDir, p),
