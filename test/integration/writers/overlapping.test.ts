@@ -15,6 +15,7 @@ import { createCycle } from '../../../src/reconcile/cycle.js';
 import { WriteJournal } from '../../../src/live/write-journal.js';
 import { silentLogger } from '../../../src/log.js';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
+import { eventually } from '../../helpers/eventually.js';
 import { expectNoDuplicates, SAMPLE_IP_VALUES, SAMPLE_RULES, useSampleSetup, type Harness } from '../apply/harness.js';
 import { runSettings } from '../../../src/reconcile/settings.js';
 
@@ -38,6 +39,10 @@ async function writer(harness: Harness, policies: string) {
 }
 
 const copiesDeleted = (report: ApplyReport) => report.concurrentCopies.length;
+
+/** Listing calls the emulator answered: a plan's read of the sample account makes the same number each time. */
+const LISTING_ROUTES = ['POST /v1/objects/hint', 'GET /v4/ip_rules'];
+const listingReads = (harness: Harness) => harness.emulator.control.calls().filter((call) => LISTING_ROUTES.includes(call.route)).length;
 
 describe('overlapping writers', () => {
   it.each([
@@ -73,11 +78,13 @@ describe('overlapping writers', () => {
       const cycle = createCycle({
         policies: setup.policies.dir, api: new ServiceApi(http), journal: new WriteJournal(120_000), settings: runSettings({ settleTimeoutMs: 10_000 }),
       });
-      // The apply planned before the cycle wrote; both then write everything.
-      const [outcome, report] = await Promise.all([
-        cycle({ cycleId: 'c1', reasons: ['initial'], signal: new AbortController().signal, logger: silentLogger() }),
-        apply.apply(),
-      ]);
+      // The apply planned before the cycle wrote, and writes once the cycle has read the account (as empty:
+      // whatever the apply writes is listed 300 ms later). Both then write everything.
+      const readsOfOnePlan = listingReads(harness);
+      expect(readsOfOnePlan).toBeGreaterThan(0);
+      const cycled = cycle({ cycleId: 'c1', reasons: ['initial'], signal: new AbortController().signal, logger: silentLogger() });
+      await eventually(() => listingReads(harness) >= 2 * readsOfOnePlan, 'the cycle read the account', 10_000, 5);
+      const [outcome, report] = await Promise.all([cycled, apply.apply()]);
       expect(outcome.result, String(outcome.error)).toBe('success');
       expect(report.failed).toBe(0);
       const seen = Object.values(outcome.concurrentCopies ?? {}).reduce((a, b) => a + b, 0) + copiesDeleted(report);
