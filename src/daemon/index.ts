@@ -66,7 +66,7 @@ export interface RunningDaemon {
 const WATCHER_START_WAIT_MS = 10_000;
 
 /** Resolves with `promise`, or after `ms` (calling `onTimeout`), whichever comes first. */
-async function firstOf(promise: Promise<void>, ms: number, onTimeout: () => void): Promise<void> {
+async function withinMs(promise: Promise<void>, ms: number, onTimeout: () => void): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
@@ -118,7 +118,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   // The first cycle reads the policies once the watcher is in place, so no change lands unseen between the two.
   const running = loop.run(options.signal, {
     hardStop: options.hardStop,
-    firstCycleAfter: firstOf(watcherInPlace, WATCHER_START_WAIT_MS, () => {
+    firstCycleAfter: withinMs(watcherInPlace, WATCHER_START_WAIT_MS, () => {
       logger.child({ module: 'watch' }).warn({ dir: options.dir, waitedMs: WATCHER_START_WAIT_MS }, 'watcher not in place yet; starting the first cycle without it');
     }),
   });
