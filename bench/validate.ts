@@ -22,6 +22,7 @@ mode: monitoring
 rules:
   - name: legacy-admin
     type: vpatch
+    attack: any
     point: [[header, HOST]]
     when:
       - { point: [path, 0], equal: admin }

@@ -27,7 +27,8 @@ function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown
   const values = fieldValues(rule);
   const out: Record<string, unknown> = {};
   for (const field of kindOf(rule).fields) {
-    const value = values[field.name];
+    // A create fills what the service requires and its own client sends when the policy is silent.
+    const value = values[field.name] ?? (only ? undefined : field.createDefault);
     if (value === undefined || field.viaType || field.local || (only && !only.includes(field.name))) continue;
     if (field.absentIs !== undefined && sameValue(value, field.absentIs)) continue;
     out[field.api] = field.toApi(value);
@@ -38,6 +39,7 @@ function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown
 /** `name`: the rule's name in the policies, kept in the mark. */
 export function hintCreateRequest(rule: Rule, owner: string, name?: string): ApiHintCreate {
   return {
+    ...kindOf(rule).createConstants,
     ...apiFields(rule),
     clientid: rule.client,
     type: apiTypeOfRule(rule),

@@ -9,6 +9,8 @@
  *   `application` id lists sorted;
  * - a plain scalar another YAML reader would take for a boolean, a null or a
  *   number (`NO`, `on`, `~`, `0755`, `1:30`) is quoted;
+ * - a rule key an earlier release wrote takes its new name (graphql's
+ *   `max_alias_size_kb` is `max_aliases`), its value and comments kept;
  * - the layout is the library's, with `{ a: b }` flow maps and `[a, b]` flow
  *   sequences, lines never folded.
  * A value that does not check (an unknown country) is left as written:
@@ -20,6 +22,7 @@ import { canonicalCidr, cidrBounds, parseCidr } from '../model/cidr.js';
 import { padFlowMaps } from '../policy/flow-layout.js';
 import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from '../policy/sources.js';
 import { POLICY_LISTS, type IpValueKey } from '../model/ip.js';
+import { isKindName, ruleKind } from '../rules/registry.js';
 
 export type FormatResult =
   | { readonly ok: true; readonly text: string; readonly changed: boolean }
@@ -43,6 +46,7 @@ export function formatPolicyText(text: string): FormatResult {
     return { ok: false, line, col, message: error.message.split('\n')[0] ?? error.message };
   }
   canonicalizeIpLists(doc);
+  renameOldKeys(doc);
   sortApplications(doc);
   quoteAmbiguous(doc.contents);
   const out = padFlowMaps(doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
@@ -65,6 +69,21 @@ function canonicalizeIpLists(doc: Yaml.Document): void {
         }
         values.items.sort(kind === 'ips' ? compareAddressNodes : compareTextNodes);
       }
+    }
+  }
+}
+
+/** Renamed rule keys (RuleKindSpec.renamed) under their new name, where the new one is not written too (validate says so). */
+function renameOldKeys(doc: Yaml.Document): void {
+  const rules = doc.get('rules', true);
+  if (!isSeq(rules)) return;
+  for (const rule of rules.items) {
+    if (!isMap(rule)) continue;
+    const type = rule.get('type');
+    if (typeof type !== 'string' || !isKindName(type)) continue;
+    for (const [old, name] of Object.entries(ruleKind(type).renamed)) {
+      const pair = rule.items.find((item) => isScalar(item.key) && item.key.value === old);
+      if (pair && !rule.has(name)) (pair.key as Yaml.Scalar).value = name;
     }
   }
 }

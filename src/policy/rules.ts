@@ -7,6 +7,7 @@ import { canonicalCondition, isHostEqual } from '../model/canonical.js';
 import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
 import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type Rule } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
+import type { RuleKind } from '../rules/kind.js';
 import { isKindName, referencesOf, ruleKind } from '../rules/registry.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
@@ -66,9 +67,10 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
     else ok = false;
   });
   const fields: Record<string, FieldValue> = {};
-  const written: Readonly<Record<string, unknown>> = rule;
+  const { written, keyOf, renameErrors } = readRenamedKeys(kind, rule, path, ctx);
+  if (renameErrors) ok = false;
   const problems = [
-    ...kind.fields.flatMap((field) => (written[field.name] === undefined ? [] : field.problems(written[field.name]).map((p) => ({ ...p, at: [field.name, ...p.at] })))),
+    ...kind.fields.flatMap((field) => (written[field.name] === undefined ? [] : field.problems(written[field.name]).map((p) => ({ ...p, at: [keyOf(field.name), ...p.at] })))),
     ...kind.checks.flatMap((check) => check.problems(written)),
   ];
   for (const problem of problems) report.error(problem.code, problem.message, [...path, ...problem.at], { atKey: problem.atKey ?? false });
@@ -96,6 +98,30 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
     ...(rule.comment !== undefined ? { comment: ctx.intern.string(rule.comment) } : {}),
   } as RuleContent;
   return expand(ctx, content, conditions, report.source(path, rule.name));
+}
+
+/**
+ * The rule with each renamed key read as its new name (RuleKindSpec.renamed),
+ * a warning at each old key, an error where both are written; `keyOf` gives
+ * the key as written, for messages.
+ */
+function readRenamedKeys(kind: RuleKind, rule: RuleSpec, path: Path, ctx: DocumentContext) {
+  const written: Record<string, unknown> = { ...(rule as Readonly<Record<string, unknown>>) };
+  const asWritten = new Map<string, string>();
+  let renameErrors = false;
+  for (const [old, name] of Object.entries(kind.renamed)) {
+    if (written[old] === undefined) continue;
+    if (written[name] !== undefined) {
+      ctx.report.error('renamed-key-twice', `${old} is the old name of ${name}: write only ${name}`, [...path, old], { atKey: true });
+      renameErrors = true;
+      continue;
+    }
+    ctx.report.warning('renamed-key', `${old} is renamed ${name} (${kind.yaml}); it is read as ${name} for this release. \`rampart fmt\` rewrites it`, [...path, old], { atKey: true });
+    written[name] = written[old];
+    delete written[old];
+    asWritten.set(name, old);
+  }
+  return { written, keyOf: (name: string) => asWritten.get(name) ?? name, renameErrors };
 }
 
 /** One rule per application, each with its instance condition. */

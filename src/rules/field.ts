@@ -36,6 +36,12 @@ export interface FieldSpec<V extends FieldValue = FieldValue> {
    * not the service's choice.
    */
   readonly absentIs?: V;
+  /**
+   * Sent in a create when the rule leaves the field out, because the service
+   * requires it and its own client sends this (`api_abuse_mode`'s `mode`:
+   * `enabled`). Still the service's: never compared, never sent in an update.
+   */
+  readonly createDefault?: V;
   readonly description: string;
   readonly example?: V;
   /** JSON Schema of the value as written. */
@@ -71,6 +77,7 @@ interface Common<V extends FieldValue> {
   readonly required?: boolean;
   readonly serviceDefault?: V;
   readonly absentIs?: V;
+  readonly createDefault?: V;
   readonly description: string;
   /** For the schema's hover help and the docs; nested keys may leave it out. */
   readonly example?: V;
@@ -95,6 +102,7 @@ export function field<V extends FieldValue>(options: Common<V> & { readonly loca
     required: options.required ?? false,
     ...(options.serviceDefault !== undefined ? { serviceDefault: options.serviceDefault } : {}),
     ...(options.absentIs !== undefined ? { absentIs: options.absentIs } : {}),
+    ...(options.createDefault !== undefined ? { createDefault: options.createDefault } : {}),
     ...(options.local ? { local: true } : {}),
     description: options.description,
     ...(options.example !== undefined ? { example: options.example } : {}),
@@ -188,11 +196,20 @@ export function text(options: Common<string> & { readonly check?: TextCheck; rea
   });
 }
 
-/** A list of strings whose order matters (header values are sent in order); `allowEmpty` for `[""]`-style opt-outs. */
-export function strings(options: Common<readonly string[]> & { readonly allowEmpty?: boolean }): FieldFactory<readonly string[]> {
+/**
+ * A list of strings whose order matters (header values are sent in order);
+ * `allowEmpty` for `[""]`-style opt-outs; `check` runs on each non-empty item
+ * (a list of regexes compiles item by item).
+ */
+export function strings(options: Common<readonly string[]> & { readonly allowEmpty?: boolean; readonly check?: TextCheck }): FieldFactory<readonly string[]> {
+  const { check } = options;
   return field(options, {
     schema: { type: 'array', minItems: 1, items: { type: 'string', ...(options.allowEmpty ? {} : { minLength: 1 }) } },
-    values: 'list of strings',
+    values: check === undefined ? 'list of strings' : 'list of regexes',
+    problems: (written) => (check === undefined ? [] : (written as string[]).flatMap((item, index) => {
+      const message = item === '' ? undefined : check.problem(item);
+      return message === undefined ? [] : [{ code: check.code, message, at: [index] }];
+    })),
     canonical: (value) => [...(value as string[])],
     fromApi: (value) => (Array.isArray(value) && value.every((v) => typeof v === 'string') ? [...(value as string[])] : undefined),
     toApi: (value) => [...value],

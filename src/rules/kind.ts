@@ -48,6 +48,17 @@ export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
   readonly checks?: readonly KindCheck[];
   /** What the service will not let a client delete (see Undeletable). */
   readonly undeletable?: Undeletable;
+  /**
+   * Keys an earlier release wrote, by their new name: read as the new key for
+   * one release, with a warning that names it; `rampart fmt` rewrites them.
+   */
+  readonly renamed?: Readonly<Record<string, NoInfer<keyof F & string>>>;
+  /**
+   * Fields the service's own client sends in every create of the kind, with a
+   * value fixed by the kind, which listings echo read-only (a control's
+   * `attack_type`): sent, never read, never compared.
+   */
+  readonly createConstants?: Readonly<Record<string, string>>;
   /** One line for plans: `30 rpm, then 429`. */
   readonly describe: (fields: NoInfer<FieldValues<F>>) => string;
   /** Complete rules of this kind as written (without `name` and `type`), for docs and conformance tests. */
@@ -78,8 +89,8 @@ export interface KindField extends FieldSpec {
   readonly viaType: boolean;
   /**
    * Part of the identity only when written: an optional field that cannot
-   * change in place and that a rule may leave to the service (graphql's
-   * `max_alias_size_kb`). Left out, any live value stands.
+   * change in place and that a rule may leave to the service (the size unit
+   * of `file_upload_size_limit`). Left out, any live value stands.
    */
   readonly writtenIdentity: boolean;
 }
@@ -95,6 +106,9 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
   readonly exactlyOne: readonly string[];
   readonly checks: readonly KindCheck[];
   readonly undeletable?: Undeletable;
+  readonly createConstants: Readonly<Record<string, string>>;
+  /** Old key → its new name (see RuleKindSpec.renamed). */
+  readonly renamed: Readonly<Record<string, string>>;
   readonly describe: (fields: V) => string;
   readonly examples: readonly Readonly<Record<string, unknown>>[];
 }
@@ -117,6 +131,9 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
   for (const name of updatable) {
     if (!(name in spec.fields)) throw new InternalError(`rule kind ${spec.yaml}: updatable field ${name} is not one of its fields`);
   }
+  for (const [old, name] of Object.entries(spec.renamed ?? {})) {
+    if (!(name in spec.fields) || old in spec.fields) throw new InternalError(`rule kind ${spec.yaml}: ${old} must be renamed to one of its fields, not be one`);
+  }
   return {
     yaml: spec.yaml,
     api: spec.api,
@@ -128,6 +145,8 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
     exactlyOne: spec.exactlyOne ?? [],
     checks: spec.checks ?? [],
     ...(spec.undeletable ? { undeletable: spec.undeletable } : {}),
+    createConstants: spec.createConstants ?? {},
+    renamed: spec.renamed ?? {},
     describe: spec.describe,
     examples: spec.examples,
   };

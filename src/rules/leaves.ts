@@ -1,7 +1,7 @@
 /**
  * Leaf values of nested fields that need more than a scalar: a duration
  * (`600`, `10m`, `1h`, `7d`, canonical in seconds) and a point (two-level in
- * YAML as everywhere, flat in the API).
+ * YAML as everywhere; on the wire as the service's own client writes it).
  */
 import { canonicalPoint, regroupPoints } from '../model/canonical.js';
 import type { Point } from '../model/rule.js';
@@ -45,8 +45,17 @@ export function duration(options: { readonly min: number; readonly max: number; 
   });
 }
 
-/** A point inside a nested value: written `[[post], [json_doc], [hash, password]]`, sent and listed flat. */
-export function point(options: { readonly required?: boolean; readonly description: string; readonly example?: readonly Point[] }): FieldFactory<readonly Point[]> {
+/**
+ * How the service's own client writes a nested point. `two-level` as a rule's
+ * `point` (`arbitrary_conditions[].point`, `login_point`: the provider converts
+ * both to a two-dimensional array before it sends them); `flat`
+ * (`enumerated_parameters.points[].point`). Listings show both flat.
+ */
+export type PointWire = 'two-level' | 'flat';
+
+/** A point inside a nested value: written `[[post], [json_doc], [hash, password]]`; sent as `wire` says, listed flat. */
+export function point(options: { readonly required?: boolean; readonly description: string; readonly example?: readonly Point[]; readonly wire?: PointWire }): FieldFactory<readonly Point[]> {
+  const wire = options.wire ?? 'two-level';
   return field<readonly Point[]>(options, {
     schema: { type: 'array', minItems: 1, items: { $ref: '#/$defs/point' } },
     values: 'point',
@@ -55,8 +64,9 @@ export function point(options: { readonly required?: boolean; readonly descripti
       return 'point' in read ? [] : [{ code: read.code, message: read.message, at: [index, ...read.at] }];
     }),
     canonical: (written) => (written as (string | number)[][]).map((element) => canonicalPoint(element)),
+    // Flat as listed, or two-level as a create sent it: regroupPoints takes both.
     fromApi: (listed) => (Array.isArray(listed) && listed.length > 0 ? regroupPoints(listed) : undefined),
-    toApi: (points) => points.flat(),
+    toApi: (points) => (wire === 'flat' ? points.flat() : points.map((element) => [...element])),
     written: (points) => points.map((element) => [...element]),
     format: (points) => `[${points.map((element) => `[${element.join(', ')}]`).join(', ')}]`,
   });

@@ -13,13 +13,22 @@ function fieldSchema(field: KindField): Record<string, unknown> {
   return { description: field.description, ...field.schema, ...(field.example !== undefined ? { examples: [field.example] } : {}) };
 }
 
-/** Field names of every kind, in registry order, each once. */
+/** Field names of every kind, in registry order, each once, and the old names of renamed ones. */
 function allFieldNames(): string[] {
-  return [...new Set(kinds.flatMap((kind) => kind.fields.map((field) => field.name)))];
+  return [...new Set(kinds.flatMap((kind) => [...kind.fields.map((field) => field.name), ...Object.keys(kind.renamed)]))];
+}
+
+/** An old key: the new field's shape, marked deprecated. */
+function renamedSchema(kind: RuleKind, old: string): Record<string, unknown> {
+  const name = kind.renamed[old] as string;
+  const field = kind.fields.find((f) => f.name === name) as KindField;
+  return { ...fieldSchema(field), description: `Renamed \`${name}\`: ${field.description}`, deprecated: true };
 }
 
 /** The top-level entry of a field name several kinds use: their descriptions, the exact shape in the `then`. */
 function sharedProperty(name: string): Record<string, unknown> {
+  const renamer = kinds.find((kind) => name in kind.renamed);
+  if (renamer) return renamedSchema(renamer, name);
   const users = kinds.filter((kind) => kind.fields.some((field) => field.name === name));
   const [only] = users;
   if (users.length === 1 && only) return fieldSchema(only.fields.find((field) => field.name === name) as KindField);
@@ -35,6 +44,10 @@ function kindRule(kind: RuleKind): Record<string, unknown> {
   const own = new Set(kind.fields.map((field) => field.name));
   const properties: Record<string, unknown> = {};
   for (const field of kind.fields) properties[field.name] = fieldSchema(field);
+  for (const old of Object.keys(kind.renamed)) {
+    properties[old] = renamedSchema(kind, old);
+    own.add(old);
+  }
   for (const name of allFieldNames()) if (!own.has(name)) properties[name] = false;
   if (kind.point === 'none') properties.point = false;
   const required = [...kind.fields.filter((field) => field.required).map((field) => field.name), ...(kind.point === 'required' ? ['point'] : [])];

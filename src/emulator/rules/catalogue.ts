@@ -85,7 +85,8 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
   },
   api_abuse_mode: {
     point: 'none',
-    fields: { mode: oneOf(['enabled', 'disabled'], { default: 'enabled' }) },
+    // Required on create: the service's client sends `enabled` when its user sets none.
+    fields: { mode: oneOf(['enabled', 'disabled'], required) },
     updatable: ['mode'],
     onePerScope: true,
   },
@@ -145,13 +146,13 @@ export const RULE_CATALOGUE: Readonly<Record<string, RuleKind>> = {
       max_depth: int({ min: 1, max: 100 }, { default: 10 }),
       max_value_size_kb: int({ min: 1, max: 100 }, { default: 10 }),
       max_doc_size_kb: int({ min: 1, max: 1024 }, { default: 100 }),
-      max_alias_size_kb: int({ min: 1 }, { default: 5 }),
+      // A count of aliases, not a size: the service's Go client sends `max_aliases`.
+      max_aliases: int({ min: 1 }, { default: 5 }),
       max_doc_per_batch: int({ min: 1, max: 100 }, { default: 10 }),
       introspection: bool({ default: true }),
       debug_enabled: bool({ default: true }),
     },
-    // `max_alias_size_kb` is set at create only: a change is a new rule.
-    updatable: ['mode', 'max_depth', 'max_value_size_kb', 'max_doc_size_kb', 'max_doc_per_batch', 'introspection', 'debug_enabled'],
+    updatable: ['mode', 'max_depth', 'max_value_size_kb', 'max_doc_size_kb', 'max_aliases', 'max_doc_per_batch', 'introspection', 'debug_enabled'],
   },
   brute: control('brute', { enumerates: true }),
   bola: control('bola', { enumerates: true }),
@@ -184,12 +185,15 @@ export const UNCHECKED_TYPES: readonly string[] = ['attack_rechecker'];
 
 /** An abuse mitigation control: the shared fields, `enumerated_parameters` for the three that watch parameters. */
 function control(type: string, { enumerates }: { enumerates: boolean }): RuleKind {
+  const attackType = CONTROL_ATTACK_TYPES[type] ?? type;
+  // The service's client sends the control's attack type with a create; any other value is refused.
+  const fields = { ...CONTROL_FIELDS, attack_type: oneOf([attackType]) };
   return {
     point: 'none',
-    fields: enumerates ? { ...CONTROL_FIELDS, enumerated_parameters: ENUMERATED_PARAMETERS } : CONTROL_FIELDS,
+    fields: enumerates ? { ...fields, enumerated_parameters: ENUMERATED_PARAMETERS } : fields,
     updatable: enumerates ? ['threshold', 'reaction', 'enumerated_parameters'] : ['threshold', 'reaction'],
     crossCheck: checkReactionMatchesMode,
-    readOnly: () => ({ attack_type: CONTROL_ATTACK_TYPES[type], mitigation: type }),
+    readOnly: () => ({ attack_type: attackType, mitigation: type }),
   };
 }
 

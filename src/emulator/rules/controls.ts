@@ -3,11 +3,11 @@
  * `rate_limit_enum`) as the service checks and stores them, from its notes:
  * `threshold` and `reaction` objects, `enumerated_parameters` in one of two
  * modes, condition lists, points inside nested values sent two-level and
- * stored flat. The emulator's own reading: nothing here comes from the client.
+ * stored flat (but `enumerated_parameters` points, sent flat too). The emulator's own reading: nothing here comes from the client.
  */
 import { invalid } from '../envelope.js';
 import { checkInt, nested, oneOf, type FieldSpec } from './fields.js';
-import { normalizeRulePoint } from './points.js';
+import { normalizeNestedPoint } from './points.js';
 
 type Path = readonly string[];
 
@@ -82,7 +82,7 @@ function exactPoints(value: unknown, path: Path): unknown {
     const at = [...path, String(index)];
     const object = record(entry, at);
     onlyKeys(object, ['point', 'sensitive'], at);
-    return { point: normalizeRulePoint(object.point, at.join('.') + '.point'), sensitive: boolOr(object.sensitive, false, [...at, 'sensitive']) };
+    return { point: normalizeNestedPoint(object.point, 'flat', path[0] ?? 'enumerated_parameters', at.join('.') + '.point'), sensitive: boolOr(object.sensitive, false, [...at, 'sensitive']) };
   });
 }
 
@@ -116,7 +116,7 @@ function conditionList(subject: 'field' | 'point') {
       onlyKeys(object, [subject, 'operator', 'value'], at);
       const head = subject === 'field'
         ? { field: enumValue(object.field, ADVANCED_FIELDS, [...at, 'field']) }
-        : { point: normalizeRulePoint(object.point, at.join('.') + '.point') };
+        : { point: normalizeNestedPoint(object.point, 'two-level', field, at.join('.') + '.point') };
       return { ...head, operator: enumValue(object.operator, OPERATORS, [...at, 'operator']), value: strings(object.value, [...at, 'value']) };
     });
   };
@@ -138,8 +138,8 @@ export const CONTROL_FIELDS: Readonly<Record<string, FieldSpec>> = {
   arbitrary_conditions: nested(conditionList('point')),
 };
 
-/** brute, bola and enum also watch parameters. */
-export const ENUMERATED_PARAMETERS: FieldSpec = nested(enumeratedParameters);
+/** brute, bola and enum also watch parameters, and must say which ("can't be blank"). */
+export const ENUMERATED_PARAMETERS: FieldSpec = nested(enumeratedParameters, required);
 
 /** A record's reaction keys must be those its mode takes (checked on create and after an update). */
 export function checkReactionMatchesMode(fields: Readonly<Record<string, unknown>>): void {

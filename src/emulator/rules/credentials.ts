@@ -6,7 +6,7 @@
  */
 import { invalid } from '../envelope.js';
 import { bool, nested, oneOf, regex, type FieldSpec } from './fields.js';
-import { normalizeRulePoint } from './points.js';
+import { normalizeNestedPoint } from './points.js';
 import { regexCompiles } from './regex.js';
 
 /** The lists of `GET /v4/clients/{id}/credential_stuffing/configs`; a rule that names none is `custom`. */
@@ -33,7 +33,7 @@ export const credentialFields: Readonly<Record<'regex' | 'point', Readonly<Recor
   },
   point: {
     // Sent two-level like a rule's point, stored flat.
-    login_point: nested((value, field) => normalizeRulePoint(value, field), required),
+    login_point: nested((value, field) => normalizeNestedPoint(value, 'two-level', field), required),
     cred_stuff_type: credStuffType,
   },
 };

@@ -55,6 +55,19 @@ export function normalizeRulePoint(value: unknown, field = 'point'): Point {
   return parseElements(value as unknown[], field);
 }
 
+/**
+ * A point inside a nested value, in the one shape the service's client sends
+ * there: `two-level` (`arbitrary_conditions[].point`, `login_point`) or `flat`
+ * (`enumerated_parameters.points[].point`). The other shape is refused as
+ * `invalid` on `field`, the top-level field the service names. Stored flat.
+ */
+export function normalizeNestedPoint(value: unknown, shape: 'two-level' | 'flat', field: string, at = field): Point {
+  if (!Array.isArray(value) || value.length === 0) throw invalid(at, "can't be blank");
+  const twoLevel = value.every(Array.isArray);
+  if (twoLevel !== (shape === 'two-level') || (!twoLevel && value.some(Array.isArray))) throw invalid(field, 'invalid');
+  return normalizeRulePoint(value, at);
+}
+
 /** Parses a flat element list; throws on a malformed one. */
 export function parseElements(parts: readonly unknown[], field: string): Point {
   if (parts.length === 0) throw invalid(field, "can't be blank");

@@ -5,7 +5,7 @@
  * rule and the plan line. Each control is a module of its own that takes
  * these and adds what is its alone (`enumerated_parameters`).
  */
-import { allowedKeysByMode } from '../checks.js';
+import { allowedKeysByMode, compilesAsRegex } from '../checks.js';
 import { bool, int, oneOf, strings } from '../field.js';
 import { duration, formatDuration, point } from '../leaves.js';
 import { list, object, union } from '../nested.js';
@@ -59,17 +59,19 @@ export const controlFields = {
 export const enumeratedParameters = union('mode', {
   exact: {
     points: list(object({
-      point: point({ required: true, description: 'A parameter, two-level as a rule\'s `point`.' }),
+      point: point({ required: true, wire: 'flat', description: 'A parameter, two-level as a rule\'s `point` (the service takes this one flat).' }),
       sensitive: bool({ serviceDefault: false, description: 'The value is a secret (a password): the service keeps it masked.' }),
     }, { description: 'One watched parameter.' }), { required: true, minItems: 1, description: 'The watched parameters.' }),
   },
   regexp: {
-    name_regexps: strings({ required: true, allowEmpty: true, description: 'Parameter names that count, as regexes (`[""]`: any name).' }),
-    value_regexps: strings({ required: true, allowEmpty: true, description: 'Parameter values that count, as regexes (`[""]`: any value).' }),
+    name_regexps: strings({ required: true, allowEmpty: true, check: compilesAsRegex, description: 'Parameter names that count, as regexes (`[""]`: any name).' }),
+    value_regexps: strings({ required: true, allowEmpty: true, check: compilesAsRegex, description: 'Parameter values that count, as regexes (`[""]`: any value).' }),
     additional_parameters: bool({ serviceDefault: false, description: 'Also count parameters beyond the matched ones.' }),
     plain_parameters: bool({ serviceDefault: false, description: 'Count parameters in their plain (undecoded) form.' }),
   },
 }, {
+  // The service refuses a brute, BOLA or enumeration control without them ("can't be blank").
+  required: true,
   example: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'password']], sensitive: true }] },
   description: 'The parameters whose values the control counts: `mode: exact` with `points`, or `mode: regexp` with `name_regexps` and `value_regexps`.',
 });

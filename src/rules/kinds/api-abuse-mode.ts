@@ -2,7 +2,11 @@ import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
 
 const fields = {
-  mode: oneOf(['enabled', 'disabled'] as const, { serviceDefault: 'enabled', example: 'enabled', description: '`enabled` (the service\'s value when left out) or `disabled`.' }),
+  mode: oneOf(['enabled', 'disabled'] as const, {
+    // The service requires `mode` on create; its own client sends `enabled` when none is set.
+    serviceDefault: 'enabled', createDefault: 'enabled', example: 'enabled',
+    description: '`enabled` (the service\'s value when left out) or `disabled`.',
+  }),
 };
 
 export const apiAbuseMode = defineRuleKind({

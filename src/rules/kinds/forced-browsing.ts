@@ -6,6 +6,8 @@ export const forcedBrowsing = defineRuleKind({
   api: 'forced_browsing',
   description: 'Forced-browsing protection: sources that request more than `threshold` missing or hidden resources get the `reaction`.',
   ...controlParts,
+  // The service's client sends the control's attack type with a create; listings echo it read-only.
+  createConstants: { attack_type: 'dirbust' },
   // Every account has one the service made: adopted, it is never deleted.
   undeletable: 'adopted',
   examples: [{

@@ -4,7 +4,8 @@ import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
 
 const fields = {
   attack: oneOf(PATCH_ATTACK_TYPES, {
-    api: 'attack_type', serviceDefault: 'any', example: 'any',
+    // The service refuses a virtual patch without it ("attack_type: can't be blank").
+    api: 'attack_type', required: true, example: 'any',
     description: 'The attack to block at the point; `any` blocks every request the conditions select.',
   }),
 };
@@ -16,7 +17,7 @@ export const vpatch = defineRuleKind({
   point: 'required',
   fields,
   updatable: ['attack'],
-  describe: (f) => `blocks ${f.attack ?? 'any'}`,
+  describe: (f) => `blocks ${f.attack ?? '?'}`,
   examples: [
     { attack: 'any', point: [['header', 'HOST']], when: [{ point: ['path', 0], equal: 'admin' }] },
     { attack: 'sqli', point: [['get', 'q']] },

@@ -23,7 +23,7 @@ const update = (id: number, body: Record<string, unknown>) => emu.call('PUT', `/
 
 const BRUTE = {
   type: 'brute', mode: 'block', threshold: { count: 20, period: 60 }, reaction: { block_by_ip: 3600 },
-  enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'password']], sensitive: true }] },
+  enumerated_parameters: { mode: 'exact', points: [{ point: ['post', 'json_doc', 'hash', 'password'], sensitive: true }] },
 };
 
 describe('abuse mitigation controls', () => {

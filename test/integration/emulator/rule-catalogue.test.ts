@@ -21,7 +21,7 @@ describe('the rule catalogue over HTTP', () => {
     expect(rate.body).toMatchObject({ type: 'rate_limit', rate: 0, rsp_status: 429, burst: 0, delay: 0, time_unit: 'rps', attack_type: null, mode: null });
     const gql = await create({ type: 'graphql_detection', mode: 'block', max_depth: 12 });
     expect(gql.body).toMatchObject({
-      mode: 'block', max_depth: 12, max_value_size_kb: 10, max_doc_size_kb: 100, max_alias_size_kb: 5, max_doc_per_batch: 10,
+      mode: 'block', max_depth: 12, max_value_size_kb: 10, max_doc_size_kb: 100, max_aliases: 5, max_doc_per_batch: 10,
       introspection: true, debug_enabled: true, point: [],
     });
     const header = await create({ type: 'set_response_header', mode: 'append', name: 'X-Frame-Options', values: ['DENY', 'SAMEORIGIN'] });

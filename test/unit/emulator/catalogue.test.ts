@@ -32,7 +32,7 @@ const VALID: Readonly<Record<string, Record<string, unknown>>> = {
   overlimit_res_settings: { overlimit_time: 0, mode: 'blocking' },
   rate_limit: { rate: 0, rsp_status: 429, point: [['header', 'X-API-KEY']] },
   file_upload_size_limit: { size: 1, size_unit: 'mb', mode: 'block' },
-  graphql_detection: { mode: 'block', max_depth: 1, max_value_size_kb: 10, max_doc_size_kb: 100, max_alias_size_kb: 5, max_doc_per_batch: 10 },
+  graphql_detection: { mode: 'block', max_depth: 1, max_value_size_kb: 10, max_doc_size_kb: 100, max_aliases: 5, max_doc_per_batch: 10 },
   brute: {
     mode: 'block', threshold: { count: 20, period: 60 }, reaction: { block_by_session: 0, block_by_ip: 3600, graylist_by_ip: 0 },
     enumerated_parameters: { mode: 'exact', points: [{ point: ['post', 'json_doc', 'hash', 'password'], sensitive: true }] },
@@ -48,14 +48,20 @@ const VALID: Readonly<Record<string, Record<string, unknown>>> = {
   },
   forced_browsing: {
     mode: 'monitoring', threshold: { count: 50, period: 60 }, reaction: { block_by_session: 0, block_by_ip: 0, graylist_by_ip: 86400 },
-    arbitrary_conditions: [{ point: ['header', 'X-CLIENT'], operator: 'eq', value: ['mobile'] }],
+    arbitrary_conditions: [{ point: [['header', 'X-CLIENT']], operator: 'eq', value: ['mobile'] }],
   },
   rate_limit_enum: { mode: 'block', threshold: { count: 100, period: 10 }, reaction: { block_by_session: 0, block_by_ip: 600, graylist_by_ip: 0 } },
   credentials_regex: { regex: '^pass', login_regex: '^(login|email)$', case_sensitive: false, cred_stuff_type: 'custom' },
-  credentials_point: { point: POINT, login_point: ['post', 'json_doc', 'hash', 'login'], cred_stuff_type: 'default' },
+  credentials_point: { point: POINT, login_point: [['post'], ['json_doc'], ['hash', 'login']], cred_stuff_type: 'default' },
   brute_counter: {},
   dirbust_counter: {},
   bola_counter: {},
+};
+
+/** Where the stored value differs from the one sent: points inside nested values are sent two-level and stored flat. */
+const STORED_AS: Readonly<Record<string, Record<string, unknown>>> = {
+  forced_browsing: { arbitrary_conditions: [{ point: ['header', 'X-CLIENT'], operator: 'eq', value: ['mobile'] }] },
+  credentials_point: { login_point: ['post', 'json_doc', 'hash', 'login'] },
 };
 
 const body = (type: string, over: Record<string, unknown> = {}) => ({ clientid: C, type, action: [], validated: false, ...VALID[type], ...over });
@@ -79,7 +85,9 @@ describe('create validation from the catalogue', () => {
 
   it.each(Object.keys(VALID))('accepts a valid %s', (type) => {
     const draft = validateHintCreate(body(type), context());
-    for (const [name, value] of Object.entries(VALID[type] ?? {})) if (name !== 'point') expect(draft.fields[name]).toEqual(value);
+    for (const [name, value] of Object.entries(VALID[type] ?? {})) {
+      if (name !== 'point') expect(draft.fields[name]).toEqual(STORED_AS[type]?.[name] ?? value);
+    }
   });
 
   it.each(Object.entries(RULE_CATALOGUE).flatMap(([type, kind]) =>
@@ -152,9 +160,10 @@ describe('create validation from the catalogue', () => {
   it('applies the service defaults', () => {
     expect(validateHintCreate(body('rate_limit'), context()).fields).toEqual({ rate: 0, rsp_status: 429, burst: 0, delay: 0, time_unit: 'rps' });
     expect(validateHintCreate(body('graphql_detection', { max_depth: undefined }), context()).fields).toMatchObject({
-      max_depth: 10, max_value_size_kb: 10, max_doc_size_kb: 100, max_alias_size_kb: 5, max_doc_per_batch: 10, introspection: true, debug_enabled: true,
+      max_depth: 10, max_value_size_kb: 10, max_doc_size_kb: 100, max_aliases: 5, max_doc_per_batch: 10, introspection: true, debug_enabled: true,
     });
-    expect(validateHintCreate({ clientid: C, type: 'api_abuse_mode', action: [] }, context()).fields).toEqual({ mode: 'enabled' });
+    // `api_abuse_mode` has a default of `enabled`, but a create must say it (the service's client sends it).
+    expect(refusedField(() => validateHintCreate({ clientid: C, type: 'api_abuse_mode', action: [] }, context()))).toBe('mode');
     expect(validateHintCreate({ clientid: C, type: 'overlimit_res_settings', action: [], overlimit_time: 5 }, context()).fields.mode).toBe('monitoring');
     expect(validateHintCreate({ clientid: C, type: 'file_upload_size_limit', action: [], size: 5 }, context()).fields)
       .toEqual({ size: 5, size_unit: 'b', mode: 'monitoring' });
@@ -190,7 +199,7 @@ describe('abuse mitigation controls, credential stuffing and counters', () => {
   it('stores points inside nested values flat, reaction keys left out as 0, regexp flags as the service fills them', () => {
     const brute = validateHintCreate(body('brute', {
       reaction: { block_by_ip: 3600 },
-      enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['json_doc'], ['hash', 'password']] }] },
+      enumerated_parameters: { mode: 'exact', points: [{ point: ['post', 'json_doc', 'hash', 'password'] }] },
       arbitrary_conditions: [{ point: [['header', 'X-Client']], operator: 'eq', value: ['app'] }],
     }), context());
     expect(brute.fields).toMatchObject({
@@ -221,7 +230,13 @@ describe('abuse mitigation controls, credential stuffing and counters', () => {
     ['an unknown cred_stuff_type', 'credentials_regex', { cred_stuff_type: 'other' }, 'cred_stuff_type'],
     ['graphql max_depth 0', 'graphql_detection', { max_depth: 0 }, 'max_depth'],
     ['graphql max_doc_size_kb over 1024', 'graphql_detection', { max_doc_size_kb: 1025 }, 'max_doc_size_kb'],
-    ['graphql max_aliases, a name the service does not have', 'graphql_detection', { max_aliases: 5 }, 'max_aliases'],
+    ['graphql max_alias_size_kb, a name the service does not have', 'graphql_detection', { max_alias_size_kb: 5 }, 'max_alias_size_kb'],
+    ['a flat point in arbitrary_conditions', 'forced_browsing', { arbitrary_conditions: [{ point: ['header', 'X-CLIENT'], operator: 'eq', value: ['m'] }] }, 'arbitrary_conditions'],
+    ['a flat login_point', 'credentials_point', { login_point: ['post', 'json_doc', 'hash', 'login'] }, 'login_point'],
+    ['a two-level point in enumerated_parameters', 'brute', { enumerated_parameters: { mode: 'exact', points: [{ point: [['get', 'id']] }] } }, 'enumerated_parameters'],
+    ['a brute control without enumerated_parameters', 'brute', { enumerated_parameters: undefined }, 'enumerated_parameters'],
+    ['a vpatch without attack_type', 'vpatch', { attack_type: undefined }, 'attack_type'],
+    ['a control whose attack_type is not its own', 'forced_browsing', { attack_type: 'brute' }, 'attack_type'],
     ['a counter with a field', 'brute_counter', { counter: 'b:1' }, 'counter'],
   ])('refuses %s', (_what, type, over, field) => {
     expect(refusedField(() => validateHintCreate(body(type, over), context()))).toBe(field);

@@ -61,6 +61,8 @@ describe('buildExport', () => {
     expect(reasons).toEqual({
       [owned.id]: 'owned', [other.id]: 'other-owner', [twoApps.id]: 'unmappable', [copy.id]: 'duplicate',
       [modeB.id]: 'conflict', [expired.id]: 'expired', [mixedPools.id]: 'unmappable', [allow.id]: 'conflict',
+      // A virtual patch listed without its attack type: the service never stores one, and a policy must name it.
+      [noAttack.id]: 'invalid',
     });
     const texts = result.files.map((f) => ({ file: f.name, text: f.text }));
     expect(loadPolicyTexts(texts, { now: new Date(NOW * 1000) }).desired).toBeDefined();

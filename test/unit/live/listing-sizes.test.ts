@@ -19,8 +19,8 @@ const policy = `version: 1
 client: ${CLIENT}
 application: 7
 rules:
-  - { name: a, type: vpatch, point: [[header, HOST]] }
-  - { name: b, type: vpatch, point: [[header, X-B]] }
+  - { name: a, type: vpatch, attack: any, point: [[header, HOST]] }
+  - { name: b, type: vpatch, attack: any, point: [[header, X-B]] }
 ip_lists:
   deny:
     - ips: [198.51.100.7, 198.51.100.8, 10.16.0.0/12]

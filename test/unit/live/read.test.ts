@@ -32,7 +32,7 @@ const policy = `version: 1
 client: ${CLIENT}
 application: 7
 rules:
-  - { name: host, type: vpatch, point: [[header, HOST]] }
+  - { name: host, type: vpatch, attack: any, point: [[header, HOST]] }
 ip_lists:
   deny:
     - ips: [198.51.100.7]

@@ -21,7 +21,10 @@ function compile(rules: readonly Record<string, unknown>[]): DesiredRule[] {
 }
 
 const counter = { name: 'login-counter', type: 'bruteforce_counter', when: [{ point: ['path', 0], equal: 'login' }] };
-const control = { name: 'login-brute', type: 'brute', mode: 'monitoring', threshold: { count: 5, period: 60 }, reaction: { graylist_by_ip: '1h' } };
+const control = {
+  name: 'login-brute', type: 'brute', mode: 'monitoring', threshold: { count: 5, period: 60 }, reaction: { graylist_by_ip: '1h' },
+  enumerated_parameters: { mode: 'exact', points: [{ point: [['post'], ['form_urlencoded', 'password']] }] },
+};
 const other = { name: 'other', type: 'vpatch', attack: 'any', point: [['header', 'X-A']] };
 
 /** The live copy of a declaration, carrying Rampart's mark (adopted or created). */

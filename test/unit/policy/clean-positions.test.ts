@@ -30,7 +30,7 @@ const LAYOUTS = [
   '--- --- x\n',
   'b: 1\n2: x\n10: y\n',
   'a: 1\n...\n',
-  `${header}rules:\n  # the first\n  - name: a\n    type: vpatch\n    point: [[header, HOST]]\n\n  - name:   b\n    type: mode\n    mode: block\n    when:\n      - { point: [path, 0], equal: x }\n`,
+  `${header}rules:\n  # the first\n  - name: a\n    type: vpatch\n    attack: any\n    point: [[header, HOST]]\n\n  - name:   b\n    type: mode\n    mode: block\n    when:\n      - { point: [path, 0], equal: x }\n`,
   `${header}ip_lists:\n  deny:\n    - ips: [ 198.51.100.7,   10.16.0.0/12 ]\n    - ips:\n        # listed\n        - 192.0.2.1\n\n        - "192.0.2.2"\n      reason: r\n  allow: []\n`,
 ];
 

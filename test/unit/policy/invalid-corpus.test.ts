@@ -39,7 +39,7 @@ const CASES: Case[] = [
   { file: 'not-allowed.yaml', code: 'not-allowed', line: 8, col: 5, message: '"point" is not allowed in a mode rule' },
   { file: 'empty-comment.yaml', code: 'invalid-value', line: 8, col: 14, message: 'rules[0].comment must not be empty' },
   { file: 'duplicate-rule-name.yaml', code: 'duplicate-rule-name', line: 8, col: 11, message: 'rule name "r" is already used in this file (line 5)' },
-  { file: 'duplicate-rule.yaml', code: 'duplicate-rule', line: 8, col: 5, message: 'rule "second" declares the same rule as "first" at duplicate-rule.yaml:5:5' },
+  { file: 'duplicate-rule.yaml', code: 'duplicate-rule', line: 9, col: 5, message: 'rule "second" declares the same rule as "first" at duplicate-rule.yaml:5:5' },
   { file: 'scope-conflict.yaml', code: 'scope-conflict', line: 6, col: 5, message: '(mode block here, monitoring there); the service keeps one per scope' },
   { file: 'ip-conflict.yaml', code: 'ip-conflict', line: 8, col: 13, message: '198.51.100.7/32 is in the allow list here and in the deny list at ip-conflict.yaml:6:13 for application 7' },
   { file: 'ip-duplicate.yaml', code: 'ip-duplicate', line: 6, col: 27, message: 'listed twice in the deny list, first at ip-duplicate.yaml:6:13' },

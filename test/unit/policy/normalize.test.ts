@@ -23,6 +23,7 @@ describe('rules', () => {
         `rules:
   - name: r
     type: vpatch
+    attack: any
     point: [[header, host], [path, 0]]
     when:
       - { point: [header, x-api], iequal: MiXeD }
@@ -54,13 +55,14 @@ describe('rules', () => {
     const text = head('7') + `rules:
   - name: r
     type: vpatch
+    attack: any
     point: [[get, q]]
     when:
       - { point: [header, host], equal: Shop.Example.com }
       - { point: [header, X-Host], equal: Keep.Case }
 `;
     const result = loadPolicyTexts([{ file: 'p0.yaml', text }], { now: NOW });
-    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'host-equal', line: 9, col: 41 })]);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'host-equal', line: 10, col: 41 })]);
     expect(result.desired?.rules[0]?.conditions).toEqual([
       { point: ['header', 'HOST'], type: 'iequal', value: 'shop.example.com' },
       { point: ['header', 'X-HOST'], type: 'equal', value: 'Keep.Case' },
@@ -92,7 +94,7 @@ describe('rules', () => {
   });
 
   it('orders output deterministically whatever the file order', () => {
-    const a = head('7') + `rules:\n  - { name: b, type: vpatch, point: [[get, b]] }\n  - { name: a, type: vpatch, point: [[get, a]] }\n`;
+    const a = head('7') + `rules:\n  - { name: b, type: vpatch, attack: any, point: [[get, b]] }\n  - { name: a, type: vpatch, attack: any, point: [[get, a]] }\n`;
     const b = head('8') + `mode: block\n`;
     const one = desiredOf(a, b);
     const two = loadPolicyTexts([{ file: 'p1.yaml', text: b }, { file: 'p0.yaml', text: a }], { now: NOW }).desired;
@@ -166,7 +168,7 @@ describe('checks across files', () => {
   });
 
   it('flags the same rule declared in two files', () => {
-    const rule = `rules:\n  - { name: r, type: vpatch, point: [[uri]] }\n`;
+    const rule = `rules:\n  - { name: r, type: vpatch, attack: any, point: [[uri]] }\n`;
     const result = loadPolicyTexts([{ file: 'a.yaml', text: head('[7, 8]') + rule }, { file: 'b.yaml', text: head('8') + rule }]);
     expect(result.diagnostics.map((d) => [d.file, d.code])).toEqual([['b.yaml', 'duplicate-rule']]);
   });

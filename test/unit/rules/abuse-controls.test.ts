@@ -83,7 +83,7 @@ describe('abuse mitigation controls', () => {
     expect(renderText(plan)).toContain('~ advanced_conditions[0].field:');
   });
 
-  it('create bodies: nested points flat, regexp mode with both flags always sent', () => {
+  it('create bodies: points two-level in conditions, flat in enumerated_parameters, regexp mode with both flags always sent, the attack type given', () => {
     const bola = `  - name: orders
     type: bola
     mode: monitoring
@@ -101,7 +101,8 @@ describe('abuse mitigation controls', () => {
     expect(byType.bola?.enumerated_parameters).toEqual({
       mode: 'regexp', name_regexps: ['^order_id$'], value_regexps: [''], additional_parameters: false, plain_parameters: true,
     });
-    expect(byType.bola?.arbitrary_conditions).toEqual([{ point: ['header', 'X-CLIENT'], operator: 'eq', value: ['mobile'] }]);
+    expect(byType.bola?.arbitrary_conditions).toEqual([{ point: [['header', 'X-CLIENT']], operator: 'eq', value: ['mobile'] }]);
+    expect([byType.brute?.attack_type, byType.bola?.attack_type]).toEqual(['brute', 'bola']);
     for (const body of bodies) expect(body).not.toHaveProperty('point');
   });
 

@@ -11,7 +11,9 @@ function policy(rule: string): string {
   return `version: 1\nclient: 10042\napplication: 7\nrules:\n  - name: r\n${rule.replace(/^/gm, '    ')}\n`;
 }
 
-const CONTROL = 'type: brute\nthreshold: { count: 20, period: 60 }\n';
+const CONTROL = 'type: forced_browsing\nthreshold: { count: 20, period: 60 }\n';
+/** A control that watches parameters: it needs `enumerated_parameters`. */
+const WATCHING = 'type: brute\nthreshold: { count: 20, period: 60 }\n';
 
 interface Case {
   readonly what: string;
@@ -31,7 +33,7 @@ const CASES: readonly Case[] = [
   },
   {
     what: 'a threshold count of 0',
-    rule: 'type: bola\nmode: block\nthreshold:\n  count: 0\n  period: 60\nreaction: { block_by_ip: 1h }',
+    rule: 'type: rate_limit_enum\nmode: block\nthreshold:\n  count: 0\n  period: 60\nreaction: { block_by_ip: 1h }',
     code: 'invalid-value', line: 9, col: 14, message: 'rules[0].threshold.count must be at least 1, got 0',
   },
   {
@@ -41,13 +43,23 @@ const CASES: readonly Case[] = [
   },
   {
     what: 'exact mode with name_regexps',
-    rule: `${CONTROL}mode: block\nreaction: { block_by_ip: 10m }\nenumerated_parameters:\n  mode: exact\n  points: [{ point: [[get, user]] }]\n  name_regexps: [user]`,
+    rule: `${WATCHING}mode: block\nreaction: { block_by_ip: 10m }\nenumerated_parameters:\n  mode: exact\n  points: [{ point: [[get, user]] }]\n  name_regexps: [user]`,
     code: 'not-allowed', line: 13, col: 7, message: '"name_regexps" is not allowed in rules[0].enumerated_parameters with mode exact',
   },
   {
     what: 'regexp mode without value_regexps',
-    rule: `${CONTROL}mode: block\nreaction: { block_by_ip: 10m }\nenumerated_parameters:\n  mode: regexp\n  name_regexps: [user]`,
+    rule: `${WATCHING}mode: block\nreaction: { block_by_ip: 10m }\nenumerated_parameters:\n  mode: regexp\n  name_regexps: [user]`,
     code: 'missing-key', line: 11, col: 7, message: 'missing required key "value_regexps" in rules[0].enumerated_parameters',
+  },
+  {
+    what: 'a brute control without enumerated_parameters (the service refuses it)',
+    rule: `${WATCHING}mode: block\nreaction: { block_by_ip: 10m }`,
+    code: 'missing-key', line: 5, col: 5, message: 'missing required key "enumerated_parameters" in rules[0]',
+  },
+  {
+    what: 'a name_regexps entry that does not compile',
+    rule: `${WATCHING}mode: monitoring\nreaction: { graylist_by_ip: 1d }\nenumerated_parameters:\n  mode: regexp\n  name_regexps: ['', '(user']\n  value_regexps: ['']`,
+    code: 'invalid-regex', line: 12, col: 26, message: 'regex does not compile',
   },
   {
     what: 'an unknown advanced_conditions field',
@@ -82,7 +94,7 @@ describe('nested values are checked at the nested key', () => {
   it('checks a point inside a nested value like a rule\'s point', () => {
     const result = loadPolicyTexts([{
       file: 'abuse.yaml',
-      text: policy(`${CONTROL}mode: block\nreaction: { block_by_ip: 1h }\nenumerated_parameters:\n  mode: exact\n  points:\n    - { point: [[post], [jsn_doc]] }`),
+      text: policy(`${WATCHING}mode: block\nreaction: { block_by_ip: 1h }\nenumerated_parameters:\n  mode: exact\n  points:\n    - { point: [[post], [jsn_doc]] }`),
     }]);
     expect(result.diagnostics).toMatchObject([{ line: 13, col: 30, code: 'unknown-point', message: expect.stringContaining('unknown point element "jsn_doc"') as unknown }]);
   });
