@@ -9,7 +9,7 @@ import { conditionKey, pointKey, type Condition, type Point } from '../model/rul
 import { disableAttackType } from '../rules/kinds/disable-attack-type.js';
 import { disableStamp } from '../rules/kinds/disable-stamp.js';
 import { PATCH_ATTACK_TYPES } from '../rules/vocabulary.js';
-import type { Hit } from './hits.js';
+import type { Hit } from '../hits/read.js';
 import { hitScope } from './scope.js';
 
 /** Attack types the detectors report: a false positive of any other type (brute force, a virtual patch) is no detector's. */

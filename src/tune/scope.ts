@@ -9,7 +9,7 @@
  */
 import { canonicalCondition } from '../model/canonical.js';
 import { sortConditions, type Condition } from '../model/rule.js';
-import type { Hit } from './hits.js';
+import type { Hit } from '../hits/read.js';
 
 export function hitScope(hit: Pick<Hit, 'domain' | 'path'>): Condition[] {
   const conditions: { point: (string | number)[]; type: string; value?: string | null }[] = [
@@ -31,12 +31,27 @@ export function hitScope(hit: Pick<Hit, 'domain' | 'path'>): Condition[] {
   return sortConditions(conditions.map(canonicalCondition));
 }
 
-/** The service's answer for a hit (`action/by_hit`), canonical and without any application condition. */
-export function serviceScope(listed: readonly unknown[]): Condition[] {
-  return sortConditions(listed.flatMap((raw) => {
+/** The service's scope for a hit: its conditions without the application, and the application it names, if any. */
+export interface ServiceScope {
+  readonly conditions: readonly Condition[];
+  /** The `instance` condition's value (`"7"`, `"-1"`), when the answer carries one. */
+  readonly instance?: string;
+}
+
+/**
+ * The service's answer for a hit (`action/by_hit`), canonical. On accounts
+ * with applications it may carry `instance`: it is kept apart, so the scope is
+ * compared both without it and, where given, with it.
+ */
+export function serviceScope(listed: readonly unknown[]): ServiceScope {
+  let instance: string | undefined;
+  const conditions = sortConditions(listed.flatMap((raw) => {
     const c = raw as { point?: unknown; type?: unknown; value?: unknown };
     if (!Array.isArray(c.point) || typeof c.type !== 'string') return [];
     const condition = canonicalCondition({ point: c.point as (string | number)[], type: c.type, value: (c.value ?? null) as string | null });
-    return condition.point[0] === 'instance' ? [] : [condition];
+    if (condition.point[0] !== 'instance') return [condition];
+    instance = condition.value ?? undefined;
+    return [];
   }));
+  return instance === undefined ? { conditions } : { conditions, instance };
 }

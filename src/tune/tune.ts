@@ -8,7 +8,7 @@
 import type { ServiceApi } from '../api/service.js';
 import { ApiAuthError, InternalError, UsageError } from '../errors.js';
 import { conditionKey, type DesiredRule, type LiveRule } from '../model/rule.js';
-import { readHits, type Hit } from './hits.js';
+import { HIT_RETENTION_SECONDS, readHits, readRequestHits, type Hit } from '../hits/read.js';
 import { compiled, fileFor, newFileName, placementOf, ruleName, writtenRule, type PlacedRule, type PolicyDocument } from './place.js';
 import { groupHits, isDetectorHit, proposedRules, type HitGroup, type RuleChoice } from './propose.js';
 import { serviceScope } from './scope.js';
@@ -73,7 +73,8 @@ async function requestHits(request: TuneRequest, api: ServiceApi, notes: string[
   const found: Hit[] = [];
   for (const client of request.clients) {
     try {
-      found.push(...await readHits(api, client, { request_id: [...request.requestIds] }));
+      // The window is the service's retention, not --since: a request older than --since is named as such below.
+      found.push(...await readRequestHits(api, client, request.requestIds, { window: { from: request.now - HIT_RETENTION_SECONDS, to: request.now } }));
     } catch (error) {
       if (error instanceof ApiAuthError) throw new ApiAuthError(`the API token may not read the hits of client ${client}: ${error.message}`, { cause: error, httpStatus: error.httpStatus, tokenRejected: error.tokenRejected });
       throw error;
@@ -101,7 +102,7 @@ async function attackHits(seen: readonly Hit[], request: TuneRequest, api: Servi
   for (const [client, hits] of byClient) {
     const attackids = [...new Map(hits.map((hit) => [JSON.stringify(hit.attackId), [...hit.attackId]])).values()];
     const same = new Set(hits.map((hit) => JSON.stringify([hit.domain, hit.path, Math.max(hit.application, 0)])));
-    const wider = await readHits(api, client, { attackid: attackids, time: [[request.since, request.now]] });
+    const wider = await readHits(api, client, { attackid: attackids }, { window: { from: request.since, to: request.now } });
     for (const hit of wider) {
       if (ids.has(JSON.stringify(hit.id)) || !same.has(JSON.stringify([hit.domain, hit.path, Math.max(hit.application, 0)]))) continue;
       ids.add(JSON.stringify(hit.id));
@@ -119,10 +120,14 @@ async function checkScopes(groups: HitGroup[], api: ServiceApi, notes: string[])
     const answer = await api.actionByHit(first.id);
     const theirs = serviceScope(answer.conditions);
     const ours = group.scope.map(conditionKey);
-    const same = theirs.length === ours.length && theirs.every((c, i) => conditionKey(c) === ours[i]);
+    const same = theirs.conditions.length === ours.length && theirs.conditions.every((c, i) => conditionKey(c) === ours[i]);
+    // Where the answer names the application, it must be the hit's own (-1, the default application, included).
+    const sameApplication = theirs.instance === undefined || theirs.instance === String(first.application);
+    if (same && sameApplication) continue;
+    if (!sameApplication) notes.push(`the service scopes hits on ${group.domain}${group.path} to application ${theirs.instance}, not the hit's ${first.application}`);
     if (same) continue;
     notes.push(`the service scopes hits on ${group.domain}${group.path} otherwise than Rampart derived: its scope is used`);
     group.derivedScope = group.scope;
-    group.scope = theirs;
+    group.scope = theirs.conditions;
   }
 }

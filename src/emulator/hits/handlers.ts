@@ -51,12 +51,26 @@ function allAccounts(core: EmulatorCore, id: Pair): [number, StoredHit[]][] {
 
 function hitFilter(filter: Record<string, unknown>): (hit: HitRecord) => boolean {
   const checks: ((hit: HitRecord) => boolean)[] = [];
-  const requestIds = strings(filter.request_id, 'filter.request_id');
-  if (requestIds) checks.push((hit) => requestIds.includes(hit.request_id));
+  // One request per listing: the service's client sends a string, and a list is not known to work.
+  const requestId = filter.request_id;
+  if (requestId !== undefined && requestId !== null) {
+    if (typeof requestId !== 'string') throw invalid('filter.request_id', 'must be a string');
+    checks.push((hit) => hit.request_id === requestId);
+  }
   const ids = pairs(filter.id, 'filter.id');
   if (ids) checks.push((hit) => ids.some((id) => samePair(id, hit.id)));
   const attacks = pairs(filter.attackid, 'filter.attackid');
   if (attacks) checks.push((hit) => attacks.some((id) => samePair(id, hit.attackid)));
+  // Lists of hosts, paths and addresses, as public clients filter them; `poolid` a list of applications.
+  for (const key of ['domain', 'path', 'ip'] as const) {
+    const values = strings(filter[key], `filter.${key}`);
+    if (values) checks.push((hit) => values.includes(hit[key]));
+  }
+  const pools = filter.poolid;
+  if (pools !== undefined && pools !== null) {
+    if (!Array.isArray(pools) || !pools.every((p) => Number.isInteger(p))) throw invalid('filter.poolid', 'must be a list of application ids');
+    checks.push((hit) => (pools as number[]).includes(hit.poolid));
+  }
   const types = strings(filter.type, 'filter.type');
   if (types) checks.push((hit) => types.includes(hit.type));
   const notTypes = strings(filter['!type'], 'filter.!type');
@@ -64,6 +78,7 @@ function hitFilter(filter: Record<string, unknown>): (hit: HitRecord) => boolean
   const times = timeRanges(filter.time);
   if (times) checks.push((hit) => times.some(([from, to]) => (from === null || hit.time >= from) && (to === null || hit.time <= to)));
   if (filter.state !== undefined) checks.push((hit) => hit.state === filter.state);
+  if (filter.experimental !== undefined) checks.push((hit) => hit.experimental === filter.experimental);
   if (filter['!state'] !== undefined) checks.push((hit) => hit.state !== filter['!state']);
   for (const flag of ['experimental', 'aasm_event', 'wallarm_scanner'] as const) {
     const not = filter[`!${flag}`];

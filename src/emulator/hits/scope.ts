@@ -3,7 +3,9 @@
  * from its documentation: the host (`iequal`), the path segment by segment,
  * the last one as `action_name` and `action_ext` (split at the first dot),
  * and an `absent` closing the chain; a hit across paths (`[multiple]`) is
- * scoped to its host alone. Never the application: that is the caller's.
+ * scoped to its host alone. On an account with applications the answer also
+ * carries `instance`, the hit's `poolid` (the default application's -1
+ * included), as the service's notes say it may.
  */
 import type { HitRecord } from './records.js';
 
@@ -13,7 +15,12 @@ export interface ScopeCondition {
   value: string | null;
 }
 
-export function serviceScope(hit: Pick<HitRecord, 'domain' | 'path'>): ScopeCondition[] {
+export function serviceScope(hit: Pick<HitRecord, 'domain' | 'path' | 'poolid'>): ScopeCondition[] {
+  const instance: ScopeCondition[] = hit.poolid === 0 ? [] : [{ point: ['instance'], type: 'equal', value: String(hit.poolid) }];
+  return [...instance, ...pathScope(hit)];
+}
+
+function pathScope(hit: Pick<HitRecord, 'domain' | 'path'>): ScopeCondition[] {
   const host: ScopeCondition = { point: ['header', 'HOST'], type: 'iequal', value: hit.domain.toLowerCase() };
   if (hit.path === '[multiple]') return [host];
   const segments = hit.path.replace(/^\//, '').split('/');

@@ -80,6 +80,23 @@ describe('rampart tune', () => {
     expect(json.notes).toEqual(['1 hit of brute left out: not a detector\'s false positive']);
   });
 
+  it('reads each request in a listing of its own, as the service\'s client does, without false positives, experimental hits or other events', async () => {
+    seed([
+      { request_id: 'req-a', type: 'sqli', path: '/find', point: ['get', 'q'], stamps: [11] },
+      { request_id: 'req-a', type: 'sqli', path: '/find', point: ['get', 'z'], stamps: [12], state: 'falsepositive' },
+      { request_id: 'req-a', type: 'sqli', path: '/find', point: ['get', 'y'], stamps: [13], experimental: true },
+      { request_id: 'req-a', type: 'warn', path: '/find', point: ['get', 'w'], stamps: [14] },
+      { request_id: 'req-b', type: 'xss', path: '/find', point: ['get', 'q'], stamps: [21], aasm_event: true },
+      { request_id: 'req-b', type: 'xss', path: '/find', point: ['get', 'x'], stamps: [22] },
+    ]);
+    const before = emulator.control.counts()['POST /v1/objects/hit'] ?? 0;
+    const result = await tune(['--request-id', 'req-a', '--request-id', 'req-b', '--format', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect((emulator.control.counts()['POST /v1/objects/hit'] ?? 0) - before).toBe(2);
+    const json = JSON.parse(result.stdout) as TuneJson;
+    expect(json.rules.filter((r) => r.rule.type === 'disable_stamp').map((r) => r.rule.stamp)).toEqual([11, 22]);
+  });
+
   it('--write keeps every comment; plan shows creates, apply converges, a second run changes nothing', async () => {
     seed([{ request_id: 'req-2', type: 'sqli', path: '/api/report.tar.gz', point: ['get', 'id'], stamps: [42] }]);
     const written = await tune(['--request-id', 'req-2', '--write']);

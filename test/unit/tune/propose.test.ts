@@ -5,7 +5,7 @@
  * detector reports (left out), and a stamp two hits share (one rule).
  */
 import { describe, expect, it } from 'vitest';
-import type { Hit } from '../../../src/tune/hits.js';
+import type { Hit } from '../../../src/hits/read.js';
 import { writtenRule } from '../../../src/tune/place.js';
 import { groupHits, proposedRules } from '../../../src/tune/propose.js';
 import { hitScope } from '../../../src/tune/scope.js';
