@@ -52,6 +52,8 @@ export function hintCreateRequest(rule: Rule, owner: string, name?: string): Api
     ...(kindOf(rule).point !== 'none' && rule.point.length > 0 ? { point: rule.point.map((point) => [...point]) } : {}),
     comment: markedComment(rule, owner, name),
     variativity_disabled: true,
+    // The service's client always sends it; `false` would create the rule disabled.
+    active: true,
   };
 }
 

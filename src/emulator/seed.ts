@@ -31,7 +31,7 @@ export function seedHint(core: EmulatorCore, seed: HintSeed): HintRecord {
   state.nextIds.hint = Math.max(state.nextIds.hint, id + 1);
   const hint: HintRecord = {
     point: [], attack_type: null, regex: null, regex_id: null, mode: null, comment: null,
-    validated: false, variativity_disabled: false, active: true, system: false, create_time: nowSec, updated_at: nowSec,
+    validated: false, variativity_disabled: false, active: true, title: null, set: null, system: false, create_time: nowSec, updated_at: nowSec,
     ...seed,
     id,
     actionid: set.id,

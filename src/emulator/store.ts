@@ -29,6 +29,9 @@ export interface HintRecord {
   /** Whether the service may change the rule as its signatures evolve; Rampart always disables it. */
   variativity_disabled: boolean;
   active: boolean;
+  title: string | null;
+  /** The rule set the rule belongs to, by name. */
+  set: string | null;
   system: boolean;
   create_time: number;
   updated_at: number;

@@ -49,6 +49,11 @@ export function optionalBool(value: unknown, path: Path, fallback: boolean): boo
   return value;
 }
 
+export function requireBool(value: unknown, path: Path): boolean {
+  if (typeof value !== 'boolean') throw invalid(path, 'must be a boolean');
+  return value;
+}
+
 export function optionalString(value: unknown, path: Path): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw invalid(path, 'must be a string');

@@ -5,16 +5,14 @@
  */
 import { forbidden, invalid } from '../envelope.js';
 import type { HintRecord } from '../store.js';
-import { requireRecord } from '../validate.js';
+import { requireBool, requireRecord } from '../validate.js';
 import { ruleKind } from './catalogue.js';
 import { checkField } from './fields.js';
-import { checkComment, type RuleContext } from './validate.js';
+import { checkComment, optionalText, type RuleContext } from './validate.js';
 
 const IDENTITY_FIELDS: ReadonlySet<string> = new Set(['type', 'clientid', 'action', 'point']);
 /** Set by the service or fixed at creation; never taken by an update. */
-const FIXED_FIELDS: ReadonlySet<string> = new Set([
-  'id', 'actionid', 'regex_id', 'validated', 'variativity_disabled', 'active', 'system', 'create_time', 'updated_at',
-]);
+const FIXED_FIELDS: ReadonlySet<string> = new Set(['id', 'actionid', 'regex_id', 'validated', 'system', 'create_time', 'updated_at']);
 
 /** The fields to change, as they will be stored. */
 export function validateHintUpdate(current: HintRecord, input: unknown, context: RuleContext): Record<string, unknown> {
@@ -28,6 +26,11 @@ export function validateHintUpdate(current: HintRecord, input: unknown, context:
     if (name === 'comment') {
       if (value === null || value === undefined) throw invalid('comment', "can't be blank");
       patch.comment = checkComment(value);
+    } else if (name === 'active' || name === 'variativity_disabled') {
+      // Two of the five fields every type can write in place (with comment, title and set).
+      patch[name] = requireBool(value, name);
+    } else if (name === 'title' || name === 'set') {
+      patch[name] = optionalText(value, name);
     } else if (IDENTITY_FIELDS.has(name) || FIXED_FIELDS.has(name)) {
       throw invalid(name, "can't be changed");
     } else if (!kind) {

@@ -10,10 +10,13 @@ import { normalizeConditions, type ConditionRewrites } from './conditions.js';
 import { checkField, isMissing } from './fields.js';
 import { normalizeRulePoint } from './points.js';
 
-/** Fields every create takes, whatever the type. */
-const COMMON_FIELDS: ReadonlySet<string> = new Set(['clientid', 'type', 'action', 'point', 'comment', 'validated', 'variativity_disabled']);
+/**
+ * Fields every create takes, whatever the type: the scope, and the five every
+ * type can write (`comment`, `title`, `active`, `set`, `variativity_disabled`).
+ */
+const COMMON_FIELDS: ReadonlySet<string> = new Set(['clientid', 'type', 'action', 'point', 'comment', 'validated', 'variativity_disabled', 'active', 'title', 'set']);
 /** Fields the service sets itself; sent on a create of an unchecked type, they are ignored. */
-const OUTPUT_FIELDS: ReadonlySet<string> = new Set(['id', 'actionid', 'active', 'system', 'create_time', 'updated_at']);
+const OUTPUT_FIELDS: ReadonlySet<string> = new Set(['id', 'actionid', 'system', 'create_time', 'updated_at']);
 
 export interface RuleContext {
   readonly rewrites: ConditionRewrites;
@@ -24,7 +27,7 @@ export interface RuleContext {
 }
 
 /** A validated create request: the common fields, and the type's own as they will be stored. */
-export interface HintDraft extends Pick<HintRecord, 'clientid' | 'type' | 'action' | 'point' | 'comment' | 'validated' | 'variativity_disabled'> {
+export interface HintDraft extends Pick<HintRecord, 'clientid' | 'type' | 'action' | 'point' | 'comment' | 'validated' | 'variativity_disabled' | 'active' | 'title' | 'set'> {
   /** Type-specific fields with the service's defaults applied (`attack_type`, `mode`, `rate`, ...). */
   fields: Record<string, unknown>;
 }
@@ -40,7 +43,12 @@ export function validateHintCreate(input: unknown, context: RuleContext): HintDr
   const comment = checkComment(body.comment);
   const validated = optionalBool(body.validated, 'validated', false);
   const variativityDisabled = optionalBool(body.variativity_disabled, 'variativity_disabled', false);
-  const common = { clientid, type, action, comment, validated, variativity_disabled: variativityDisabled };
+  // `active: false` creates a disabled rule; the service lists `title` and `set` as null when none is given.
+  const active = optionalBool(body.active, 'active', true);
+  const common = {
+    clientid, type, action, comment, validated, variativity_disabled: variativityDisabled, active,
+    title: optionalText(body.title, 'title'), set: optionalText(body.set, 'set'),
+  };
   if (!kind) return { ...common, ...uncheckedFields(body) };
 
   const point = checkPoint(kind, body.point);
@@ -59,6 +67,13 @@ export function validateHintCreate(input: unknown, context: RuleContext): HintDr
     throw invalid('regex_id', 'is not a regex rule of this account');
   }
   return { ...common, point, fields };
+}
+
+/** `title` and `set`: free text or nothing. */
+export function optionalText(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw invalid(field, 'must be a string');
+  return value;
 }
 
 /** The service refuses an empty comment: clients must omit it instead. */

@@ -244,7 +244,7 @@ describe('abuse mitigation controls, credential stuffing and counters', () => {
 
   const stored = (type: string, over: Record<string, unknown> = {}): HintRecord => ({
     id: 1, actionid: 1, clientid: C, type, action: [], point: [], attack_type: null, regex: null, regex_id: null,
-    mode: null, comment: null, validated: false, variativity_disabled: true, active: true, system: false,
+    mode: null, comment: null, validated: false, variativity_disabled: true, active: true, title: null, set: null, system: false,
     create_time: 1, updated_at: 1, ...validateHintCreate(body(type, over), context()).fields,
   });
 
@@ -271,7 +271,7 @@ describe('abuse mitigation controls, credential stuffing and counters', () => {
 describe('update validation from the catalogue', () => {
   const record = (type: string, fields: Record<string, unknown> = {}): HintRecord => ({
     id: 1, actionid: 1, clientid: C, type, action: [], point: [], attack_type: null, regex: null, regex_id: null,
-    mode: null, comment: null, validated: false, variativity_disabled: true, active: true, system: false,
+    mode: null, comment: null, validated: false, variativity_disabled: true, active: true, title: null, set: null, system: false,
     create_time: 1, updated_at: 1, ...fields,
   });
 
