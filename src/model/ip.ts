@@ -36,7 +36,8 @@ export type IpValueKey = (typeof IP_VALUE_KEYS)[IpRuleType];
 /** Policy-file value key → the API's rule type. */
 export const RULE_TYPE_OF_KEY = Object.fromEntries(Object.entries(IP_VALUE_KEYS).map(([type, key]) => [key, type])) as Readonly<Record<IpValueKey, IpRuleType>>;
 
-export const PROXY_TYPES = ['VPN', 'SES', 'PUB', 'WEB', 'TOR'] as const;
+/** The seven the service's Terraform provider validates (its docs for `/v4/ip_rules` list the first five). */
+export const PROXY_TYPES = ['VPN', 'SES', 'PUB', 'WEB', 'TOR', 'DCH', 'MIP'] as const;
 export const DATACENTERS = [
   'rackspace', 'tencent', 'plusserver', 'ovh', 'oracle', 'linode', 'ibm',
   'huawei', 'hetzner', 'gce', 'azure', 'aws', 'alibaba',
@@ -44,6 +45,20 @@ export const DATACENTERS = [
 
 /** `expired_at` meaning "never" (the API's maximum). */
 export const NEVER_EXPIRES = 33223139044;
+
+/**
+ * How far ahead an expiry reads as "never". The service's own clients write
+ * "forever" as now + 100 years, never one literal value, so an account they
+ * built would otherwise show every such entry as expiring on a date.
+ */
+const NEVER_FROM_SECONDS = 50 * 365.25 * 86_400;
+
+/** A listed `expired_at` as the model reads it: absent, or more than 50 years after `nowSeconds`, is never. */
+export function listedExpiry(expiredAt: unknown, nowSeconds: number): number {
+  if (expiredAt === null || expiredAt === undefined) return NEVER_EXPIRES;
+  const seconds = Number(expiredAt);
+  return seconds > nowSeconds + NEVER_FROM_SECONDS ? NEVER_EXPIRES : seconds;
+}
 
 /** All applications of the account. */
 export const ALL_APPLICATIONS_POOL = 0;

@@ -9,8 +9,16 @@ import { cidrBounds, parseCidr } from '../model/cidr.js';
 /** The console's limits: no IPv4 subnet wider than /12, no IPv6 wider than /32. */
 export const MIN_PREFIX = { ipv4: 12, ipv6: 32 } as const;
 
+/**
+ * Below this IPv4 prefix a subnet is accepted with a warning: the service's
+ * former client refused IPv4 prefixes shorter than /20, and no source shows the
+ * service's own bound, so a wide subnet may be refused (or may block far more
+ * than meant).
+ */
+export const WARN_BELOW_IPV4_PREFIX = 20;
+
 export type AddressCheck =
-  | { ok: true; cidr: string; hostBitsSet: boolean }
+  | { ok: true; cidr: string; hostBitsSet: boolean; wide: boolean }
   | { ok: false; code: 'invalid-cidr' | 'prefix-too-wide'; message: string };
 
 export function checkAddress(input: string): AddressCheck {
@@ -32,7 +40,7 @@ export function checkAddress(input: string): AddressCheck {
       message: `subnet "${input}" is wider than /${min}, the widest ${parsed.family === 'ipv4' ? 'IPv4' : 'IPv6'} prefix the service accepts`,
     };
   }
-  return { ok: true, cidr: parsed.cidr, hostBitsSet: parsed.hostBitsSet };
+  return { ok: true, cidr: parsed.cidr, hostBitsSet: parsed.hostBitsSet, wide: parsed.family === 'ipv4' && parsed.prefix < WARN_BELOW_IPV4_PREFIX };
 }
 
 /** First and last address of a canonical CIDR, as integers of the same family. */

@@ -6,7 +6,7 @@
 import {
   ALL_APPLICATIONS_POOL, IP_VALUE_KEYS, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName,
 } from '../model/ip.js';
-import { checkAddress } from './address.js';
+import { checkAddress, WARN_BELOW_IPV4_PREFIX } from './address.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from './document.js';
 import { formatSeconds, parseExpiry } from './expiry.js';
@@ -82,6 +82,9 @@ function checkValue(kind: IpValueKey, raw: string, at: Path, ctx: DocumentContex
     if (!result.ok) {
       ctx.report.error(result.code, result.message, at);
       return undefined;
+    }
+    if (result.wide) {
+      ctx.report.warning('wide-subnet', `"${raw}" is wider than /${WARN_BELOW_IPV4_PREFIX}: the service's former client refused such IPv4 subnets, so the service may too, and it covers ${2 ** (32 - Number(result.cidr.split('/')[1]))} addresses; split it if it is refused`, at);
     }
     if (result.hostBitsSet) {
       ctx.report.warning('host-bits', `"${raw}" has host bits set; it is read as ${result.cidr} (write that to silence this warning)`, at);

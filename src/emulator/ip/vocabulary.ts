@@ -13,7 +13,8 @@ export type IpListName = (typeof IP_LISTS)[number];
 export const IP_RULE_TYPES = ['ip_range', 'country', 'proxy_type', 'datacenter'] as const;
 export type IpRuleType = (typeof IP_RULE_TYPES)[number];
 
-export const PROXY_TYPES = ['VPN', 'SES', 'PUB', 'WEB', 'TOR'] as const;
+/** Seven, as the service's provider validates them (data-center hosting and mobile IPs beside the five the docs list). */
+export const PROXY_TYPES = ['DCH', 'MIP', 'PUB', 'SES', 'TOR', 'VPN', 'WEB'] as const;
 
 /** The datacenters the service's spec lists. */
 export const DATACENTERS = [

@@ -4,6 +4,12 @@ import { Interner } from '../../../src/model/interner.js';
 import { liveEntriesFromIpRule } from '../../../src/live/normalize-ip-rule.js';
 import { regroupPoints } from '../../../src/model/canonical.js';
 import { parseCidr, cidrsOverlap } from '../../../src/model/cidr.js';
+import { NEVER_EXPIRES } from '../../../src/model/ip.js';
+import type { DesiredState } from '../../../src/model/state.js';
+import { buildPlan } from '../../../src/plan/plan.js';
+import { loadPolicyTexts } from '../../../src/policy/validate.js';
+
+const CLIENT = 10042;
 
 describe('regroupPoints', () => {
   it.each([
@@ -84,6 +90,25 @@ describe('liveRuleFromHint', () => {
 });
 
 describe('liveEntriesFromIpRule', () => {
+  it('reads any expiry more than 50 years ahead as never, as the service\'s clients write "forever" (now + 100 years)', () => {
+    const now = Date.now() / 1000;
+    const year = 365.25 * 86_400;
+    const expiry = (expired_at: number) => liveEntriesFromIpRule({ id: 1, clientid: 1, list: 'black', rule_type: 'ip_range', subnet: '198.51.100.7', pools: [0], expired_at })[0]?.expiresAt;
+    expect(expiry(Math.round(now + 100 * year))).toBe(NEVER_EXPIRES);
+    expect(expiry(Math.round(now + 51 * year))).toBe(NEVER_EXPIRES);
+    expect(expiry(Math.round(now + 49 * year))).toBe(Math.round(now + 49 * year));
+  });
+
+  it('an account built by the service\'s clients plans clean against a policy that says never', () => {
+    const listed = liveEntriesFromIpRule({
+      id: 5, clientid: CLIENT, list: 'black', rule_type: 'ip_range', subnet: '198.51.100.7', pools: [0],
+      expired_at: Math.round(Date.now() / 1000 + 100 * 365.25 * 86_400), reason: 'scanner',
+    });
+    const desired = loadPolicyTexts([{ file: 'p.yaml', text: `version: 1\nclient: ${CLIENT}\napplication: all\nip_lists:\n  deny:\n    - ips: [198.51.100.7]\n      reason: scanner\n` }]);
+    const plan = buildPlan(desired.desired as DesiredState, { clients: [CLIENT], rules: [], ipEntries: listed }, { adopt: true });
+    expect(plan.changes.map((change) => change.action)).toEqual(['adopt']);
+  });
+
   it('adds the mask to bare addresses', () => {
     const [entry] = liveEntriesFromIpRule({
       id: 9, clientid: 1, list: 'black', rule_type: 'ip_range', subnet: '198.51.100.7', pools: [7],

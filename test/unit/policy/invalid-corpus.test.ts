@@ -51,7 +51,7 @@ const CASES: Case[] = [
   { file: 'prefix-too-wide-ipv6.yaml', code: 'prefix-too-wide', line: 6, col: 13, message: 'wider than /32' },
   { file: 'unknown-country.yaml', code: 'unknown-country', line: 6, col: 23, message: 'did you mean "GB" (United Kingdom)?' },
   { file: 'unknown-country-name.yaml', code: 'unknown-country', line: 6, col: 19, message: 'did you mean "DE" (Germany)?' },
-  { file: 'unknown-proxy.yaml', code: 'unknown-proxy', line: 6, col: 17, message: 'unknown proxy type "TORR": one of VPN, SES, PUB, WEB, TOR; did you mean "TOR"?' },
+  { file: 'unknown-proxy.yaml', code: 'unknown-proxy', line: 6, col: 17, message: 'unknown proxy type "TORR": one of VPN, SES, PUB, WEB, TOR, DCH, MIP; did you mean "TOR"?' },
   { file: 'unknown-datacenter.yaml', code: 'unknown-datacenter', line: 6, col: 21, message: 'did you mean "hetzner"?' },
   { file: 'invalid-regex.yaml', code: 'invalid-regex', line: 8, col: 12, message: 'regex does not compile (JavaScript RegExp approximating the service\'s PCRE): Unterminated group' },
   { file: 'invalid-regex-condition.yaml', code: 'invalid-regex', line: 9, col: 36, message: 'Range out of order' },

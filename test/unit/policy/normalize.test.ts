@@ -136,9 +136,17 @@ describe('IP entries', () => {
   });
 
   it('uses pool 0 for application "all" and normalizes host bits with a warning', () => {
-    const result = loadPolicyTexts([{ file: 'a.yaml', text: head('all') + 'ip_lists:\n  deny:\n    - ips: [10.1.2.3/16]\n' }], { now: NOW });
+    const result = loadPolicyTexts([{ file: 'a.yaml', text: head('all') + 'ip_lists:\n  deny:\n    - ips: [10.1.2.3/20]\n' }], { now: NOW });
     expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'host-bits']]);
-    expect(result.desired?.ipEntries.map((e) => [e.value, e.pools])).toEqual([['10.1.0.0/16', [0]]]);
+    expect(result.desired?.ipEntries.map((e) => [e.value, e.pools])).toEqual([['10.1.0.0/20', [0]]]);
+  });
+
+  it('warns on an IPv4 subnet wider than /20, naming why, and keeps it', () => {
+    const result = loadPolicyTexts([{ file: 'a.yaml', text: head('all') + 'ip_lists:\n  deny:\n    - ips: [10.0.0.0/16]\n' }], { now: NOW });
+    expect(result.diagnostics).toEqual([expect.objectContaining({
+      severity: 'warning', code: 'wide-subnet', line: 6, message: expect.stringContaining('the service\'s former client refused such IPv4 subnets') as unknown,
+    })]);
+    expect(result.desired?.ipEntries.map((e) => e.value)).toEqual(['10.0.0.0/16']);
   });
 
   it('drops expired entries with a warning and keeps the rest', () => {
@@ -174,7 +182,7 @@ describe('checks across files', () => {
   });
 
   it('warns on nested subnets in one list, not across lists', () => {
-    const result = loadPolicyTexts([{ file: 'a.yaml', text: deny('7', '10.0.0.0/16') }, { file: 'b.yaml', text: deny('all', '10.0.1.0/24') }, { file: 'c.yaml', text: allow('7', '10.0.2.0/24') }]);
+    const result = loadPolicyTexts([{ file: 'a.yaml', text: deny('7', '10.0.0.0/20') }, { file: 'b.yaml', text: deny('all', '10.0.1.0/24') }, { file: 'c.yaml', text: allow('7', '10.0.2.0/24') }]);
     expect(result.diagnostics.map((d) => [d.file, d.code, d.severity])).toEqual([['b.yaml', 'subnet-overlap', 'warning']]);
     expect(result.desired?.ipEntries).toHaveLength(3);
   });

@@ -8,14 +8,17 @@ import { checkCountry, checkDatacenter, checkProxy } from '../../../src/policy/s
 
 describe('checkAddress', () => {
   it.each([
-    ['198.51.100.7', '198.51.100.7/32', false],
-    ['203.0.113.0/24', '203.0.113.0/24', false],
-    ['10.0.0.5/24', '10.0.0.0/24', true],
-    ['2001:DB8:0:0:0:0:0:1', '2001:db8::1/128', false],
-    ['2001:db8::1/48', '2001:db8::/48', true],
-    ['10.0.0.0/12', '10.0.0.0/12', false],
-  ])('%s → %s', (input, cidr, hostBitsSet) => {
-    expect(checkAddress(input)).toEqual({ ok: true, cidr, hostBitsSet });
+    ['198.51.100.7', '198.51.100.7/32', false, false],
+    ['203.0.113.0/24', '203.0.113.0/24', false, false],
+    ['10.0.0.5/24', '10.0.0.0/24', true, false],
+    ['2001:DB8:0:0:0:0:0:1', '2001:db8::1/128', false, false],
+    ['2001:db8::1/48', '2001:db8::/48', true, false],
+    // Wider than /20: accepted, but wide (the service's former client refused it).
+    ['10.0.0.0/20', '10.0.0.0/20', false, false],
+    ['10.0.0.0/19', '10.0.0.0/19', false, true],
+    ['10.0.0.0/12', '10.0.0.0/12', false, true],
+  ])('%s → %s', (input, cidr, hostBitsSet, wide) => {
+    expect(checkAddress(input)).toEqual({ ok: true, cidr, hostBitsSet, wide });
   });
   it.each([
     ['300.1.1.1', 'invalid-cidr'], ['010.0.0.1', 'invalid-cidr'], ['10.1', 'invalid-cidr'], ['fe80::1%eth0', 'invalid-cidr'],
