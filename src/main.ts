@@ -4,11 +4,12 @@
  * becomes one `rampart: … [code]` line on stderr. cli.ts runs this as the
  * process; tests can run it in theirs.
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from './commands/commander.js';
 import { registerCommands } from './commands/index.js';
 import { isRampartError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { redactSecrets } from './secrets.js';
+import { redactSecrets, registerSecretSources } from './secrets.js';
 import { packageVersion } from './version.js';
 
 /** The program's version flags: alone, they need no command module loaded. */
@@ -17,6 +18,7 @@ const VERSION_FLAGS = ['-V', '--version'];
 /** Runs `argv` (as `process.argv`: node, script, arguments) and resolves to the exit code; never rejects. */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
+    registerSecretSources(argv, process.env, (file) => readFileSync(file, 'utf8'));
     const program = new Command('rampart')
       .description('Keep an Attack Protection Service account in step with YAML policy files.')
       .version(await packageVersion(), VERSION_FLAGS.join(', '))

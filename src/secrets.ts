@@ -38,3 +38,32 @@ export function redactDeep(value: unknown, depth = 0): unknown {
   }
   return out;
 }
+
+/** Options and variables that name a file holding a secret. */
+const SECRET_FILE_OPTIONS = ['--api-token-file', '--api-secret-file', '--admin-token-file'] as const;
+const SECRET_FILE_VARIABLES = ['RAMPART_API_TOKEN_FILE', 'RAMPART_API_SECRET_FILE', 'RAMPART_ADMIN_TOKEN_FILE'] as const;
+const SECRET_VARIABLES = ['RAMPART_API_TOKEN', 'RAMPART_API_SECRET', 'GITHUB_TOKEN', 'RAMPART_GITLAB_TOKEN', 'GITLAB_TOKEN'] as const;
+
+/**
+ * Every secret the command line and environment name, registered before any
+ * command runs: `validate` never builds an API client, yet a policy file that
+ * is a link to the token file must not print the token. A file that cannot be
+ * read is skipped here; the command that needs it says why.
+ */
+export function registerSecretSources(argv: readonly string[], env: NodeJS.ProcessEnv, read: (file: string) => string): void {
+  for (const name of SECRET_VARIABLES) registerSecret(env[name]?.trim());
+  const files = SECRET_FILE_VARIABLES.flatMap((name) => (env[name] ? [env[name]] : []));
+  argv.forEach((arg, index) => {
+    for (const option of SECRET_FILE_OPTIONS) {
+      if (arg === option && argv[index + 1] !== undefined) files.push(argv[index + 1] as string);
+      else if (arg.startsWith(`${option}=`)) files.push(arg.slice(option.length + 1));
+    }
+  });
+  for (const file of files) {
+    try {
+      registerSecret(read(file).trim());
+    } catch {
+      // Unreadable: the command that reads it reports it.
+    }
+  }
+}

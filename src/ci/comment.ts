@@ -5,6 +5,7 @@
  * apply), from a failed step's errors (`--failed STEP --errors FILE`), or
  * from markdown made elsewhere (`--file`).
  */
+import { redactSecrets } from '../secrets.js';
 import { readFile } from 'node:fs/promises';
 import { FileError, UsageError } from '../errors.js';
 import { renderMarkdown } from '../plan/render/markdown.js';
@@ -48,6 +49,11 @@ async function readText(file: string, what: string): Promise<string> {
 
 /** The comment's markdown, from whichever source the options name (exactly one). */
 export async function commentText(options: CommentOptions, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  // A comment lands in a pull request: what a failed step printed may quote a secret (a policy link to the token file).
+  return redactSecrets(await unredactedText(options, env));
+}
+
+async function unredactedText(options: CommentOptions, env: NodeJS.ProcessEnv): Promise<string> {
   const sources = [options.file, options.plan, options.failed].filter((s) => s !== undefined);
   if (sources.length !== 1) throw new UsageError('give exactly one of --plan FILE, --failed STEP or --file FILE');
   const maxChars = options.maxChars ?? MAX_COMMENT_CHARS;

@@ -32,6 +32,7 @@ import { packageVersion } from '../version.js';
 interface RunFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
   interval: string;
   listen: string;
+  allowedHost: string[];
   dryRun?: boolean;
   once?: boolean;
   settleTimeout: string;
@@ -44,6 +45,8 @@ export function register(program: Command): void {
     .description('the daemon: watch the policies, resync on an interval, apply; serves health, metrics and the last plan')
     .addOption(new Option('--interval <duration>', 'resync interval (jittered by ±10%)').env('RAMPART_INTERVAL').default('60s'))
     .addOption(new Option('--listen <host:port>', 'address of /healthz, /readyz, /metrics and /plan').env('RAMPART_LISTEN').default('127.0.0.1:9464'))
+    .addOption(new Option('--allowed-host <name>', 'a host name the endpoints answer besides IP addresses and localhost (repeatable; others get 421)')
+      .env('RAMPART_ALLOWED_HOSTS').argParser((value: string, all: string[] = []) => [...all, ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')]).default([]))
     .option('--dry-run', 'plan and report only; change nothing')
     .option('--once', 'run one cycle and exit (0 on success, 1 otherwise)')
     .option('--settle-timeout <duration>', 'how long an apply waits for the listings to show its writes', '30s')
@@ -123,7 +126,7 @@ export async function run(flags: RunFlags): Promise<number> {
       throw outcome.error instanceof Error ? outcome.error : unsuccessfulCycle(outcome.result);
     }
     await runDaemon({
-      dir: flags.policies, cycle, intervalMs, listen: flags.listen, logger, signal: stop.signal, hardStop: hardStop.signal, metrics, releaseMemoryWhenIdle: true,
+      dir: flags.policies, cycle, intervalMs, listen: flags.listen, allowedHosts: flags.allowedHost, logger, signal: stop.signal, hardStop: hardStop.signal, metrics, releaseMemoryWhenIdle: true,
       ...(flags.adminTokenFile !== undefined ? { admin: { tokenFile: flags.adminTokenFile, pause } } : {}),
     });
     logger.info('rampart run stopped');

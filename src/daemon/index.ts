@@ -32,6 +32,8 @@ export interface DaemonOptions {
   intervalMs: number;
   /** `HOST:PORT` for the endpoints; omitted: no HTTP server. */
   listen?: string;
+  /** Host names the endpoints answer besides IP literals and `localhost` (`--allowed-host`). */
+  allowedHosts?: readonly string[];
   logger?: Logger;
   /** Graceful stop: no new cycles; the running one finishes. */
   signal: AbortSignal;
@@ -98,7 +100,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   });
   const server = options.listen !== undefined
     ? await startDaemonServer({
-      listen: options.listen, loop, metrics, logger,
+      listen: options.listen, loop, metrics, logger, allowedHosts: options.allowedHosts ?? [],
       ...(options.admin ? { admin: { ...options.admin, onChange: () => loop.request('pause changed') } } : {}),
     })
     : undefined;

@@ -9,6 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
 import { parseListenAddress } from '../listen-address.js';
+import { registerSecret } from '../secrets.js';
+import { allowedHostNames, isHostAllowed } from './host-check.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
@@ -30,6 +32,8 @@ export interface DaemonServerOptions {
   logger?: Logger;
   /** Enables `POST /pause` and `DELETE /pause` for a bearer of the token in `tokenFile` (read per request). */
   admin?: AdminOptions;
+  /** Host names answered besides IP literals and `localhost` (`--allowed-host`); any other gets 421. */
+  allowedHosts?: readonly string[];
 }
 
 export interface AdminOptions {
@@ -101,7 +105,11 @@ function planBody(state: DaemonState): unknown {
   return { ...plan, cycle: state.lastPlanCycle };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: DaemonServerOptions): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, options: DaemonServerOptions, allowedHosts: ReadonlySet<string>): Promise<void> {
+  if (!isHostAllowed(req.headers.host, allowedHosts)) {
+    res.setHeader('connection', 'close');
+    return sendJson(res, 421, { error: `this daemon does not answer for the host ${JSON.stringify(req.headers.host)}: address it by IP or localhost, or start it with --allowed-host` });
+  }
   // Every body is read (up to MAX_BODY) before routing: one limit for all endpoints, and a sent body never left unread.
   if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return refuseBody(req, res);
   let body: string;
@@ -116,8 +124,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Daemon
   if (pathname === '/pause' && options.admin) return handlePause(req, res, body, options.admin, options.logger);
   const known = ['/', '/healthz', '/readyz', '/metrics', '/plan'];
   if (!known.includes(pathname)) return sendJson(res, 404, { error: 'not found' });
-  if (req.method !== 'GET') {
-    res.setHeader('allow', 'GET');
+  // HEAD is answered as GET is; Node sends the head alone.
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
     return sendJson(res, 405, { error: 'method not allowed' });
   }
   switch (pathname) {
@@ -188,6 +197,8 @@ async function authorized(req: IncomingMessage, tokenFile: string, logger: Logge
   let expected: string;
   try {
     expected = (await readFile(tokenFile, 'utf8')).trim();
+    // Re-read on each request (rotation): the value now in it is a secret too.
+    registerSecret(expected);
   } catch (error) {
     logger.error({ file: tokenFile, code: (error as NodeJS.ErrnoException).code }, 'cannot read the admin token file; every pause request is refused');
     return false;
@@ -265,8 +276,9 @@ function listenError(listen: string, error: NodeJS.ErrnoException): UsageError {
 export async function startDaemonServer(options: DaemonServerOptions): Promise<DaemonServer> {
   const { host, port } = parseListenAddress(options.listen);
   const logger = (options.logger ?? silentLogger()).child({ module: 'server' });
+  const allowedHosts = allowedHostNames(options.allowedHosts ?? []);
   const server = createServer((req, res) => {
-    handle(req, res, options).catch((error: unknown) => {
+    handle(req, res, options, allowedHosts).catch((error: unknown) => {
       logger.error({ err: error, url: req.url }, 'request failed');
       if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
       else res.destroy();

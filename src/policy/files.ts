@@ -3,7 +3,10 @@
  * skipping names that start with a dot. The root is resolved once with
  * realpath, so a git-sync or ConfigMap volume (`..data` → `..2024_…/`) is read
  * as one snapshot; symlinked directories inside are followed, each real
- * directory once, so a symlink loop ends. A `.rampartignore` at the top
+ * directory once, so a symlink loop ends. A link whose real target lies
+ * outside the resolved root is refused by name and never read: a link to a
+ * secret (the pod's token file, `/proc/self/environ`) merged into the policy
+ * repository must not print it in an error. A `.rampartignore` at the top
  * (gitignore syntax, paths relative to the policy directory) leaves out YAML
  * files that are not policies: CI configuration, Helm values, fixtures.
  */
@@ -81,6 +84,10 @@ export async function findPolicyFiles(dir: string): Promise<FoundFiles> {
           problems.push({ path: full, message: `broken symbolic link (${reason(error)})` });
           continue;
         }
+        if (!isWithin(root, real)) {
+          problems.push({ path: full, message: 'a link to something outside the policy directory: not read (policy files and folders must lie under it)' });
+          continue;
+        }
       }
       if (ignored?.ignores(isDir ? `${rel}/` : rel)) continue;
       if (isDir) {
@@ -97,6 +104,11 @@ export async function findPolicyFiles(dir: string): Promise<FoundFiles> {
   await walk(root);
   files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
   return { root, exists: true, single: false, files, problems };
+}
+
+/** Whether the real path `path` is `root` or lies under it. */
+function isWithin(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
 
 /** The root's `.rampartignore`, or undefined when there is none; unreadable is a problem reported like any file. */

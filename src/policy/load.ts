@@ -10,6 +10,7 @@ import { DocumentCache } from './cache.js';
 import { findPolicyFiles, type PolicyFile } from './files.js';
 import { DEFAULT_MAX_FILE_BYTES, sortDiagnostics, type Diagnostic, type PolicyLoadResult, type PolicyOptions, type PolicyText } from './types.js';
 import { decodeUtf8 } from './utf8.js';
+import { redactSecrets } from '../secrets.js';
 import { combineDocuments, nowSeconds } from './validate.js';
 
 /** Files unchanged since the last load in this process are not parsed and checked again. */
@@ -62,7 +63,8 @@ export async function loadPolicies(dir: string, options: PolicyOptions = {}): Pr
   const compiled = texts.map((text) => session.compile(text));
   session.keep();
   const result = combineDocuments(compiled);
-  const all = sortDiagnostics([...diagnostics, ...result.diagnostics]);
+  // A message quotes what it read: a known secret (a token a file held) never leaves in one.
+  const all = sortDiagnostics([...diagnostics, ...result.diagnostics]).map(redactDiagnostic);
   const ok = !all.some((d) => d.severity === 'error');
   return {
     root: found.root,
@@ -72,6 +74,11 @@ export async function loadPolicies(dir: string, options: PolicyOptions = {}): Pr
     ...(ok && result.desired ? { desired: result.desired } : {}),
     digest: hash.digest('hex'),
   };
+}
+
+function redactDiagnostic(diagnostic: Diagnostic): Diagnostic {
+  const message = redactSecrets(diagnostic.message);
+  return message === diagnostic.message ? diagnostic : { ...diagnostic, message };
 }
 
 /**

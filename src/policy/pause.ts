@@ -6,6 +6,7 @@
  * every replica without a redeploy, and the pause is as visible in review as
  * any other change.
  */
+import { redactSecrets } from '../secrets.js';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -23,10 +24,10 @@ export interface Pause {
   readonly by: string;
 }
 
-/** The reason as shown: control characters out, whitespace folded, cut to a line. */
+/** The reason as shown: a known secret redacted (the file may be a link to one), control characters out, whitespace folded, cut to a line. */
 export function pauseReason(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what this takes out
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = redactSecrets(text).replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (clean === '') return 'no reason given';
   return clean.length > MAX_REASON ? `${clean.slice(0, MAX_REASON - 1)}…` : clean;
 }

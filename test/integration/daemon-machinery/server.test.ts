@@ -214,8 +214,45 @@ describe('daemon server', () => {
     expect((await get(`${server.url}/`, 'POST')).status).toBe(405);
     const res = await get(`${server.url}/healthz`, 'POST');
     expect(res.status).toBe(405);
-    expect(res.allow).toBe('GET');
+    expect(res.allow).toBe('GET, HEAD');
     expect((await get(`${server.url}/plan`, 'DELETE')).status).toBe(405);
+  });
+
+  it('answers HEAD wherever it answers GET, with the head alone', async () => {
+    const server = await serve(state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'applied' } }));
+    for (const path of ['/', '/healthz', '/readyz', '/metrics']) {
+      const head = await get(`${server.url}${path}`, 'HEAD');
+      expect(head.status, path).toBe((await get(`${server.url}${path}`)).status);
+      expect(head.body, path).toBe('');
+    }
+  });
+
+  /** A request with the Host header as given, as a page rebinding its own name to the daemon sends it. */
+  function withHost(url: string, host: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${url}/plan`, { headers: { host } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('answers a Host that is an IP or localhost, and only the names given with --allowed-host, against DNS rebinding', async () => {
+    const plan = { format_version: 1, changes: [] };
+    const open = await serve(state({ lastPlan: plan }));
+    const port = new URL(open.url).port;
+    expect((await withHost(open.url, `rebind.attacker.example:${port}`)).status).toBe(421);
+    expect((await withHost(open.url, 'rebind.attacker.example')).body).not.toContain('format_version');
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, '10.1.2.3']) {
+      expect((await withHost(open.url, host)).status, host).toBe(200);
+    }
+    const named = await startDaemonServer({ listen: '127.0.0.1:0', loop: state({ lastPlan: plan }), metrics: new DaemonMetrics(), allowedHosts: ['Rampart.Internal'] });
+    servers.push(named);
+    expect((await withHost(named.url, `rampart.internal:${port}`)).status).toBe(200);
+    expect((await withHost(named.url, 'other.internal')).status).toBe(421);
   });
 
   it('listens on IPv6 loopback', async (ctx) => {

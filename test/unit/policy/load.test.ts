@@ -53,18 +53,26 @@ describe('loadPolicies', () => {
     expect(empty.desired).toEqual({ clients: [], rules: [], ipEntries: [] });
   });
 
-  it('follows a symlinked directory and does not loop on a symlink cycle', async () => {
+  it('follows a symlinked directory inside the root once, does not loop on a symlink cycle, and refuses a link out unread', async () => {
     const outside = await mkdtemp(join(tmpdir(), 'rampart-outside-'));
     try {
       await writeFile(join(outside, 'linked.yaml'), policy(3));
+      await writeFile(join(outside, 'token'), 'a-secret-token-value');
       await put('a.yaml', policy(1));
-      await symlink(outside, join(dir, 'shared'));
+      await put('real/linked.yaml', policy(2));
+      await symlink(join(dir, 'real'), join(dir, 'shared'));
+      await symlink(outside, join(dir, 'elsewhere'));
+      await symlink(join(outside, 'token'), join(dir, 'token.yaml'));
       await mkdir(join(dir, 'loop'));
       await symlink(dir, join(dir, 'loop', 'back'));
       await symlink(join(dir, 'loop'), join(dir, 'loop', 'self'));
       const result = await loadPolicies(dir);
-      expect(result.files.map((f) => f.split('/').slice(-2).join('/'))).toEqual([`${dir.split('/').pop()}/a.yaml`, 'shared/linked.yaml']);
-      expect(result.diagnostics).toEqual([]);
+      expect(result.files.map((f) => f.split('/').slice(-2).join('/'))).toEqual([`${dir.split('/').pop()}/a.yaml`, 'real/linked.yaml']);
+      expect(result.diagnostics.map((d) => [d.file.split('/').pop(), d.code, d.message])).toEqual([
+        ['elsewhere', 'read-error', 'cannot read: a link to something outside the policy directory: not read (policy files and folders must lie under it)'],
+        ['token.yaml', 'read-error', 'cannot read: a link to something outside the policy directory: not read (policy files and folders must lie under it)'],
+      ]);
+      expect(JSON.stringify(result)).not.toContain('a-secret-token-value');
     } finally {
       await rm(outside, { recursive: true, force: true });
     }
