@@ -35,8 +35,14 @@ export class ServiceApi {
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
       throw new ApiProtocolError(`GET ${route} answered with a body that is not an object of lists`, { route, body });
     }
+    // Both lists, always: an answer without one (or with `null`) is not "no rules", it is an answer Rampart cannot trust.
     const lists = body as { default?: unknown; custom?: unknown };
-    const records = [...expectArray(lists.default ?? [], `GET ${route}`), ...expectArray(lists.custom ?? [], `GET ${route}`)];
+    for (const list of ['default', 'custom'] as const) {
+      if (!Array.isArray(lists[list])) {
+        throw new ApiProtocolError(`GET ${route} answered without its "${list}" list: the credential-stuffing rules cannot be read from it`, { route, body });
+      }
+    }
+    const records = [...expectArray(lists.default, `GET ${route}`), ...expectArray(lists.custom, `GET ${route}`)];
     return checkHints(records, `GET ${route}`);
   }
 

@@ -77,7 +77,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   // Checked before anything is planned or connected.
   const fromFlags = runSettingsFrom(flags);
-  const timeoutMs = parseDuration(flags.timeout);
+  const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
   const policy = await loadOrReport(flags.policies, flags.format, fromFlags.allowEmpty);
   // A saved plan is recomputed as it was made: with --adopt exactly when it was (its adoptions are part of its changes).

@@ -108,11 +108,46 @@ function ownerName(value: string): string {
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** `60s`, `5m`, `1h`, `30d`, `1500ms` or plain seconds → milliseconds. */
-export function parseDuration(value: string): number {
+const DAY_MS = 86_400_000;
+
+/**
+ * The bounds of each duration option, where it is read. Node's timers hold at
+ * most 2^31 - 1 ms (24.8 days) and fire at once past it: `--interval 30d`
+ * resynced in a tight loop against the production rate limit, so no timer
+ * option goes past 24 days. `--interval 1ms` was accepted too. `0` is allowed
+ * only where it means "none".
+ */
+export const DURATION_BOUNDS = {
+  '--interval': { minMs: 1_000, maxMs: 24 * DAY_MS },
+  '--timeout': { minMs: 100, maxMs: 24 * DAY_MS, zero: 'no deadline' },
+  '--settle-timeout': { minMs: 100, maxMs: DAY_MS, zero: 'no wait' },
+  // The service keeps hits about six months.
+  '--since': { minMs: 60_000, maxMs: 183 * DAY_MS },
+} as const satisfies Record<string, { minMs: number; maxMs: number; zero?: string }>;
+
+export type DurationOption = keyof typeof DURATION_BOUNDS;
+
+/**
+ * `60s`, `5m`, `1h`, `30d`, `1500ms` or plain seconds → milliseconds; with
+ * `option`, checked against its bounds with an error that names them.
+ */
+export function parseDuration(value: string, option?: DurationOption): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
   if (!match) throw new UsageError(`invalid duration "${value}" (use e.g. 30s, 5m, 1h, 7d)`);
-  return Math.round(Number(match[1]) * (DURATION_UNITS_MS[match[2] ?? 's'] ?? 1_000));
+  const ms = Math.round(Number(match[1]) * (DURATION_UNITS_MS[match[2] ?? 's'] ?? 1_000));
+  if (option === undefined) return ms;
+  const bounds: { minMs: number; maxMs: number; zero?: string } = DURATION_BOUNDS[option];
+  if (ms === 0 && bounds.zero !== undefined) return 0;
+  if (ms < bounds.minMs || ms > bounds.maxMs) {
+    const zero = bounds.zero !== undefined ? ` (or 0 for ${bounds.zero})` : '';
+    throw new UsageError(`${option} must be between ${formatMs(bounds.minMs)} and ${formatMs(bounds.maxMs)}${zero}, got "${value}"`);
+  }
+  return ms;
+}
+
+function formatMs(ms: number): string {
+  const [unit, size] = ([['d', DAY_MS], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const).find(([, s]) => ms % s === 0) ?? ['ms', 1];
+  return `${ms / size}${unit}`;
 }
 
 export interface JournalFlags {

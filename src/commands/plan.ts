@@ -47,7 +47,7 @@ export function register(program: Command): void {
 
 export async function plan(flags: PlanFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
-  const timeoutMs = parseDuration(flags.timeout);
+  const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const settings = runSettingsFrom(flags);
   // Policies first: an invalid file is reported without needing a token or the network.
   const policy = await loadOrReport(flags.policies, flags.format, settings.allowEmpty);

@@ -28,6 +28,6 @@ export function runSettingsFrom(flags: RunSettingsFlags): RunSettings {
     force: Boolean(flags.force),
     dryRun: Boolean(flags.dryRun),
     concurrency: flags.concurrency,
-    settleTimeoutMs: flags.settleTimeout !== undefined ? parseDuration(flags.settleTimeout) : defaults.settleTimeoutMs,
+    settleTimeoutMs: flags.settleTimeout !== undefined ? parseDuration(flags.settleTimeout, '--settle-timeout') : defaults.settleTimeoutMs,
   };
 }

@@ -68,10 +68,9 @@ export function register(program: Command): void {
 export async function run(flags: RunFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   // Every flag is checked before anything starts: a bad one must not leave the embedded emulator running.
-  const intervalMs = parseDuration(flags.interval);
-  if (intervalMs <= 0) throw new UsageError(`--interval must be longer than 0, got "${flags.interval}"`);
+  const intervalMs = parseDuration(flags.interval, '--interval');
   const settings = runSettingsFrom(flags);
-  const timeoutMs = parseDuration(flags.timeout);
+  const timeoutMs = parseDuration(flags.timeout, '--timeout');
   // The daemon (metrics registry, watcher, server) is loaded when `run` runs: the other commands start without it.
   if (flags.adminTokenFile !== undefined) await checkAdminTokenFile(flags.adminTokenFile);
   const { DaemonMetrics, isSuccessfulResult, PauseSwitch, ReconcileLoop, runDaemon } = await import('../daemon/index.js');

@@ -65,7 +65,7 @@ export async function runTune(flags: TuneFlags): Promise<number> {
   const connection = await connect(flags, logger, { failFast: true });
   try {
     const result = await tune(
-      { requestIds: flags.requestId, clients, attack: Boolean(flags.attack), since: now - parseDuration(flags.since) / 1000, ...(flags.only ? { only: flags.only } : {}), owner: flags.owner, now },
+      { requestIds: flags.requestId, clients, attack: Boolean(flags.attack), since: now - parseDuration(flags.since, '--since') / 1000, ...(flags.only ? { only: flags.only } : {}), owner: flags.owner, now },
       {
         api: connection.api, documents, declared: loaded.desired.rules, newFilePath: (name) => join(flags.policies, name),
         liveRules: async (client) => (await readLiveState(connection.api, [client], { concurrency: flags.concurrency })).rules,

@@ -219,7 +219,7 @@ describe('daemon server', () => {
   });
 
   it('answers HEAD wherever it answers GET, with the head alone', async () => {
-    const server = await serve(state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'applied' } }));
+    const server = await serve(state({ everSucceeded: true, lastSuccessAt: 1, lastOutcome: { result: 'success' } }));
     for (const path of ['/', '/healthz', '/readyz', '/metrics']) {
       const head = await get(`${server.url}${path}`, 'HEAD');
       expect(head.status, path).toBe((await get(`${server.url}${path}`)).status);

@@ -11,7 +11,10 @@ import { plainPolicyDir, samplePolicies, tempDir } from '../../helpers/daemon.js
 
 describe('bad flags end the process with a usage error', () => {
   it.each([
-    [['run', '--interval', '0'], /--interval must be longer than 0/],
+    [['run', '--interval', '0'], /--interval must be between 1s and 24d/],
+    // Past Node's timer limit: it overflowed into a resync loop.
+    [['run', '--interval', '30d'], /--interval must be between 1s and 24d, got "30d"/],
+    [['plan', '--timeout', '30d'], /--timeout must be between 100ms and 24d \(or 0 for no deadline\)/],
     [['run', '--settle-timeout', 'soon'], /invalid duration "soon"/],
     [['run', '--journal', 'JOURNAL_UNDER_A_FILE'], /journal file .*ENOTDIR/],
     [['apply', '--settle-timeout', 'soon'], /invalid duration "soon"/],

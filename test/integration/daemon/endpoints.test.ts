@@ -23,7 +23,7 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     // The very first call waits 2 s (429 + Retry-After): long enough to see /readyz answer 503.
     emulator.control.addFault({ route: '*', kind: 'status', status: 429, retryAfterSeconds: 2, count: 1 });
     const policies = await plainPolicyDir(samplePolicies());
-    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--interval', '300ms']));
+    const daemon = await startDaemon(runArgs(emulator.url, policies, ['--interval', '1s']));
     expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(daemon.url).not.toMatch(/:0$/);
 

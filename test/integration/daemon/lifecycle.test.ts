@@ -177,7 +177,7 @@ describe('rampart run: stopping and one-shot runs', () => {
     const policies = await plainPolicyDir(samplePolicies());
     const dataFile = path.join(root, 'emu.json');
     const port = await freePort();
-    const args = ['run', '--emulator', '--emulator-data', dataFile, '--policies', policies, '--listen', `127.0.0.1:${port}`, '--interval', '300ms'];
+    const args = ['run', '--emulator', '--emulator-data', dataFile, '--policies', policies, '--listen', `127.0.0.1:${port}`, '--interval', '1s'];
     const env = { RAMPART_API_TOKEN: undefined };
 
     const daemon = await startDaemon(args, { env });

@@ -21,4 +21,18 @@ describe('option parsers', () => {
     expect(parseDuration('2')).toBe(2_000);
     expect(() => parseDuration('soon')).toThrow(/invalid duration "soon"/);
   });
+
+  it('durations are bounded where they are read, with an error that names the bound', () => {
+    // Past Node's timer limit (24.8 days) a timer fires at once, over and over.
+    expect(() => parseDuration('30d', '--interval')).toThrow('--interval must be between 1s and 24d, got "30d"');
+    expect(() => parseDuration('1ms', '--interval')).toThrow('--interval must be between 1s and 24d, got "1ms"');
+    expect(parseDuration('24d', '--interval')).toBe(24 * 86_400_000);
+    expect(() => parseDuration('30d', '--timeout')).toThrow('--timeout must be between 100ms and 24d (or 0 for no deadline), got "30d"');
+    expect(parseDuration('0', '--timeout')).toBe(0);
+    expect(parseDuration('0', '--settle-timeout')).toBe(0);
+    expect(() => parseDuration('2d', '--settle-timeout')).toThrow(/--settle-timeout must be between 100ms and 1d/);
+    expect(() => parseDuration('1y', '--since')).toThrow(/invalid duration/);
+    expect(() => parseDuration('365d', '--since')).toThrow('--since must be between 1m and 183d, got "365d"');
+    expect(() => parseDuration('0', '--interval')).toThrow(/--interval must be between/);
+  });
 });

@@ -40,6 +40,10 @@ describe('credential-stuffing rules in the live read', () => {
     ['a list', []],
     ['a list of the wrong shape', { default: 'x', custom: [] }],
     ['a record without an id', { default: [{ ...byPoint, id: 'x' }], custom: [] }],
+    // A listing that lies must not read as "no custom rules": plan would propose them all again, apply duplicate them.
+    ['without its custom list', { default: [byPoint] }],
+    ['with a null custom list', { default: [byPoint], custom: null }],
+    ['an empty object', {}],
   ])('an answer that is %s fails the read as a protocol error', async (_what, answer) => {
     await expect(readLiveState(fakeApi([vpatch], {}, answer), [CLIENT])).rejects.toBeInstanceOf(ApiProtocolError);
   });
