@@ -5,13 +5,14 @@
  * application. Prints them; `--write` adds them to the files (comments and
  * layout kept), after validating the result. Never writes to the account.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { parse } from '../yaml-library.js';
 import { EXIT } from '../exit-codes.js';
-import { PolicyInvalidError, UsageError } from '../errors.js';
+import { writeFilesAtomically } from '../atomic-files.js';
+import { FileError, PolicyInvalidError, UsageError } from '../errors.js';
 import { readLiveState } from '../live/read.js';
 import { createLogger } from '../log.js';
 import { findPolicyFiles } from '../policy/files.js';
@@ -112,22 +113,31 @@ function rulesByFile(rules: Awaited<ReturnType<typeof tune>>['rules'], requestId
   return byFile;
 }
 
-/** The new texts, validated together with every other file before any is written. */
+/**
+ * The new texts, validated together with every other file, then written all
+ * or nothing (atomic-files.ts): a file changed since it was read is refused,
+ * never overwritten. A file keeps its line endings.
+ */
 async function writeRules(documents: readonly PolicyDocument[], toAdd: ReadonlyMap<string, readonly RuleToAdd[]>, rules: Awaited<ReturnType<typeof tune>>['rules']): Promise<string[]> {
-  const texts = new Map(documents.map((d) => [d.file, d.text]));
+  const read = new Map(documents.map((d) => [d.file, d.text]));
+  const texts = new Map(read);
   for (const [file, adding] of toAdd) {
-    const existing = texts.get(file);
+    const existing = read.get(file);
     const first = rules.find((r) => r.file === file);
+    if (existing !== undefined && first?.newFile) {
+      // The name tune gives a new file, taken by a file of another account or application.
+      throw new FileError(`${file} exists but declares another client or application than the hits' (${first.proposal.group.client}, application ${first.proposal.group.application}): nothing was written; give that file another name, or declare the application in one file`);
+    }
     const group = first?.proposal.group;
-    texts.set(file, existing !== undefined ? addRules(existing, adding) : newPolicyFile(group?.client ?? 0, group?.application ?? 0, adding));
+    const text = existing !== undefined ? addRules(existing, adding) : newPolicyFile(group?.client ?? 0, group?.application ?? 0, adding);
+    texts.set(file, existing !== undefined && existing.includes('\r\n') ? text.replace(/\r?\n/g, '\r\n') : text);
   }
   const check = loadPolicyTexts([...texts].map(([file, text]) => ({ file, text })));
   if (!check.desired) throw new PolicyInvalidError(`the tuned policies would not validate; nothing was written:\n${formatDiagnostics({ files: [...texts.keys()], diagnostics: check.diagnostics }, 'text')}`);
-  const written: string[] = [];
-  for (const file of toAdd.keys()) {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, texts.get(file) ?? '');
-    written.push(file);
-  }
-  return written;
+  const writes = [...toAdd.keys()].map((file) => {
+    const before = read.get(file);
+    return { path: file, text: texts.get(file) ?? '', ...(before !== undefined ? { read: before } : {}) };
+  });
+  await writeFilesAtomically(writes);
+  return writes.map((write) => write.path);
 }

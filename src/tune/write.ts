@@ -58,9 +58,10 @@ export function newPolicyFile(client: number, application: number, rules: readon
   const head = [
     `# False-positive tuning for ${application > 0 ? `application ${application}` : 'the default application'} of account ${client},`,
     '# written by `rampart tune`: review it like any other change.',
-    stringify({ version: 1, client, application: application > 0 ? application : 'all', rules: [] }, { lineWidth: 0 }),
+    stringify({ version: 1, client, application: application > 0 ? application : 'all' }, { lineWidth: 0 }),
   ].join('\n');
-  return addRules(head, rules);
+  // A block list, as every other policy file has.
+  return `${head}rules:\n${ruleBlock(rules)}`;
 }
 
 function ruleNode(doc: Document, rule: RuleToAdd) {

@@ -144,8 +144,31 @@ describe('rampart tune', () => {
     const created = await readFile(`${policies.dir}/tuning-${CLIENT}-app-9.yaml`, 'utf8');
     expect(created).toContain('application: 9');
     expect(created).toContain('iequal: cdn.example.com');
+    // A block list, as every other policy file has.
+    expect(created).toMatch(/\nrules:\n {2}# tune: request req-4 \(\d{4}-\d\d-\d\d\)\n {2}- name: /);
     const validated = await runCliInProcess(['validate', '--policies', policies.dir]);
     expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+  });
+
+  it('--write keeps a CRLF file\'s line endings', async () => {
+    await policies.write('shop.yaml', SHOP.replace(/\n/g, '\r\n'));
+    seed([{ request_id: 'req-crlf', type: 'sqli', path: '/find', point: ['get', 'q'], stamps: [77] }]);
+    const result = await tune(['--request-id', 'req-crlf', '--write']);
+    expect(result.code, result.stderr).toBe(0);
+    const text = await policies.read('shop.yaml');
+    expect(text).toContain('stamp: 77\r\n');
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
+  it('--write never appends to a tuning file of another account or application, and writes nothing', async () => {
+    const foreign = 'version: 1\nclient: 99999\napplication: 9\nrules:\n  - { name: other, type: vpatch, attack: any, point: [[header, HOST]] }\n';
+    await policies.write(`tuning-${CLIENT}-app-9.yaml`, foreign);
+    seed([{ request_id: 'req-foreign', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [5], poolid: 9 }]);
+    const result = await tune(['--request-id', 'req-foreign', '--write']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/tuning-10042-app-9\.yaml exists but declares another client or application/);
+    expect(await policies.read(`tuning-${CLIENT}-app-9.yaml`)).toBe(foreign);
+    expect(await policies.read('shop.yaml')).toBe(SHOP);
   });
 
   it('a rule an unmanaged live rule already holds is not proposed again, and says how to adopt it', async () => {
