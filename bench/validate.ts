@@ -42,7 +42,7 @@ ip_lists:
   deny:
     - ips: [10.${i % 250}.${Math.floor(i / 250)}.0/24, 198.51.${i % 250}.7, "2001:db8:${i.toString(16)}::/48"]
       reason: generated
-      expires: 2099-01-01
+      expires: 2059-01-01
     - countries: [KP, IR]
     - proxies: [TOR]
   allow:

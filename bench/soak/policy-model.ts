@@ -46,7 +46,7 @@ const COUNTRIES = ['KP', 'IR', 'CN', 'RU', 'BR', 'IN', 'VN', 'NG', 'UA', 'TR', '
 const PROXIES = ['VPN', 'SES', 'PUB', 'WEB', 'TOR'];
 const DATACENTERS = ['hetzner', 'ovh', 'linode', 'aws', 'gce', 'azure', 'alibaba'];
 const REASONS = ['scanner farm', 'abuse', 'office', 'partner', 'incident 42', undefined];
-const EXPIRIES = ['2098-01-01', '2099-06-30T00:00:00Z', undefined, undefined];
+const EXPIRIES = ['2058-01-01', '2059-06-30T00:00:00Z', undefined, undefined];
 const COMMENTS = ['legacy admin', 'from the audit', 'temporary', undefined, undefined];
 
 /** Which kinds go to which list: keeps one value out of two lists of the same application. */

@@ -4,7 +4,7 @@
  */
 import type { ApiIpRule } from '../api/records.js';
 import { canonicalCidr } from '../model/cidr.js';
-import { ALL_APPLICATIONS_POOL, type IpListName, type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, listedExpiry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL, type IpListName, type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, modelExpiry } from '../model/ip.js';
 import { readOwnerMark } from '../model/ownership.js';
 import { Interner } from '../model/interner.js';
 
@@ -23,7 +23,7 @@ export function liveEntriesFromIpRule(object: ApiIpRule, intern: Interner = new 
   const owner = intern.string(mark.owner);
   const { fingerprint } = mark;
   const pools = poolsOf(object.pools, intern);
-  const expiresAt = listedExpiry(object.expired_at, Date.now() / 1000);
+  const expiresAt = modelExpiry(object.expired_at, Date.now() / 1000);
   // Every member written, `undefined` where the object has none: one shape, its members in the object
   // itself (as in normalize-hint.ts).
   return values.map((value): LiveIpEntry => ({

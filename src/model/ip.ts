@@ -53,11 +53,20 @@ export const NEVER_EXPIRES = 33223139044;
  */
 const NEVER_FROM_SECONDS = 50 * 365.25 * 86_400;
 
-/** A listed `expired_at` as the model reads it: absent, or more than 50 years after `nowSeconds`, is never. */
-export function listedExpiry(expiredAt: unknown, nowSeconds: number): number {
+/** Whether an expiry reads as never: more than 50 years after `nowSeconds`. */
+export function readsAsNever(seconds: number, nowSeconds: number): boolean {
+  return seconds > nowSeconds + NEVER_FROM_SECONDS;
+}
+
+/**
+ * An expiry as the model holds it, on both sides alike (a policy's date and a
+ * listed `expired_at`): absent, or more than 50 years ahead, is never. Were
+ * only one side read so, a policy date past 50 years would never match.
+ */
+export function modelExpiry(expiredAt: unknown, nowSeconds: number): number {
   if (expiredAt === null || expiredAt === undefined) return NEVER_EXPIRES;
   const seconds = Number(expiredAt);
-  return seconds > nowSeconds + NEVER_FROM_SECONDS ? NEVER_EXPIRES : seconds;
+  return readsAsNever(seconds, nowSeconds) ? NEVER_EXPIRES : seconds;
 }
 
 /** All applications of the account. */

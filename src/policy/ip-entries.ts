@@ -4,7 +4,7 @@
  * expiry has passed is checked but left out (the service would not keep it).
  */
 import {
-  ALL_APPLICATIONS_POOL, IP_VALUE_KEYS, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName,
+  ALL_APPLICATIONS_POOL, IP_VALUE_KEYS, modelExpiry, NEVER_EXPIRES, readsAsNever, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName,
 } from '../model/ip.js';
 import { checkAddress, WARN_BELOW_IPV4_PREFIX } from './address.js';
 import type { DocumentContext } from './context.js';
@@ -68,7 +68,10 @@ function compileEntry(entry: IpEntrySpec, list: PolicyListName, path: Path, ctx:
   const reason = intern.string(entry.reason);
   const listName = POLICY_LIST_NAMES[list];
   const ruleType = RULE_TYPE_OF_KEY[kind];
-  const expiresAt = expiry.seconds;
+  if (expiry.seconds !== NEVER_EXPIRES && readsAsNever(expiry.seconds, ctx.now)) {
+    report.warning('far-expiry', `expires ${formatSeconds(expiry.seconds)} is more than 50 years ahead: it is kept as never (the service's clients write "forever" as a far date), so write never`, [...path, 'expires']);
+  }
+  const expiresAt = modelExpiry(expiry.seconds, ctx.now);
   // One literal per shape, with no spread: every member then sits in the object itself (a spread put the
   // members after it in a separate array, 2 MB at 50,000 values).
   return values.map(({ value, at }): DesiredIpEntry => reason === undefined

@@ -40,7 +40,7 @@ const SPELLINGS = [
   'a:\n\t- b\n',
   `${header}rules:\n  - { name: x, type: vpatch, attack: any, point: [[header, HOST]], when: [{ point: [path, 0], equal: a }] }\n`,
   `${header}rules:\n  - name: "x"\n    type: vpatch\n    attack: any\n    point:\n      - [header, X-Y]\n    comment: >-\n      folded\n      comment\n`,
-  `${header}ip_lists:\n  deny:\n    - ips: [198.51.100.7, 10.16.0.0/12]\n      reason: 'quoted'\n      expires: 2099-01-01\n    - countries: [de]\n`,
+  `${header}ip_lists:\n  deny:\n    - ips: [198.51.100.7, 10.16.0.0/12]\n      reason: 'quoted'\n      expires: 2059-01-01\n    - countries: [de]\n`,
   `${header}rules: []\nip_lists:\n  allow:\n    - ips:\n        - 192.0.2.1\n        - "192.0.2.2"\n`,
 ];
 

@@ -99,6 +99,12 @@ describe('liveEntriesFromIpRule', () => {
     expect(expiry(Math.round(now + 49 * year))).toBe(Math.round(now + 49 * year));
   });
 
+  it('a policy date more than 50 years ahead is never too, with a warning, so the two sides match', () => {
+    const loaded = loadPolicyTexts([{ file: 'p.yaml', text: `version: 1\nclient: ${CLIENT}\napplication: all\nip_lists:\n  deny:\n    - ips: [198.51.100.7]\n      expires: 2099-01-01\n` }]);
+    expect(loaded.desired?.ipEntries[0]?.expiresAt).toBe(NEVER_EXPIRES);
+    expect(loaded.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'far-expiry', line: 7 })]);
+  });
+
   it('an account built by the service\'s clients plans clean against a policy that says never', () => {
     const listed = liveEntriesFromIpRule({
       id: 5, clientid: CLIENT, list: 'black', rule_type: 'ip_range', subnet: '198.51.100.7', pools: [0],
