@@ -313,7 +313,7 @@ export function buildPolicySchema(): Record<string, unknown> {
           ]
         },
         "proxies": {
-          "description": "Proxy service types: `VPN`, `SES`, `PUB`, `WEB`, `TOR`.",
+          "description": "Proxy service types: `VPN`, `SES`, `PUB`, `WEB`, `TOR`, `DCH` (data-center hosting), `MIP` (mobile IPs).",
           "type": "array",
           "minItems": 1,
           "items": {
@@ -323,7 +323,9 @@ export function buildPolicySchema(): Record<string, unknown> {
               "SES",
               "PUB",
               "WEB",
-              "TOR"
+              "TOR",
+              "DCH",
+              "MIP"
             ]
           },
           "examples": [

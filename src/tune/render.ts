@@ -1,6 +1,7 @@
 /** What `rampart tune` prints: per file, the YAML to add; then what is not proposed again, the notes and a summary. */
 import { ruleBlock, type RuleToAdd } from './write.js';
 import type { PlacedRule } from './place.js';
+import { shown } from './shown.js';
 import type { TuneResult } from './tune.js';
 
 export interface TuneOutput {
@@ -18,7 +19,7 @@ function counts(rules: readonly PlacedRule[]) {
 
 function what(rule: PlacedRule): string {
   const { proposal } = rule;
-  return `${proposal.type} ${proposal.value} at ${proposal.group.point.map((e) => e.join(' ')).join(' › ')} on ${proposal.group.domain}${proposal.group.path}`;
+  return `${proposal.type} ${shown(String(proposal.value))} at ${shown(proposal.group.point.map((e) => e.join(' ')).join(' › '))} on ${shown(proposal.group.domain)}${shown(proposal.group.path)}`;
 }
 
 export function renderTuneText(output: TuneOutput): string {

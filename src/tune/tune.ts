@@ -6,12 +6,16 @@
  * what each is. Reads only; `write.ts` and the command write files.
  */
 import type { ServiceApi } from '../api/service.js';
-import { ApiAuthError, InternalError, UsageError } from '../errors.js';
+import { ApiAuthError, UsageError } from '../errors.js';
 import { conditionKey, type DesiredRule, type LiveRule } from '../model/rule.js';
 import { HIT_RETENTION_SECONDS, readHits, readRequestHits, type Hit } from '../hits/read.js';
 import { compiled, fileFor, newFileName, placementOf, ruleName, writtenRule, type PlacedRule, type PolicyDocument } from './place.js';
 import { groupHits, isDetectorHit, proposedRules, type HitGroup, type RuleChoice } from './propose.js';
-import { serviceScope } from './scope.js';
+import { serviceScope, type ServiceScope } from './scope.js';
+import { shown } from './shown.js';
+
+/** The `poolid` of a hit of the default application. */
+const DEFAULT_APPLICATION = -1;
 
 export interface TuneRequest {
   readonly requestIds: readonly string[];
@@ -22,6 +26,8 @@ export interface TuneRequest {
   readonly only?: RuleChoice;
   readonly owner: string;
   readonly now: number;
+  /** Use the service's scope even where it is empty or names another host, client or application. */
+  readonly acceptServiceScope?: boolean;
 }
 
 export interface TuneInputs {
@@ -45,22 +51,34 @@ export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<Tu
   const notes: string[] = [];
   const hits = await requestHits(request, inputs.api, notes);
   const groups = groupHits(hits);
-  await checkScopes(groups, inputs.api, notes);
+  await checkScopes(groups, inputs.api, notes, request.acceptServiceScope ?? false);
   const hosts = new Set(groups.map((g) => `${g.client}|${g.domain}`));
-  if (hosts.size > 1) notes.push(`the hits span ${hosts.size} hosts (${[...new Set(groups.map((g) => g.domain))].join(', ')}): each gets rules scoped to it`);
+  if (hosts.size > 1) notes.push(`the hits span ${hosts.size} hosts (${[...new Set(groups.map((g) => shown(g.domain)))].join(', ')}): each gets rules scoped to it`);
 
   const taken = new Map<string, Set<string>>();
   const live = new Map<number, readonly LiveRule[]>();
   const rules: PlacedRule[] = [];
   for (const proposal of proposedRules(groups, request.only)) {
     const { client, application } = proposal.group;
+    if (application === DEFAULT_APPLICATION) {
+      // A policy file declares application ids or `all`; `all` would open the exception on every application.
+      const note = `the hits on ${shown(proposal.group.domain)}${shown(proposal.group.path)} are of the default application (-1), which a policy file cannot declare yet: not proposed (\`all\` would be wider than the hits)`;
+      if (!notes.includes(note)) notes.push(note);
+      continue;
+    }
     const document = fileFor(inputs.documents, client, application);
     const file = document?.file ?? inputs.newFilePath(newFileName(client, application));
     const names = taken.get(file) ?? new Set(document?.names ?? []);
     taken.set(file, names);
     const written = writtenRule(proposal);
     const rule = compiled(written, client, application);
-    if (!rule) throw new InternalError(`the proposed rule for ${proposal.type} ${proposal.value} does not compile`);
+    if (!rule) {
+      // A point kind the service added after this version, or a value no policy can hold: the other requests are still tuned.
+      const [hit] = proposal.group.hits;
+      const note = `hit ${hit ? shown(hit.id.join('/')) : '?'} of request ${hit ? shown(hit.requestId) : '?'} at ${shown(proposal.group.point.map((e) => e.join(' ')).join(' › '))} cannot become a policy rule (a point this version does not know?): skipped`;
+      if (!notes.includes(note)) notes.push(note);
+      continue;
+    }
     if (!live.has(client)) live.set(client, await inputs.liveRules(client));
     const placement = placementOf(rule, inputs.declared, live.get(client) ?? [], request.owner);
     const name = placement.status === 'new' ? ruleName(proposal, names) : '';
@@ -88,7 +106,7 @@ async function requestHits(request: TuneRequest, api: ServiceApi, notes: string[
   if (old.length > 0) throw new UsageError(`request ${old.join(', ')} is older than --since: widen --since to tune from it`);
   const recent = found.filter((hit) => hit.time >= request.since);
   const left = recent.filter((hit) => !isDetectorHit(hit));
-  if (left.length > 0) notes.push(`${left.length} hit${left.length === 1 ? '' : 's'} of ${[...new Set(left.map((h) => h.type))].join(', ')} left out: not a detector's false positive`);
+  if (left.length > 0) notes.push(`${left.length} hit${left.length === 1 ? '' : 's'} of ${[...new Set(left.map((h) => shown(h.type)))].join(', ')} left out: not a detector's false positive`);
   if (!request.attack) return recent;
   return [...recent, ...await attackHits(recent, request, api)];
 }
@@ -112,8 +130,15 @@ async function attackHits(seen: readonly Hit[], request: TuneRequest, api: Servi
   return out;
 }
 
-/** The service's own scope for each group's first hit; where it differs, it wins, and a note says so. */
-async function checkScopes(groups: HitGroup[], api: ServiceApi, notes: string[]): Promise<void> {
+/**
+ * The service's own scope for each group's first hit; where it differs, it
+ * wins, and a note says so. A scope that would open more than the hit touched
+ * is refused, naming the hit, unless `accept`: none at all (detection off for
+ * that parameter on every host and path of the application), another host,
+ * another client, another application. The service's own provider stops there
+ * too.
+ */
+async function checkScopes(groups: HitGroup[], api: ServiceApi, notes: string[], accept: boolean): Promise<void> {
   for (const group of groups) {
     const [first] = group.hits;
     if (!first) continue;
@@ -123,11 +148,26 @@ async function checkScopes(groups: HitGroup[], api: ServiceApi, notes: string[])
     const same = theirs.conditions.length === ours.length && theirs.conditions.every((c, i) => conditionKey(c) === ours[i]);
     // Where the answer names the application, it must be the hit's own (-1, the default application, included).
     const sameApplication = theirs.instance === undefined || theirs.instance === String(first.application);
-    if (same && sameApplication) continue;
-    if (!sameApplication) notes.push(`the service scopes hits on ${group.domain}${group.path} to application ${theirs.instance}, not the hit's ${first.application}`);
+    if (same && sameApplication && answer.clientid === first.client) continue;
+    const wider = widerScope(theirs, answer.clientid, first);
+    const where = `hit ${shown(first.id.join('/'))} of request ${shown(first.requestId)} on ${shown(group.domain)}${shown(group.path)}`;
+    if (wider && !accept) {
+      throw new UsageError(`the service scopes ${where} ${wider}: a rule from it would stop detection where the request never was. Check the hit in the console; to use that scope anyway, pass --accept-service-scope`);
+    }
+    if (wider) notes.push(`the service scopes ${where} ${wider}: used, as --accept-service-scope asks`);
     if (same) continue;
-    notes.push(`the service scopes hits on ${group.domain}${group.path} otherwise than Rampart derived: its scope is used`);
+    notes.push(`the service scopes hits on ${shown(group.domain)}${shown(group.path)} otherwise than Rampart derived: its scope is used`);
     group.derivedScope = group.scope;
     group.scope = theirs.conditions;
   }
+}
+
+/** How the service's scope reaches beyond the hit, or undefined when it does not. */
+function widerScope(theirs: ServiceScope, client: number, hit: Hit): string | undefined {
+  if (client !== hit.client) return `in client ${client}, not the hit's ${hit.client}`;
+  if (theirs.instance !== undefined && theirs.instance !== String(hit.application)) return `to application ${theirs.instance}, not the hit's ${hit.application}`;
+  if (theirs.conditions.length === 0) return 'to no condition at all';
+  const host = theirs.conditions.find((c) => c.point[0] === 'header' && c.point[1] === 'HOST');
+  if (host && host.value !== hit.domain.toLowerCase()) return `to the host ${shown(host.value ?? '')}, not the hit's ${shown(hit.domain)}`;
+  return undefined;
 }

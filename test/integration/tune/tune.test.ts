@@ -150,6 +150,57 @@ describe('rampart tune', () => {
     expect(validated.code, validated.stdout + validated.stderr).toBe(0);
   });
 
+  it('skips a hit at a point this version does not know, with a warning naming it, and tunes the rest', async () => {
+    seed([
+      { request_id: 'req-odd', type: 'sqli', path: '/find', point: ['quantum_doc', 'q'], stamps: [31] },
+      { request_id: 'req-odd', type: 'sqli', path: '/find', point: ['get', 'q'], stamps: [32] },
+    ]);
+    const result = await tune(['--request-id', 'req-odd', '--format', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as TuneJson;
+    expect(json.rules.filter((r) => r.rule.type === 'disable_stamp').map((r) => r.rule.stamp)).toEqual([32]);
+    expect(json.notes).toEqual(expect.arrayContaining([expect.stringMatching(/hit \S+ of request req-odd at quantum_doc › q cannot become a policy rule .*: skipped/)]));
+  });
+
+  it('escapes what the service sent when it is shown outside YAML: no terminal escape, no line break out of a fence', async () => {
+    seed([
+      { request_id: 'req-evil', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [1] },
+      { request_id: 'req-evil', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [2], domain: 'evil.example\u001b[2J\n```\n## injected', poolid: 7 },
+    ]);
+    const result = await tune(['--request-id', 'req-evil', '--accept-service-scope']);
+    expect(result.code, result.stderr).toBe(0);
+    const notes = result.stdout.split('\n').filter((line) => line.startsWith('note:')).join('\n');
+    expect(notes).toContain('evil.example\\u001b[2J\\u000a\\`\\`\\`');
+    expect(result.stdout).not.toContain('\u001b');
+    expect(result.stdout).not.toMatch(/^```/m);
+    expect(result.stdout).not.toMatch(/^## injected/m);
+  });
+
+  it('refuses a service scope that is empty or names another host, naming the hit, unless --accept-service-scope', async () => {
+    seed([{ request_id: 'req-empty', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [3], scope: [] }]);
+    const refused = await tune(['--request-id', 'req-empty', '--write']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/the service scopes hit \S+ of request req-empty on shop\.example\.com\/a to no condition at all: .*--accept-service-scope/);
+    expect(await policies.read('shop.yaml')).toBe(SHOP);
+    const accepted = await tune(['--request-id', 'req-empty', '--accept-service-scope']);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(/note: the service scopes hit .* to no condition at all: used, as --accept-service-scope asks/);
+
+    seed([{ request_id: 'req-other-host', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [4], scope: [{ point: ['header', 'HOST'], type: 'iequal', value: 'admin.example.com' }] }]);
+    const foreign = await tune(['--request-id', 'req-other-host']);
+    expect(foreign.code).toBe(1);
+    expect(foreign.stderr).toContain('to the host admin.example.com, not the hit\'s shop.example.com');
+  });
+
+  it('does not widen a hit of the default application to every application', async () => {
+    seed([{ request_id: 'req-default', type: 'xss', path: '/a', point: ['get', 'q'], stamps: [6], poolid: -1 }]);
+    const result = await tune(['--request-id', 'req-default', '--format', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as TuneJson;
+    expect(json.rules).toEqual([]);
+    expect(json.notes).toEqual(expect.arrayContaining([expect.stringContaining('of the default application (-1)')]));
+  });
+
   it('--write keeps a CRLF file\'s line endings', async () => {
     await policies.write('shop.yaml', SHOP.replace(/\n/g, '\r\n'));
     seed([{ request_id: 'req-crlf', type: 'sqli', path: '/find', point: ['get', 'q'], stamps: [77] }]);
