@@ -50,7 +50,8 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
     const rule = live[i] as LiveRule;
     const b = bucket(ruleKey(rule));
     if (rule.owner === owner) {
-      owned++;
+      // The mass-delete guard's base: what a plan could delete. Counters and adopted default controls never are.
+      if (!undeletable(rule)) owned++;
       b.owned = added(b.owned, rule);
     } else {
       b.foreign = added(b.foreign, rule);

@@ -1,5 +1,5 @@
 /** action.yml and the example workflow: metadata, shells, and secrets passed through env only. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -146,5 +146,19 @@ describe('docs/ci/rampart-apply.yml and rampart-drift.yml (apply on merge, night
     expect(script).toContain('rampart show plan.json --format markdown > drift.md');
     expect(steps.find((s) => s.run?.includes('gh issue create'))?.if).toBe("steps.plan.outputs.exitcode == '2'");
     for (const s of steps) if (s.run) expect(s.run, s.name).not.toContain('${{');
+  });
+});
+
+describe('the example workflows pass their inputs through env:', () => {
+  const files = readdirSync(join(ROOT, 'docs/ci')).filter((name) => name.endsWith('.yml'));
+
+  it.each(files)('%s never splices an expression an outsider controls into a shell line', (name) => {
+    const workflow = parse(readFileSync(join(ROOT, 'docs/ci', name), 'utf8')) as { jobs: Record<string, { steps: { run?: string }[] }> };
+    for (const job of Object.values(workflow.jobs)) {
+      for (const step of job.steps) {
+        // `inputs`, event payloads and head refs are text someone else chose: a shell line must read them from env.
+        expect(step.run ?? '', `${name}: ${step.run ?? ''}`).not.toMatch(/\$\{\{\s*(?:inputs|github\.event|github\.head_ref)/);
+      }
+    }
   });
 });

@@ -74,6 +74,15 @@ describe('rules a client cannot delete', () => {
     expect(readOwnerMark(body.comment)).toMatchObject({ owner: OWNER, name: 'login-brute', adopted: true });
   });
 
+  it('the mass-delete guard counts only what a plan could delete: counters do not dilute its share', () => {
+    const vpatches = compile(Array.from({ length: 12 }, (_, i) => ({ name: `v${i}`, type: 'vpatch', attack: 'any', point: [['header', `X-${i}`]] })));
+    const counters = compile(Array.from({ length: 20 }, (_, i) => ({ name: `c${i}`, type: 'bruteforce_counter', when: [{ point: ['path', 0], equal: `p${i}` }] })));
+    const live = liveState([...vpatches.map((rule, i) => owned(rule, 100 + i)), ...counters.map((rule, i) => owned(rule, 200 + i))]);
+    // Five of the twelve deletable rules go: 42%, past the 30% guard (5 of 32 objects would be 16%).
+    const plan = planDocument(desiredOnly([...vpatches.slice(5), ...counters]), live);
+    expect(plan.safety).toMatchObject({ ok: false, delete_count: 5, owned_count: 12 });
+  });
+
   it('the mark reads back adopted only when it says so; older marks are not', () => {
     expect(readOwnerMark(withOwnerMark('x', { owner: OWNER, fingerprint: 'ab', adopted: true }))).toEqual({ text: 'x', owner: OWNER, fingerprint: 'ab', adopted: true });
     expect(readOwnerMark('x [managed-by:rampart fp:ab]')).toEqual({ text: 'x', owner: OWNER, fingerprint: 'ab' });
