@@ -43,6 +43,8 @@ export interface Conflict {
   readonly source: Source;
   readonly id: number;
   readonly message: string;
+  /** False where `--adopt` cannot resolve it (the object is ours already); the message says what can. */
+  readonly adoptable?: false;
 }
 
 export interface AdoptionInput {

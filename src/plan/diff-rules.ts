@@ -1,5 +1,7 @@
 import type { CreateRule, DeleteRule, RuleChange } from '../model/change.js';
-import { changedFields, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
+import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
+import { sameValue } from '../rules/field.js';
+import type { Conflict } from './adopt.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 import { appendTo } from './append.js';
 import { getOrMake } from '../model/maps.js';
@@ -13,6 +15,8 @@ export interface RuleDiff {
   readonly owned: number;
   /** Owned rules to go that a client cannot delete: left in place, no call made. */
   readonly kept: readonly LiveRule[];
+  /** Declarations that would replace a rule the service will not delete: refused, with the way out. */
+  readonly conflicts: readonly Conflict[];
 }
 
 interface Bucket {
@@ -125,7 +129,39 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
     changes.push(create);
     if (replaced) changes.push({ action: 'delete', kind: 'rule', rule: replaced, reason: 'replaced' });
   }
-  return { changes: pairReplacements(changes), unchanged, notes, owned, kept };
+  const refused = refuseKeptReplacements(pairReplacements(changes), kept);
+  return { changes: refused.changes, unchanged, notes, owned, kept, conflicts: refused.conflicts };
+}
+
+/**
+ * A create that would replace an adopted rule the service made and will not
+ * delete (a default abuse control whose `mode`, which cannot change in place,
+ * is changed) is refused rather than made: the new control would run beside
+ * the old one, which stays active, blocking as before. The conflict names the
+ * way out.
+ */
+function refuseKeptReplacements(changes: readonly RuleChange[], kept: readonly LiveRule[]): { changes: RuleChange[]; conflicts: Conflict[] } {
+  const slot = (client: number, application: string, name: string | undefined) => JSON.stringify([client, application, name]);
+  const adopted = new Map<string, LiveRule>();
+  for (const rule of kept) {
+    if (kindOf(rule).undeletable === 'adopted' && rule.name !== undefined) adopted.set(slot(rule.client, applicationSortKey(ruleApplication(rule)), rule.name), rule);
+  }
+  if (adopted.size === 0) return { changes: [...changes], conflicts: [] };
+  const conflicts: Conflict[] = [];
+  const remaining = changes.filter((change) => {
+    if (change.action !== 'create') return true;
+    const old = adopted.get(slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.source.name));
+    if (!old) return true;
+    const identity = kindOf(old).fields.filter((field) => !field.updatable && !sameValue(fieldValues(old)[field.name], fieldValues(change.rule)[field.name]));
+    const was = identity.map((field) => `${field.name}: ${field.format(fieldValues(old)[field.name] as never)}`).join(', ');
+    conflicts.push({
+      kind: 'rule', client: change.rule.client, source: change.rule.source, id: old.id, adoptable: false,
+      message: `${change.rule.kind} #${old.id} is the service's own and cannot be deleted, and ${identity.map((f) => f.name).join(', ') || 'its identity'} cannot change in place: ` +
+        `a new one would run beside it, which stays active as it is. Keep ${was || 'it as it is'} in the policy; to change it, edit or disable the control in the console`,
+    });
+    return false;
+  });
+  return { changes: remaining, conflicts };
 }
 
 /**

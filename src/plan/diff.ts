@@ -68,7 +68,7 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
     notes: [...liveRules.notes, ...rules.notes, ...liveIp.notes, ...ip.notes],
     owned: rules.owned + ip.owned,
     unmanaged: adoption.unmanaged,
-    conflicts: adoption.conflicts,
+    conflicts: [...adoption.conflicts, ...rules.conflicts],
     leftBehind: leftBehind(options.exported ?? [], liveRules.live, liveIp.live, adoption.claimed),
     kept: rules.kept,
   };

@@ -168,7 +168,10 @@ function toPlanUnmanaged(u: UnmanagedMatch): PlanUnmanaged {
 }
 
 function toPlanConflict(c: Conflict): PlanConflict {
-  return { kind: c.kind, client: c.client, id: c.id, file: c.source.file, line: c.source.line, col: c.source.col, name: c.source.name, message: c.message };
+  return {
+    kind: c.kind, client: c.client, id: c.id, file: c.source.file, line: c.source.line, col: c.source.col, name: c.source.name, message: c.message,
+    ...(c.adoptable === false ? { adoptable: false as const } : {}),
+  };
 }
 
 function sortNotes(notes: readonly Note[]): Note[] {

@@ -255,6 +255,8 @@ export interface PlanLeftUnmanaged {
  */
 export interface PlanConflict extends Omit<PlanUnmanaged, 'value'> {
   readonly message: string;
+  /** `false` where `--adopt` cannot resolve it; the message says what can. */
+  readonly adoptable?: false;
 }
 
 export interface PlanNote {

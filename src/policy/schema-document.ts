@@ -31,6 +31,7 @@ export function buildPolicySchema(): Record<string, unknown> {
       "description": "The account id (the API's `clientid`), a positive integer.",
       "type": "integer",
       "minimum": 1,
+      "maximum": 9007199254740991,
       "examples": [
         10042
       ],
@@ -134,6 +135,7 @@ export function buildPolicySchema(): Record<string, unknown> {
       "description": "An application id (the `instance` condition value, the IP-list pool).",
       "type": "integer",
       "minimum": 1,
+      "maximum": 9007199254740991,
       "examples": [
         7
       ]

@@ -95,6 +95,10 @@ function describe(e: AjvError, data: unknown): Described {
     case 'minimum':
       return { code: isId ? 'invalid-id' : 'invalid-value', message: `${label} ${custom ?? `must be at least ${String(e.params.limit)}`}, got ${show(e.data)}`, pointer: at };
     case 'maximum':
+      // Past 2^53 a YAML integer is no longer the number written: it was read rounded.
+      if (e.params.limit === Number.MAX_SAFE_INTEGER) {
+        return { code: 'integer-too-large', message: `${label} is beyond ${Number.MAX_SAFE_INTEGER}, the largest integer read exactly (it reads as ${show(e.data)})`, pointer: at };
+      }
       return { code: 'invalid-value', message: `${label} must be at most ${String(e.params.limit)}, got ${show(e.data)}`, pointer: at };
     case 'enum': {
       const allowed = (e.params.allowedValues as unknown[]).map(String);

@@ -148,9 +148,11 @@ export function throwOnConflicts(plan: Plan): void {
   const lines = conflicts.slice(0, MAX_CONFLICTS_SHOWN).map((c) => `  ${c.file}:${c.line}:${c.col}: ${c.kind} ${c.name} (client ${c.client}): ${c.message}`);
   if (conflicts.length > MAX_CONFLICTS_SHOWN) lines.push(`  and ${conflicts.length - MAX_CONFLICTS_SHOWN} more`);
   throw new UnmanagedConflictError(
-    `${conflicts.length} declaration(s) conflict with objects Rampart does not manage; nothing is written:\n${lines.join('\n')}\n` +
+    `${conflicts.length} declaration(s) conflict with ${conflicts.every((c) => c.adoptable === false) ? 'objects the service keeps' : 'objects Rampart does not manage'}; nothing is written:\n${lines.join('\n')}\n` +
     // With --adopt already, what is left cannot be adopted (another owner's rule, an object holding more than is declared).
-    (plan.adopt ? 'Adopting cannot resolve these: do as each line says.' : 'Run with --adopt (or `rampart adopt`) to take them over, or change them in the console.'),
+    (plan.adopt || conflicts.every((c) => c.adoptable === false)
+      ? 'Adopting cannot resolve these: do as each line says.'
+      : 'Run with --adopt (or `rampart adopt`) to take them over, or change them in the console.'),
   );
 }
 

@@ -123,7 +123,8 @@ export function int(options: Common<number> & { readonly min?: number; readonly 
     schema: {
       type: 'integer',
       ...(options.min !== undefined ? { minimum: options.min } : {}),
-      ...(options.max !== undefined ? { maximum: options.max } : {}),
+      // Without a bound of its own, the largest integer YAML reads exactly: `stamp: 9007199254740993` read as …992.
+      maximum: options.max ?? Number.MAX_SAFE_INTEGER,
     },
     values: `integer ${range(options.min, options.max)}`.trimEnd(),
     canonical: (value) => value as number,

@@ -13,6 +13,8 @@ import { renderText } from '../../../src/plan/render/text.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 import { CLIENT, liveRule, liveState, OWNER } from './builders.js';
 import { planDocument } from '../../helpers/plan-document.js';
+import { throwOnConflicts } from '../../../src/reconcile/prepare.js';
+import { buildPlan } from '../../../src/plan/plan.js';
 
 function compile(rules: readonly Record<string, unknown>[]): DesiredRule[] {
   const result = loadPolicyTexts([{ file: 'p.yaml', text: stringify({ version: 1, client: CLIENT, application: 7, rules }) }]);
@@ -56,12 +58,19 @@ describe('rules a client cannot delete', () => {
     expect(created.kept).toBeUndefined();
   });
 
-  it('an adopted control whose mode changes gets its replacement, and is itself kept', () => {
+  it('an adopted control whose mode changes is refused, with the way out: no second control beside the one the service keeps', () => {
     const [before] = compile([control]) as [DesiredRule];
     const [after] = compile([{ ...control, mode: 'block', reaction: { block_by_ip: '1h' } }]) as [DesiredRule];
     const plan = planDocument(desiredOnly([after]), liveState([owned(before, 7, true)]));
-    expect(plan.changes.map((change) => change.action)).toEqual(['create']);
-    expect(plan.kept?.map((o) => o.id)).toEqual([7]);
+    expect(plan.changes).toEqual([]);
+    expect(plan.conflicts).toEqual([expect.objectContaining({
+      kind: 'rule', id: 7, name: 'login-brute', adoptable: false,
+      message: expect.stringMatching(/brute #7 is the service's own and cannot be deleted, and mode cannot change in place: .*Keep mode: monitoring in the policy; to change it, edit or disable the control in the console/) as unknown,
+    })]);
+    expect(() => throwOnConflicts(buildPlan(desiredOnly([after]), liveState([owned(before, 7, true)])))).toThrow(/conflict with objects the service keeps; nothing is written[\s\S]*Adopting cannot resolve these/);
+    // One Rampart created is replaced as usual: created, then the old one deleted.
+    const mine = planDocument(desiredOnly([after]), liveState([owned(before, 8)]));
+    expect(mine.changes.map((change) => change.action)).toEqual(['create', 'delete']);
   });
 
   it('an update of an adopted rule keeps saying so in the mark', () => {

@@ -141,6 +141,15 @@ describe('IP entries', () => {
     expect(result.desired?.ipEntries.map((e) => [e.value, e.pools])).toEqual([['10.1.0.0/20', [0]]]);
   });
 
+  it('refuses an integer past 2^53 where it is written, instead of reading it rounded', () => {
+    const rule = 'rules:\n  - { name: r, type: disable_stamp, stamp: 9007199254740993, point: [[get, q]] }\n';
+    const result = loadPolicyTexts([{ file: 'a.yaml', text: head('7') + rule }], { now: NOW });
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'integer-too-large', line: 5, col: 44, message: expect.stringContaining('rules[0].stamp is beyond 9007199254740991') as unknown })]);
+    const client = loadPolicyTexts([{ file: 'a.yaml', text: 'version: 1\nclient: 9007199254740993\napplication: 7\n' }], { now: NOW });
+    expect(client.diagnostics.map((d) => d.code)).toEqual(['integer-too-large']);
+  });
+
   it('warns on an IPv4 subnet wider than /20, naming why, and keeps it', () => {
     const result = loadPolicyTexts([{ file: 'a.yaml', text: head('all') + 'ip_lists:\n  deny:\n    - ips: [10.0.0.0/16]\n' }], { now: NOW });
     expect(result.diagnostics).toEqual([expect.objectContaining({
