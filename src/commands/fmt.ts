@@ -4,9 +4,10 @@
  * nothing, lists the files that would change and exits 1 if any would (CI).
  * A file that does not parse is reported at file:line:col and left alone.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Command } from 'commander';
+import { writeFilesAtomically } from '../atomic-files.js';
 import { EXIT } from '../exit-codes.js';
 import { formatPolicyText } from '../fmt/canonical.js';
 import { findPolicyFiles } from '../policy/files.js';
@@ -47,12 +48,9 @@ export async function fmt(flags: FmtFlags): Promise<number> {
     }
     if (!result.changed) continue;
     changed.push(shown(file.path));
-    // Through a temporary file: an editor or a watcher never sees half a file.
-    if (!flags.check) {
-      const temporary = `${file.path}.rampart-fmt`;
-      await writeFile(temporary, result.text);
-      await rename(temporary, file.path);
-    }
+    // Through a temporary file (an editor or a watcher never sees half a file), through a link (it stays one),
+    // and never over an edit made since it was read.
+    if (!flags.check) await writeFilesAtomically([{ path: file.path, text: result.text, read: text }]);
   }
   for (const file of changed) process.stdout.write(`${file}\n`);
   if (flags.check && changed.length > 0) {

@@ -1,4 +1,6 @@
 /** `rampart fmt` and `fmt --check` over a policy directory, in process. */
+import { lstat, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
@@ -25,6 +27,24 @@ describe('rampart fmt', () => {
     // Ignored files are not policies: never rewritten.
     expect(await dir.read('ci/pipeline.yaml')).toBe('b: [2, 1]\n');
     expect((await runCliInProcess(['fmt', '--check', '--policies', 'policies'], { cwd: dir.root })).code).toBe(0);
+  });
+
+  it('rewrites a linked policy file through its link, which stays a link', async () => {
+    dir = await policyDir({ 'shared/base.yaml': UNSORTED });
+    await symlink(join(dir.dir, 'shared', 'base.yaml'), join(dir.dir, 'shop.yaml'));
+    // The shared folder is another application's copy: only the link is a policy here.
+    await dir.write('.rampartignore', 'shared/\n');
+    const write = await runCliInProcess(['fmt', '--policies', 'policies'], { cwd: dir.root });
+    expect(write.code, write.stderr).toBe(0);
+    expect((await lstat(join(dir.dir, 'shop.yaml'))).isSymbolicLink()).toBe(true);
+    expect(await dir.read('shared/base.yaml')).toContain('- ips: [198.51.100.7, 203.0.113.0/24]');
+  });
+
+  it('a renamed key takes its new name, its value and comment kept', async () => {
+    dir = await policyDir({ 'g.yaml': 'version: 1\nclient: 10042\napplication: 7\nrules:\n  - name: g\n    type: graphql_detection\n    mode: block\n    max_alias_size_kb: 3 # a few\n' });
+    const write = await runCliInProcess(['fmt', '--policies', 'policies'], { cwd: dir.root });
+    expect(write.code, write.stderr).toBe(0);
+    expect(await dir.read('g.yaml')).toContain('    max_aliases: 3 # a few\n');
   });
 
   it('names a file that does not parse at file:line:col, leaves it, and exits 1', async () => {
