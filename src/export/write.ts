@@ -17,13 +17,16 @@ export interface WriteResult {
 
 export async function writeExport(dir: string, files: readonly ExportFile[], options: { force?: boolean; record?: ExportRecord } = {}): Promise<WriteResult> {
   await mkdir(dir, { recursive: true });
-  const existing = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && /\.ya?ml$/.test(e.name)).map((e) => e.name);
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => /\.ya?ml$/.test(e.name));
+  const existing = entries.filter((e) => e.isFile()).map((e) => e.name);
+  // A link is never an earlier export's file: replacing it would cut the link (and write where it did not point).
+  const links = entries.filter((e) => e.isSymbolicLink()).map((e) => e.name);
   const ours = new Set<string>();
   for (const name of existing) {
     if (await writtenByExport(join(dir, name))) ours.add(name);
   }
   const wanted = new Set(files.map((f) => f.name));
-  const blocking = existing.filter((name) => wanted.has(name) && !ours.has(name));
+  const blocking = [...existing.filter((name) => !ours.has(name)), ...links].filter((name) => wanted.has(name)).sort();
   if (blocking.length > 0 && !options.force) {
     throw new UsageError(`refusing to overwrite ${blocking.map((n) => join(dir, n)).join(', ')}: not written by rampart export (choose another --out, or --force)`);
   }

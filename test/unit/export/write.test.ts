@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,5 +40,16 @@ describe('writeExport', () => {
     await writeExport(dir, [file('app-7.yaml')], { force: true });
     expect(await readFile(join(dir, 'app-7.yaml'), 'utf8')).toContain(EXPORT_HEADER);
     expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('refuses to replace a link at an output name without --force, even one pointing at an earlier export', async () => {
+    const elsewhere = join(dir, 'elsewhere');
+    await writeExport(elsewhere, [file('app-7.yaml')]);
+    const out = join(dir, 'out');
+    await writeExport(out, []);
+    await symlink(join(elsewhere, 'app-7.yaml'), join(out, 'app-7.yaml'));
+    await expect(writeExport(out, [file('app-7.yaml', 'new: 1\n')])).rejects.toThrow(/refusing to overwrite .*app-7\.yaml/);
+    expect((await lstat(join(out, 'app-7.yaml'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(elsewhere, 'app-7.yaml'), 'utf8')).not.toContain('new: 1');
   });
 });
