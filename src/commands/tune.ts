@@ -35,6 +35,7 @@ interface TuneFlags extends ConnectionOptions, LogFlags, PolicyOptions {
   write?: boolean;
   format: 'text' | 'json';
   acceptServiceScope?: boolean;
+  attackTypes?: boolean;
 }
 
 export function register(program: Command): void {
@@ -46,6 +47,7 @@ export function register(program: Command): void {
     .option('--attack', 'also take the other hits of those requests\' attacks, on the same host, path and application')
     .option('--since <duration>', 'how far back hits are read (30d, 12h)', '30d')
     .addOption(new Option('--only <kind>', 'propose only one rule type').choices(['stamp', 'attack']))
+    .option('--attack-types', 'also propose a disable_attack_type per attack type and point (by default only where a hit carries no stamp: they turn off a whole attack type there)')
     .option('--write', 'add the proposed rules to the policy files (validated first; comments and layout kept)')
     .option('--accept-service-scope', 'use the service\'s scope for a hit even when it is empty, or names another host, client or application (refused otherwise)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'));
@@ -68,7 +70,7 @@ export async function runTune(flags: TuneFlags): Promise<number> {
   const connection = await connect(flags, logger, { failFast: true });
   try {
     const result = await tune(
-      { requestIds: flags.requestId, clients, attack: Boolean(flags.attack), since: now - parseDuration(flags.since, '--since') / 1000, ...(flags.only ? { only: flags.only } : {}), owner: flags.owner, now, acceptServiceScope: Boolean(flags.acceptServiceScope) },
+      { requestIds: flags.requestId, clients, attack: Boolean(flags.attack), since: now - parseDuration(flags.since, '--since') / 1000, ...(flags.only ? { only: flags.only } : {}), owner: flags.owner, now, acceptServiceScope: Boolean(flags.acceptServiceScope), attackTypes: Boolean(flags.attackTypes) },
       {
         api: connection.api, documents, declared: loaded.desired.rules, newFilePath: (name) => join(flags.policies, name),
         liveRules: async (client) => (await readLiveState(connection.api, [client], { concurrency: flags.concurrency })).rules,

@@ -1,8 +1,8 @@
 /**
  * Hits → proposed false-positive rules, the way the service's own tooling does
  * it: hits of detector attack types only, grouped by client, application,
- * scope and point; each group gives one `disable_stamp` per stamp and one
- * `disable_attack_type` per attack type, at that point.
+ * scope and point; each group gives one `disable_stamp` per stamp, at that
+ * point, and a `disable_attack_type` where no stamp can say it (proposedRules).
  */
 import { regroupPoints } from '../model/canonical.js';
 import { conditionKey, pointKey, type Condition, type Point } from '../model/rule.js';
@@ -58,13 +58,32 @@ export function groupHits(hits: readonly Hit[]): HitGroup[] {
   return [...groups.values()];
 }
 
-export function proposedRules(groups: readonly HitGroup[], only?: RuleChoice): ProposedRule[] {
+/** Which rules to propose: by default the narrowest (see proposedRules). */
+export interface RuleSelection {
+  /** `--only`: one rule type alone. */
+  readonly only?: RuleChoice;
+  /** `--attack-types`: also a `disable_attack_type` per attack type and point, beside the stamps. */
+  readonly attackTypes?: boolean;
+}
+
+/**
+ * The narrowest rules that stop each group's false positives: one
+ * `disable_stamp` per stamp, and a `disable_attack_type` only for an attack
+ * type whose hits carry no stamp (`xxe`, `invalid_xml`), since turning off a
+ * whole attack type at a parameter is far wider than the one signature that
+ * misfired. `--attack-types` adds one per attack type, as before; `--only`
+ * keeps one rule type alone.
+ */
+export function proposedRules(groups: readonly HitGroup[], selection: RuleSelection = {}): ProposedRule[] {
+  const { only, attackTypes = false } = selection;
   return groups.flatMap((group) => {
     const stamps = [...new Set(group.hits.flatMap((hit) => hit.stamps.filter((stamp) => stamp > 0)))].sort((a, b) => a - b);
-    const types = [...new Set(group.hits.map((hit) => hit.type))].sort();
+    const stamped = new Set(group.hits.filter((hit) => hit.stamps.some((stamp) => stamp > 0)).map((hit) => hit.type));
+    const types = [...new Set(group.hits.map((hit) => hit.type))].sort()
+      .filter((type) => only === 'attack' || (only !== 'stamp' && (attackTypes || !stamped.has(type))));
     return [
       ...(only === 'attack' ? [] : stamps.map((stamp): ProposedRule => ({ group, type: disableStamp.yaml, field: 'stamp', value: stamp }))),
-      ...(only === 'stamp' ? [] : types.map((type): ProposedRule => ({ group, type: disableAttackType.yaml, field: 'attack', value: type }))),
+      ...types.map((type): ProposedRule => ({ group, type: disableAttackType.yaml, field: 'attack', value: type })),
     ];
   });
 }

@@ -24,6 +24,8 @@ export interface TuneRequest {
   /** Hits older than this (seconds since the epoch) are not read. */
   readonly since: number;
   readonly only?: RuleChoice;
+  /** `--attack-types`: a `disable_attack_type` per attack type too. */
+  readonly attackTypes?: boolean;
   readonly owner: string;
   readonly now: number;
   /** Use the service's scope even where it is empty or names another host, client or application. */
@@ -58,7 +60,7 @@ export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<Tu
   const taken = new Map<string, Set<string>>();
   const live = new Map<number, readonly LiveRule[]>();
   const rules: PlacedRule[] = [];
-  for (const proposal of proposedRules(groups, request.only)) {
+  for (const proposal of proposedRules(groups, { ...(request.only ? { only: request.only } : {}), attackTypes: request.attackTypes ?? false })) {
     const { client, application } = proposal.group;
     if (application === DEFAULT_APPLICATION) {
       // A policy file declares application ids or `all`; `all` would open the exception on every application.

@@ -28,7 +28,7 @@ describe('the scope of a hit', () => {
     ['/', [HOST, { point: ['action_name'], equal: '' }, { point: ['path', 0], absent: true }]],
     ['[multiple]', [HOST]],
   ])('%s', (path, expected) => {
-    const [rule] = proposedRules(groupHits([hit({ type: 'xss', path, point: ['get', 'q'] })]), 'attack');
+    const [rule] = proposedRules(groupHits([hit({ type: 'xss', path, point: ['get', 'q'] })]), { only: 'attack' });
     expect(rule && writtenRule(rule).when).toEqual(expected);
   });
 
@@ -46,12 +46,22 @@ describe('grouping and proposing', () => {
     hit({ type: 'brute', path: '/login', point: ['post', 'form_urlencoded', 'password'], stamps: [9] }),
   ];
 
-  it('gives one disable_stamp per stamp and one disable_attack_type per attack type, per point; other types left out', () => {
-    const proposed = proposedRules(groupHits(hits)).map((rule) => {
-      const written = writtenRule(rule);
-      return [written.type, written.stamp ?? written.attack, written.point];
-    });
-    expect(proposed).toEqual([
+  const written = (selection?: Parameters<typeof proposedRules>[1]) => proposedRules(groupHits(hits), selection).map((rule) => {
+    const w = writtenRule(rule);
+    return [w.type, w.stamp ?? w.attack, w.point];
+  });
+
+  it('by default the narrowest: one disable_stamp per stamp, a disable_attack_type only where no hit carries a stamp', () => {
+    expect(written()).toEqual([
+      ['disable_stamp', 7730, [['get', 'q']]],
+      ['disable_stamp', 7731, [['get', 'q']]],
+      ['disable_stamp', 1201, [['post'], ['json_doc'], ['hash', 'bio']]],
+      ['disable_attack_type', 'xxe', [['post'], ['xml']]],
+    ]);
+  });
+
+  it('--attack-types adds one disable_attack_type per attack type, per point; other types left out', () => {
+    expect(written({ attackTypes: true })).toEqual([
       ['disable_stamp', 7730, [['get', 'q']]],
       ['disable_stamp', 7731, [['get', 'q']]],
       ['disable_attack_type', 'sqli', [['get', 'q']]],
@@ -63,7 +73,7 @@ describe('grouping and proposing', () => {
   });
 
   it('--only keeps one rule type', () => {
-    expect(proposedRules(groupHits(hits), 'stamp').map((r) => r.value)).toEqual([7730, 7731, 1201]);
-    expect(proposedRules(groupHits(hits), 'attack').map((r) => r.value)).toEqual(['sqli', 'xss', 'xss', 'xxe']);
+    expect(proposedRules(groupHits(hits), { only: 'stamp' }).map((r) => r.value)).toEqual([7730, 7731, 1201]);
+    expect(proposedRules(groupHits(hits), { only: 'attack' }).map((r) => r.value)).toEqual(['sqli', 'xss', 'xss', 'xxe']);
   });
 });
