@@ -32,6 +32,8 @@ export interface Hit {
   readonly path: string;
   /** Seconds since the epoch. */
   readonly time: number;
+  /** What the detector flagged at the point (the payload), when the listing gives it. */
+  readonly value?: string;
 }
 
 /** Seconds since the epoch, both ends included. */
@@ -125,5 +127,6 @@ function hitOf(record: unknown, client: number): Hit {
     domain: r.domain as string,
     path: r.path as string,
     time: r.time as number,
+    ...(typeof r.value === 'string' ? { value: r.value } : {}),
   };
 }

@@ -1,6 +1,7 @@
 /** What `rampart tune` prints: per file, the YAML to add; then what is not proposed again, the notes and a summary. */
 import { ruleBlock, type RuleToAdd } from './write.js';
 import type { PlacedRule } from './place.js';
+import type { Hit } from '../hits/read.js';
 import { shown } from './shown.js';
 import type { TuneResult } from './tune.js';
 
@@ -22,8 +23,31 @@ function what(rule: PlacedRule): string {
   return `${proposal.type} ${shown(String(proposal.value))} at ${shown(proposal.group.point.map((e) => e.join(' ')).join(' › '))} on ${shown(proposal.group.domain)}${shown(proposal.group.path)}`;
 }
 
+/** How much of a flagged value is shown: enough to judge it, not a whole request body. */
+const VALUE_SHOWN = 200;
+
+function cut(value: string): string {
+  return value.length > VALUE_SHOWN ? `${value.slice(0, VALUE_SHOWN)}…` : value;
+}
+
+/** Each request as the service saw it, first: host and path, then each hit's point, attack, stamps and the value flagged. */
+function seenLines(hits: readonly Hit[]): string[] {
+  const byRequest = new Map<string, Hit[]>();
+  for (const hit of hits) byRequest.set(hit.requestId, [...(byRequest.get(hit.requestId) ?? []), hit]);
+  return [...byRequest].flatMap(([requestId, list]) => {
+    const [first] = list as [Hit];
+    return [
+      `request ${shown(requestId)}: ${shown(first.domain)}${shown(first.path)}${first.application > 0 ? ` (application ${first.application})` : ''}`,
+      ...list.map((hit) => `  ${shown(hit.type)} at ${shown(hit.point.join(' '))}${hit.stamps.length > 0 ? `, stamps ${hit.stamps.join(', ')}` : ''}` +
+        `${hit.value !== undefined ? `: "${shown(cut(hit.value)).replace(/"/g, '\\"')}"` : ''}`),
+    ];
+  });
+}
+
 export function renderTuneText(output: TuneOutput): string {
   const out: string[] = [];
+  const seen = seenLines(output.result.seen);
+  if (seen.length > 0) out.push('As the service saw them:', ...seen.map((line) => `  ${line}`), '');
   for (const [file, rules] of output.toAdd) {
     out.push(`${file}: ${rules.length} rule${rules.length === 1 ? '' : 's'} to add`);
     const yaml = ruleBlock(rules);
@@ -58,5 +82,9 @@ export function renderTuneJson(output: TuneOutput): string {
     request_ids: [...new Set(rule.proposal.group.hits.map((hit) => hit.requestId))],
     hits: rule.proposal.group.hits.map((hit) => hit.id),
   }));
-  return `${JSON.stringify({ summary: { ...counts(output.result.rules), hits: output.result.hits }, rules, notes: output.result.notes, ...(output.written ? { written: output.written } : {}) }, null, 2)}\n`;
+  const requests = output.result.seen.map((hit) => ({
+    request_id: hit.requestId, hit: hit.id, host: hit.domain, path: hit.path, application: hit.application, type: hit.type, point: hit.point, stamps: hit.stamps,
+    ...(hit.value !== undefined ? { value: cut(hit.value) } : {}),
+  }));
+  return `${JSON.stringify({ summary: { ...counts(output.result.rules), hits: output.result.hits }, requests, rules, notes: output.result.notes, ...(output.written ? { written: output.written } : {}) }, null, 2)}\n`;
 }

@@ -47,6 +47,8 @@ export interface TuneResult {
   /** What a reviewer should know: hosts a request spans, scopes the service sets otherwise, hits left out. */
   readonly notes: readonly string[];
   readonly hits: number;
+  /** The hits of the requests named, as the service saw them: for a reviewer to judge the false positive. */
+  readonly seen: readonly Hit[];
 }
 
 export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<TuneResult> {
@@ -86,7 +88,8 @@ export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<Tu
     const name = placement.status === 'new' ? ruleName(proposal, names) : '';
     rules.push({ proposal, file, newFile: document === undefined, name, written, placement });
   }
-  return { rules, notes, hits: hits.length };
+  const named = new Set(request.requestIds);
+  return { rules, notes, hits: hits.length, seen: hits.filter((hit) => named.has(hit.requestId)) };
 }
 
 async function requestHits(request: TuneRequest, api: ServiceApi, notes: string[]): Promise<Hit[]> {

@@ -80,6 +80,16 @@ describe('rampart tune', () => {
     expect(json.notes).toEqual(['1 hit of brute left out: not a detector\'s false positive']);
   });
 
+  it('shows each request first as the service saw it: host, path, point, attack, stamps and the value, cut and escaped', async () => {
+    seed([{ request_id: 'req-seen', type: 'sqli', path: '/find', point: ['get', 'q'], stamps: [7730], value: `o'brien "& sons"\u001b${'x'.repeat(300)}` }]);
+    const result = await tune(['--request-id', 'req-seen']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.startsWith('As the service saw them:\n  request req-seen: shop.example.com/find (application 7)\n')).toBe(true);
+    expect(result.stdout).toContain(`    sqli at get q, stamps 7730: "o'brien \\"& sons\\"\\u001b${'x'.repeat(200 - 17)}…"`);
+    const json = JSON.parse((await tune(['--request-id', 'req-seen', '--format', 'json'])).stdout) as { requests: { request_id: string; value: string; stamps: number[] }[] };
+    expect(json.requests).toEqual([expect.objectContaining({ request_id: 'req-seen', stamps: [7730], value: expect.stringMatching(/…$/) as unknown })]);
+  });
+
   it('proposes the narrowest rule by default: a disable_stamp, never a whole attack type where a stamp says it', async () => {
     seed([
       { request_id: 'req-narrow', type: 'sqli', path: '/find', point: ['get', 'q'], stamps: [7730] },
