@@ -1,6 +1,7 @@
 /** "Did you mean ...?" for misspelt keys and values. */
 import type * as Levenshtein from 'fastest-levenshtein';
 import { requireCommonJs } from '../commonjs.js';
+import { VALUE_ALIASES } from '../rules/vocabulary.js';
 
 const { distance } = requireCommonJs('fastest-levenshtein') as typeof Levenshtein;
 
@@ -20,8 +21,14 @@ export function closest(input: string, candidates: Iterable<string>): string | u
   return bestDistance <= limit ? best : undefined;
 }
 
-/** `; did you mean "x"?` or the empty string. */
+/** `; did you mean "x"?` or the empty string: a name people use for a candidate first (VALUE_ALIASES), then the nearest spelling. */
 export function didYouMean(input: string, candidates: Iterable<string>): string {
-  const match = closest(input, candidates);
+  const list = [...candidates];
+  const match = aliasOf(input, list) ?? closest(input, list);
   return match === undefined ? '' : `; did you mean "${match}"?`;
+}
+
+function aliasOf(input: string, candidates: readonly string[]): string | undefined {
+  const needle = input.toLowerCase().replace(/[\s-]+/g, '_');
+  return candidates.find((candidate) => VALUE_ALIASES[candidate]?.some((alias) => alias.replace(/-/g, '_') === needle));
 }

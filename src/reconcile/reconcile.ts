@@ -8,6 +8,7 @@
  * the outcome says so, and each caller turns it into an exit code or a cycle
  * result.
  */
+import { onlyPermanentFailures } from '../apply/run-change.js';
 import type { ServiceApi } from '../api/service.js';
 import { applyPlan } from '../apply/apply.js';
 import type { ApplyReport } from '../apply/results.js';
@@ -88,7 +89,9 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
     ...(input.onResult ? { onResult: input.onResult } : {}),
   });
   if (report.failed > 0 || report.skipped > 0) {
-    const error = new ApplyFailedError(`${report.failed} change(s) failed and ${report.skipped} were not attempted; ${input.nextStep}`);
+    // Where every failure is one a retry meets again (a missing right, a refused request), advising a retry misleads.
+    const next = report.skipped === 0 && onlyPermanentFailures(report.results) ? 'a retry will not help: see why each failed' : input.nextStep;
+    const error = new ApplyFailedError(`${report.failed} change(s) failed and ${report.skipped} were not attempted; ${next}`);
     return { result: 'failed', plan, report, error };
   }
   return { result: 'applied', plan, report, declared };

@@ -48,6 +48,8 @@ export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
   readonly checks?: readonly KindCheck[];
   /** What the service will not let a client delete (see Undeletable). */
   readonly undeletable?: Undeletable;
+  /** A right the API token needs to write rules of the kind, beyond the usual (the service answers 403 without it). */
+  readonly needsRight?: string;
   /**
    * Keys an earlier release wrote, by their new name: read as the new key for
    * one release, with a warning that names it; `rampart fmt` rewrites them.
@@ -107,6 +109,7 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
   readonly checks: readonly KindCheck[];
   readonly undeletable?: Undeletable;
   readonly createConstants: Readonly<Record<string, string>>;
+  readonly needsRight?: string;
   /** Old key → its new name (see RuleKindSpec.renamed). */
   readonly renamed: Readonly<Record<string, string>>;
   readonly describe: (fields: V) => string;
@@ -146,6 +149,7 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
     checks: spec.checks ?? [],
     ...(spec.undeletable ? { undeletable: spec.undeletable } : {}),
     createConstants: spec.createConstants ?? {},
+    ...(spec.needsRight ? { needsRight: spec.needsRight } : {}),
     renamed: spec.renamed ?? {},
     describe: spec.describe,
     examples: spec.examples,

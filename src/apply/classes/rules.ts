@@ -56,7 +56,7 @@ export const RULE_WRITES: ApplyClass<RuleChange> = {
           run.record(deleted.has(deletedId(change)) ? { index, change, status: 'applied' } : { index, change, status: 'already-done', detail: 'already gone' });
         }
       } catch (error) {
-        for (const { change, index } of list) run.record({ index, change, ...failure(error) });
+        for (const { change, index } of list) run.record({ index, change, ...failure(error, change) });
       }
     }), run.concurrency);
   },

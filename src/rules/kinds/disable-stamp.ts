@@ -11,6 +11,7 @@ export const disableStamp = defineRuleKind({
   description: 'False-positive tuning: one detection signature (stamp) is ignored at `point`. The service wants an extended admin token for it.',
   point: 'required',
   fields,
+  needsRight: 'an extended admin token (the service\'s "Administrator (extended)" role)',
   // The service could change `stamp` in place, but one point holds one rule per stamp (tuning stops each apart): it is what the rule is.
   updatable: [],
   describe: (f) => `ignores stamp ${f.stamp ?? '?'}`,

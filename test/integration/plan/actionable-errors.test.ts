@@ -164,3 +164,18 @@ describe('--log-level trace', () => {
     expect(result.logs.filter((line) => line.msg === 'api call')).toEqual([]);
   });
 });
+
+describe('a right the token lacks', () => {
+  it('a disable_stamp create refused 403 names the right it needs and does not advise running apply again', async () => {
+    const emu = await emulator.start({ extendedToken: false });
+    policies = await policyDir({
+      'tuning.yaml': 'version: 1\nclient: 4242\napplication: 1\nrules:\n  - { name: s, type: disable_stamp, stamp: 7730, point: [[get, q]] }\n',
+    });
+    const result = await runCliInProcess(['apply', '--api-url', emu.url, '--policies', policies.dir, '--settle-timeout', '1s'], { env: { RAMPART_API_TOKEN: TEST_TOKEN } });
+    expect(result.code).toBe(1);
+    const output = result.stdout + result.stderr;
+    expect(output).toContain('the API token may not write disable_stamp rules: they need an extended admin token');
+    expect(output).toContain('a retry will not help');
+    expect(output).not.toContain('run apply again to converge');
+  });
+});
