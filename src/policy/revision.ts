@@ -8,11 +8,13 @@
  *   the update (`..2026_11_23_18_26_21.123456789`): read from the link in the
  *   mounted directory (its files are links through it), or found in the
  *   resolved path when the policies point inside it;
- * - a plain git checkout (CI): the commit `HEAD` names, read from `.git`.
+ * - a plain git checkout (CI): the commit `HEAD` names, read from `.git`,
+ *   with `-dirty` after it when the policy files differ from that commit.
  *
  * Taken from the real path the loader read, so it names the snapshot planned,
  * not whatever the link points at a moment later.
  */
+import { execFile } from 'node:child_process';
 import { readFile, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -47,10 +49,28 @@ export async function readPolicyRevision(realDir: string): Promise<PolicyRevisio
   if (target !== undefined && CONFIGMAP_DATA.test(target)) return { revision: target, source: 'configmap' };
   try {
     const head = await gitHead(realDir);
-    return head === undefined ? undefined : { revision: head, source: 'git' };
+    if (head === undefined) return undefined;
+    return { revision: (await hasLocalChanges(realDir)) ? `${head}${DIRTY}` : head, source: 'git' };
   } catch {
     return undefined;
   }
+}
+
+/** Marks a revision whose policy files differ from the commit, as `git describe --dirty` does. */
+export const DIRTY = '-dirty';
+
+/**
+ * Whether the policy files under `dir` differ from the commit (changed,
+ * staged, or new and not ignored): the audit must not name a commit for
+ * files it does not hold. Asks git when it is installed; without it, or when
+ * it fails, the answer is "no", as before.
+ */
+function hasLocalChanges(dir: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=normal', '--', '.'], { timeout: 5000, windowsHide: true }, (error, stdout) => {
+      resolve(error === null && stdout.trim() !== '');
+    });
+  });
 }
 
 /** The commit HEAD names in the repository holding `dir`, read from the files (no git binary needed). */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,5 +41,24 @@ describe('the policy revision', () => {
 
     await mkdir(path.join(root, 'none'));
     expect(await readPolicyRevision(path.join(root, 'none'))).toBeUndefined();
+  });
+
+  it('marks a checkout whose policy files differ from the commit <sha>-dirty, as git describe --dirty does', async () => {
+    const repo = await mkdtemp(path.join(tmpdir(), 'rampart-revision-git-'));
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' }).trim();
+    git('init', '-q');
+    await mkdir(path.join(repo, 'policies'));
+    await writeFile(path.join(repo, 'policies', 'shop.yaml'), 'version: 1\n');
+    git('add', '.');
+    git('commit', '-qm', 'policies');
+    const head = git('rev-parse', 'HEAD');
+    const policies = path.join(repo, 'policies');
+    expect(await readPolicyRevision(policies)).toEqual({ revision: head, source: 'git' });
+    await writeFile(path.join(policies, 'shop.yaml'), 'version: 1\n# edited\n');
+    expect(await readPolicyRevision(policies)).toEqual({ revision: `${head}-dirty`, source: 'git' });
+    // A change outside the policy directory is not the policies'.
+    git('checkout', '-q', '--', 'policies');
+    await writeFile(path.join(repo, 'README.md'), 'notes\n');
+    expect(await readPolicyRevision(policies)).toEqual({ revision: head, source: 'git' });
   });
 });
