@@ -63,6 +63,8 @@ describe.skipIf(!available)('the status page in Chromium', () => {
     const view = await open(daemon);
     await expect(view.getByTestId('status').textContent()).resolves.toBe('ready');
     await expect(view.getByTestId('writes').textContent()).resolves.toContain('curltool-scanner');
+    // The stylesheet arrives as CSS: its font rule holds (escaped, the page fell back to Times).
+    expect(await view.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/Segoe UI|Helvetica|Arial/);
     await view.screenshot({ path: join(ARTIFACTS, 'status-ready.png'), fullPage: true });
 
     // Written while the daemon holds writes: the page shows the plan pending, then the applied cycle.

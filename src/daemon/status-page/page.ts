@@ -89,7 +89,8 @@ function script(): Html {
 `);
 }
 
-const STYLE = `
+// Markup, not a value: escaped, its quotes broke the font rule and the page rendered in Times.
+const STYLE = new Html(`
 :root { --fg: #1f2328; --muted: #656d76; --line: #d0d7de; --ok: #1a7f37; --warn: #9a6700; --bad: #cf222e; --bg: #f6f8fa; }
 body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: var(--fg); margin: 0 auto; max-width: 1100px; padding: 0 24px 24px; }
 header { display: flex; justify-content: space-between; align-items: baseline; border-bottom: 1px solid var(--line); }
@@ -119,4 +120,4 @@ td.cause.drift, td.result.failed, td.result.unsafe { color: var(--bad); } td.cau
 input { padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; }
 button { padding: 5px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); cursor: pointer; }
 footer { margin-top: 24px; font-size: 12px; }
-`;
+`);
