@@ -3,6 +3,7 @@
  * checking it is still current. Refuses an unsafe plan without --force.
  * Exit 0 when everything applied, 1 on any error or failed change.
  */
+import { confirmed, shouldAsk } from './confirm.js';
 import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
@@ -38,6 +39,8 @@ interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyF
   settleTimeout: string;
   /** `rampart adopt`: only the plan's `adopt` changes are applied. */
   adoptOnly?: boolean;
+  /** Skip the question a terminal gets before writing. */
+  autoApprove?: boolean;
 }
 
 export function register(program: Command): void {
@@ -62,6 +65,7 @@ export function register(program: Command): void {
 export function addWritingOptions(command: Command, own: () => void): void {
   command
     .option('--dry-run', 'print the plan only; change nothing')
+    .option('--auto-approve', 'on a terminal, apply without asking (without a terminal nothing is asked)')
     .addOption(new Option('--format <format>', 'output format of the plan and report').choices(['text', 'json']).default('text'))
     .option('--settle-timeout <duration>', 'how long to wait for the listings to show the writes', '30s');
   own();
@@ -110,6 +114,14 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       : prepared.plan;
     const plan = flags.adoptOnly ? adoptionsOnly(computed, logger) : computed;
     if (flags.format === 'text') await writePlan(encodePlan(plan), 'text');
+    // A person at a terminal decides, with the plan in front of them; a saved plan was reviewed already.
+    if (!saved && !settings.dryRun && plan.changes.length > 0 && shouldAsk(process.stdin, flags.autoApprove ?? false)) {
+      if (flags.format !== 'text') throw new UsageError('--format json on a terminal shows no plan to confirm: add --auto-approve, or use the text format');
+      if (!(await confirmed())) {
+        process.stderr.write('Apply cancelled: nothing was changed.\n');
+        return EXIT.error;
+      }
+    }
 
     const done = await reconcile({
       plan, desired: prepared.desired, digest: prepared.policy.digest, live: saved ? prepared.listed : prepared.live,
