@@ -25,7 +25,7 @@ rules:
     attack: any
     point: [[header, HOST]]
     when:
-      - { point: [path, 0], equal: admin }
+      - url: /admin/**
       - { point: [method], equal: POST }
   - name: scanner
     type: regex

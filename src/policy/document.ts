@@ -30,7 +30,10 @@ export interface RuleSpec {
 }
 
 export interface ConditionSpec {
-  readonly point: PointSpec;
+  /** Absent where `url` stands for the conditions. */
+  readonly point?: PointSpec;
+  /** A URL, expanded to the service's conditions (url-scope.ts). */
+  readonly url?: string;
   readonly equal?: string;
   readonly iequal?: string;
   readonly regex?: string;

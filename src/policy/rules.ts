@@ -14,6 +14,7 @@ import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleS
 import { checkPoint } from './points.js';
 import { didYouMean } from '../model/suggest.js';
 import { regexProblem, REGEX_DIALECT } from '../model/regex.js';
+import { urlScope, type UrlCondition } from './url-scope.js';
 import { isRecord } from './schema-messages.js';
 import type { Path } from './source-map.js';
 
@@ -153,13 +154,36 @@ function compileConditions(specs: readonly ConditionSpec[], path: Path, ctx: Doc
   let ok = true;
   let uri: number | undefined;
   let pathIndex: number | undefined;
+  const add = (condition: Condition, at: Path): void => {
+    const key = conditionKey(condition);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      report.error('duplicate-condition', `the same condition is already written at when[${first}]`, at);
+      ok = false;
+    } else seen.set(key, Number(at[at.length - 1]));
+    out.push(ctx.intern.condition(condition));
+  };
   specs.forEach((spec, i) => {
     const at: Path = [...path, i];
+    if (spec.url !== undefined) {
+      const expanded = expandUrl(spec, at, report);
+      if (!expanded) ok = false;
+      for (const condition of expanded ?? []) {
+        if (condition.point[0] === 'path') pathIndex ??= i;
+        add(canonicalCondition(condition), at);
+      }
+      return;
+    }
     const present = OPERATORS.filter((op) => spec[op] !== undefined);
     if (present.length !== 1) {
       const found = present.length === 0 ? 'none' : present.join(', ');
       report.error('condition-operator', `a condition needs exactly one of equal, iequal, regex, absent: true (found: ${found})`, at);
       ok = false;
+    }
+    if (spec.point === undefined) {
+      report.error('missing-key', 'a condition needs a point (or a url)', at);
+      ok = false;
+      return;
     }
     const point = checkPoint(spec.point, 'condition', [...at, 'point'], report);
     if (!point) ok = false;
@@ -182,17 +206,47 @@ function compileConditions(specs: readonly ConditionSpec[], path: Path, ctx: Doc
     if (isHostEqual(point, op)) {
       report.warning('host-equal', `the service stores "equal" on [header, HOST] as "iequal" (host names are case-insensitive); write iequal: ${JSON.stringify(condition.value)} to say what is stored`, [...at, 'equal']);
     }
-    const key = conditionKey(condition);
-    const first = seen.get(key);
-    if (first !== undefined) {
-      report.error('duplicate-condition', `the same condition is already written at when[${first}]`, at);
-      ok = false;
-    } else seen.set(key, i);
-    out.push(ctx.intern.condition(condition));
+    add(condition, at);
   });
   if (uri !== undefined && pathIndex !== undefined) {
     report.error('uri-with-path', 'a rule cannot combine a [uri] condition with [path, N] conditions; use one or the other', [...path, Math.max(uri, pathIndex)]);
     ok = false;
   }
+  if (ok) warnOnLoosePathChain(specs, out, path, report);
   return ok ? out : undefined;
+}
+
+/** A `url` item's conditions, or undefined (reported) when it is not one. */
+function expandUrl(spec: ConditionSpec, at: Path, report: DocumentContext['report']): readonly UrlCondition[] | undefined {
+  if (spec.point !== undefined || OPERATORS.some((op) => spec[op] !== undefined)) {
+    report.error('condition-operator', 'a url condition stands alone: write the url, or a point with one of equal, iequal, regex, absent: true', at);
+    return undefined;
+  }
+  const scope = urlScope(spec.url as string);
+  if (!scope.ok) {
+    report.error('invalid-url', scope.message, [...at, 'url']);
+    return undefined;
+  }
+  return scope.conditions;
+}
+
+/**
+ * `[path, i]` conditions the service would never match as their author
+ * likely meant: the last segment of a path is `action_name`, not `[path, n]`,
+ * so `[path, 0] equal login` alone matches `/login/x` but not `/login`. Said
+ * when a chain of `[path, i]` equals is followed by neither `[path, n]`,
+ * `action_name` nor `action_ext`.
+ */
+function warnOnLoosePathChain(specs: readonly ConditionSpec[], conditions: readonly Condition[], path: Path, report: DocumentContext['report']): void {
+  const equals = conditions.filter((c) => c.point[0] === 'path' && c.type === 'equal').map((c) => Number(c.point[1]));
+  if (equals.length === 0) return;
+  const last = Math.max(...equals);
+  const closed = conditions.some((c) => (c.point[0] === 'path' && Number(c.point[1]) === last + 1) || c.point[0] === 'action_name' || c.point[0] === 'action_ext');
+  if (closed) return;
+  const index = specs.findIndex((spec) => spec.url === undefined && Array.isArray(spec.point) && spec.point[0] === 'path' && Number(spec.point[1]) === last);
+  if (index < 0) return;
+  const segments = [...equals].sort((a, b) => a - b).map((i) => conditions.find((c) => c.point[0] === 'path' && Number(c.point[1]) === i)?.value ?? '*');
+  const url = `/${segments.join('/')}`;
+  report.warning('path-chain', `[path, ${last}] equal ${JSON.stringify(segments[segments.length - 1])} does not match ${url}: the service reads the last segment as action_name. ` +
+    `For ${url} itself write url: ${url}; for everything under it, url: ${url}/** (which says so)`, [...path, index]);
 }

@@ -192,13 +192,20 @@ export function buildPolicySchema(): Record<string, unknown> {
       ]
     },
     "condition": {
-      "description": "A condition: a `point` and exactly one of `equal`, `iequal`, `regex` or `absent: true`.",
+      "description": "A condition: a `point` and exactly one of `equal`, `iequal`, `regex` or `absent: true`; or a `url` that stands for the service's conditions of that URL.",
       "type": "object",
       "additionalProperties": false,
-      "required": [
-        "point"
-      ],
       "properties": {
+        "url": {
+          "description": "A URL the rule applies to, host optional: `shop.example.com/api/v1/search.json`, `/login`, `/api/**`, `/img/*.*`. It expands to the host, path, `action_name` and `action_ext` conditions the service uses (see the policy reference).",
+          "type": "string",
+          "minLength": 1,
+          "examples": [
+            "shop.example.com/api/v1/search.json",
+            "/login",
+            "/api/**"
+          ]
+        },
         "point": {
           "description": "One of `[path, N]`, `[header, NAME]`, `[get, KEY]`, `[method]`, `[scheme]`, `[proto]`, `[uri]`, `[action_name]`, `[action_ext]`.",
           "$ref": "#/$defs/point"
