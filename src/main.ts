@@ -22,7 +22,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     const program = new Command('rampart')
       .description('Keep an Attack Protection Service account in step with YAML policy files.')
       .version(await packageVersion(), VERSION_FLAGS.join(', '))
-      .showHelpAfterError()
+      // One line after an error (a suggestion included), not the whole help.
+      .showHelpAfterError('(rampart --help lists the commands; rampart <command> --help their options)')
       .exitOverride();
     // `rampart --version` loaded every command to print one line (0.4 s more than Node's start).
     const versionOnly = argv.length === 3 && VERSION_FLAGS.includes(argv[2] as string);

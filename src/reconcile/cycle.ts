@@ -148,7 +148,8 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
       : await read(signal);
     if (paused) {
       const planned = prepared.plan.summary;
-      const pending = { create: planned.create + planned.replace + planned.update, delete: planned.delete };
+      // Each action as itself: an update held by a pause is an update (the metric people alert on during a freeze).
+      const pending = summaryCounts(planned);
       logger.info({ ...planned, calls: prepared.plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
       return { result: 'paused', plan: encodePlan(prepared.plan, { liveDigestNow: true }), changes: pending, pending, paused, ...(invalid ? { error: invalid } : {}) };
     }

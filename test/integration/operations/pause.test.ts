@@ -3,7 +3,7 @@
  * keeps the daemon from writing while it still plans and reports; metrics,
  * /readyz, /plan and the logs say so; removing it resumes at once.
  */
-import { realpath, rm, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -44,6 +44,23 @@ describe('break-glass pause', () => {
     expect(daemon.logs().some((l) => l.msg === 'pause lifted: writes resume')).toBe(true);
     expect((await daemon.metrics()).value('rampart_paused')).toBe(0);
     expect(writeCalls(emulator).length).toBeGreaterThan(0);
+    await daemon.stop();
+  });
+
+  it('a paused cycle counts an update as an update, in the log and in rampart_plan_pending_changes', async () => {
+    const emulator = await startEmulatorForDaemon();
+    const policies = await plainPolicyDir(samplePolicies());
+    const daemon = await startInProcessDaemon({ apiUrl: emulator.url, policies });
+    await daemon.waitForCycle((c) => c.result === 'success', 'the initial apply');
+    const cycles = daemon.cycles().length;
+    await writeFile(path.join(policies, '.rampart-pause'), 'freeze\n');
+    const shop = path.join(policies, 'shop.yaml');
+    await writeFile(shop, (await readFile(shop, 'utf8')).replace('mode: monitoring', 'mode: block'));
+    daemon.resync();
+    await daemon.waitForCycle((c) => c.result === 'paused', 'the paused cycle', { after: cycles });
+    const metrics = await daemon.metrics();
+    expect(metrics.value('rampart_plan_pending_changes', { action: 'update' })).toBe(1);
+    expect(metrics.value('rampart_plan_pending_changes', { action: 'create' })).toBe(0);
     await daemon.stop();
   });
 
