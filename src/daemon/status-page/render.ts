@@ -9,6 +9,7 @@
 import type { AuditEntry } from '../../audit/entry.js';
 import { renderText } from '../../plan/render/text.js';
 import { planChangeIds, type PlanDocument } from '../../plan/types.js';
+import type { CycleRecord } from '../cycle-record.js';
 import type { DaemonState } from '../state.js';
 import type { CycleSummary } from './history.js';
 import { html, type Html } from './html.js';
@@ -50,8 +51,7 @@ export function renderMain(input: PageInput): Html {
   </dl>
 </section>
 <section>
-  <h2>Pending plan</h2>
-  ${plan ? pendingPlan(plan) : html`<p class="muted">No plan yet.</p>`}
+  ${planSection(state, plan)}
 </section>
 <section>
   <h2>Changes and drift repairs per cycle</h2>
@@ -69,6 +69,35 @@ export function renderMain(input: PageInput): Html {
   <h2>API health</h2>
   ${apiTable(input.api)}
 </section>`;
+}
+
+/** Titles by what became of the plan: only what was not applied is pending. */
+const PLAN_TITLES: Readonly<Record<CycleRecord['status'], string>> = {
+  'applied': 'Last plan: applied',
+  'nothing-to-do': 'Last plan: nothing to change',
+  'failed': 'Last plan: failed part-way (what failed is pending)',
+  'refused': 'Pending plan: refused by a safety guard',
+  'paused': 'Pending plan: held by the pause',
+  'dry-run': 'Pending plan: dry run, nothing is applied',
+  'invalid': 'Pending plan, from the last valid policies: the files now are invalid',
+};
+
+/**
+ * The last plan, titled by what became of it (applied is not pending), and
+ * said plainly when the latest cycle never got to a plan (the API down, the
+ * files invalid): the plan shown is then an older cycle's.
+ */
+function planSection(state: DaemonState, plan: PlanDocument | undefined): Html {
+  const made = state.lastPlanCycle;
+  const latest = state.lastCycle;
+  const stale = made && latest && latest.id !== made.id
+    ? html`<p class="warn" data-testid="plan-stale">The latest cycle (${latest.finishedAt}) ${latest.status === 'invalid' ? 'found the policies invalid' : `did not get to a plan (${latest.result})`}${latest.error ? html`: ${latest.error}` : ''}. The plan below is from the cycle at ${made.finishedAt}.</p>`
+    : '';
+  if (!plan) {
+    return html`<h2 data-testid="plan-title">Plan</h2>${latest?.error ? html`<p class="warn" data-testid="plan-stale">No plan yet: ${latest.error}</p>` : html`<p class="muted">No plan yet.</p>`}`;
+  }
+  const title = made ? PLAN_TITLES[made.status] : 'Last plan';
+  return html`<h2 data-testid="plan-title">${title}</h2>${stale}${made ? html`<p class="muted">Made by the cycle at ${made.finishedAt}${made.revision ? html` from revision <code>${made.revision.revision}</code>` : ''}.</p>` : ''}${pendingPlan(plan)}`;
 }
 
 function isPlan(value: unknown): value is PlanDocument {
