@@ -181,10 +181,22 @@ export function adoptIp(change: AdoptIp, context: ExecuteContext): Promise<Outco
   return createIp(change.entries, true, context);
 }
 
+/**
+ * Deletes IP-list objects of one client in one call. An answer that counts
+ * nothing deleted (`{"deleted": 0}`, or an empty body) is not reported as a
+ * delete: the objects were gone already (a listing will say if they are not).
+ */
 export async function deleteIp(client: number, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {
-  await context.api.deleteIpRules(client, ids, { stopRetrying: context.stopRetrying });
+  const answer = await context.api.deleteIpRules(client, ids, { stopRetrying: context.stopRetrying });
   context.journal?.recordIpDeleted(ids);
-  return { status: 'applied' };
+  return deletedNothing(answer) ? { status: 'already-done', detail: 'already gone: the service deleted nothing' } : { status: 'applied' };
+}
+
+function deletedNothing(answer: unknown): boolean {
+  if (answer === null || answer === undefined || answer === '') return true;
+  if (Array.isArray(answer)) return answer.length === 0;
+  const deleted = typeof answer === 'object' ? (answer as { deleted?: unknown }).deleted : undefined;
+  return deleted === 0;
 }
 
 /** Polls the client's rules for the one this create wrote (by the fingerprint in its mark), or undefined. */

@@ -1,0 +1,14 @@
+/** An IP delete the service answers with nothing deleted is reported as already gone, never as a delete. */
+import { describe, expect, it } from 'vitest';
+import { deleteIp, type ExecuteContext } from '../../../src/apply/execute.js';
+
+const context = (answer: unknown) => ({ api: { deleteIpRules: () => Promise.resolve(answer) } }) as unknown as ExecuteContext;
+
+describe('the answer of an IP delete', () => {
+  it.each([
+    [{ deleted: 0 }, 'already-done'], [undefined, 'already-done'], [null, 'already-done'], [[], 'already-done'],
+    [{ deleted: 2 }, 'applied'], [{ something: 'else' }, 'applied'],
+  ])('%j → %s', async (answer, status) => {
+    expect((await deleteIp(7, [1, 2], context(answer))).status).toBe(status);
+  });
+});
