@@ -10,18 +10,21 @@ import type { Command } from 'commander';
 import { writeFilesAtomically } from '../atomic-files.js';
 import { EXIT } from '../exit-codes.js';
 import { formatPolicyText } from '../fmt/canonical.js';
+import { unifiedDiff } from '../fmt/diff.js';
 import { findPolicyFiles } from '../policy/files.js';
 import { addPolicyOptions, type PolicyOptions } from './options.js';
 
 interface FmtFlags extends PolicyOptions {
   check?: boolean;
+  diff?: boolean;
 }
 
 export function register(program: Command): void {
   const command = program
     .command('fmt')
     .description('rewrite the policy files in their canonical form (sorted IP lists, canonical addresses, quoted ambiguous strings); comments are kept')
-    .option('--check', 'change nothing; list the files that would change and exit 1 if any would');
+    .option('--check', 'change nothing; list the files that would change and exit 1 if any would')
+    .option('--diff', 'print each change as a unified diff instead of the file names (with --check: what would change)');
   addPolicyOptions(command);
   command.action(async (flags: FmtFlags) => {
     process.exitCode = await fmt(flags);
@@ -48,11 +51,12 @@ export async function fmt(flags: FmtFlags): Promise<number> {
     }
     if (!result.changed) continue;
     changed.push(shown(file.path));
+    if (flags.diff) process.stdout.write(unifiedDiff(shown(file.path), text, result.text));
     // Through a temporary file (an editor or a watcher never sees half a file), through a link (it stays one),
     // and never over an edit made since it was read.
     if (!flags.check) await writeFilesAtomically([{ path: file.path, text: result.text, read: text }]);
   }
-  for (const file of changed) process.stdout.write(`${file}\n`);
+  if (!flags.diff) for (const file of changed) process.stdout.write(`${file}\n`);
   if (flags.check && changed.length > 0) {
     process.stderr.write(`${changed.length} file(s) not in canonical form; run \`rampart fmt\` to rewrite them\n`);
     return EXIT.error;

@@ -29,6 +29,17 @@ describe('rampart fmt', () => {
     expect((await runCliInProcess(['fmt', '--check', '--policies', 'policies'], { cwd: dir.root })).code).toBe(0);
   });
 
+  it('--check --diff prints what would change as a unified diff, changes nothing, and exits 1', async () => {
+    dir = await policyDir({ 'shop.yaml': UNSORTED });
+    const check = await runCliInProcess(['fmt', '--check', '--diff', '--policies', 'policies'], { cwd: dir.root });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toBe([
+      '--- a/policies/shop.yaml', '+++ b/policies/shop.yaml', '@@ -4,4 +4,4 @@', ' ip_lists:', '   deny:', '     # farm',
+      '-    - ips: [203.0.113.0/24, 198.51.100.7/32]', '+    - ips: [198.51.100.7, 203.0.113.0/24]', '',
+    ].join('\n'));
+    expect(await dir.read('shop.yaml')).toBe(UNSORTED);
+  });
+
   it('rewrites a linked policy file through its link, which stays a link', async () => {
     dir = await policyDir({ 'shared/base.yaml': UNSORTED });
     await symlink(join(dir.dir, 'shared', 'base.yaml'), join(dir.dir, 'shop.yaml'));
