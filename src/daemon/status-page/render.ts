@@ -14,6 +14,7 @@ import type { DaemonState } from '../state.js';
 import type { CycleSummary } from './history.js';
 import { html, type Html } from './html.js';
 import { changesChart } from './chart.js';
+import { moment } from './time.js';
 
 export interface PageInput {
   readonly state: DaemonState;
@@ -45,13 +46,13 @@ export function renderMain(input: PageInput): Html {
   ${reason ? html`<p class="reason" data-testid="reason">${reason}</p>` : ''}
   <dl>
     <dt>Policy revision</dt><dd data-testid="revision">${revision ? html`<code>${revision.revision}</code> <span class="muted">(${revision.source})</span>` : html`<span class="muted">unknown (not a git or ConfigMap checkout)</span>`}</dd>
-    <dt>Last success</dt><dd>${state.lastSuccessAt !== undefined ? new Date(state.lastSuccessAt).toISOString() : 'never'}</dd>
-    <dt>Last cycle</dt><dd>${state.lastCycle ? html`${state.lastCycle.result} at ${state.lastCycle.finishedAt}` : 'none yet'}</dd>
-    ${state.concurrentWriter ? html`<dt>Concurrent writer</dt><dd class="warn">seen ${new Date(state.concurrentWriter.at).toISOString()}: ${state.concurrentWriter.copies} cop${state.concurrentWriter.copies === 1 ? 'y' : 'ies'} deleted</dd>` : ''}
+    <dt>Last success</dt><dd>${state.lastSuccessAt !== undefined ? moment(state.lastSuccessAt, input.now) : 'never'}</dd>
+    <dt>Last cycle</dt><dd>${state.lastCycle ? html`${state.lastCycle.result} at ${moment(state.lastCycle.finishedAt, input.now)}` : 'none yet'}</dd>
+    ${state.concurrentWriter ? html`<dt>Concurrent writer</dt><dd class="warn">seen ${moment(state.concurrentWriter.at, input.now)}: ${state.concurrentWriter.copies} cop${state.concurrentWriter.copies === 1 ? 'y' : 'ies'} deleted</dd>` : ''}
   </dl>
 </section>
 <section>
-  ${planSection(state, plan)}
+  ${planSection(state, plan, input.now)}
 </section>
 <section>
   <h2>Changes and drift repairs per cycle</h2>
@@ -59,7 +60,7 @@ export function renderMain(input: PageInput): Html {
 </section>
 <section>
   <h2>Last cycles</h2>
-  ${cyclesTable(history?.cycles().slice(0, 15) ?? [])}
+  ${cyclesTable(history?.cycles().slice(0, 15) ?? [], input.now)}
 </section>
 <section>
   <h2>Recent writes</h2>
@@ -87,17 +88,17 @@ const PLAN_TITLES: Readonly<Record<CycleRecord['status'], string>> = {
  * said plainly when the latest cycle never got to a plan (the API down, the
  * files invalid): the plan shown is then an older cycle's.
  */
-function planSection(state: DaemonState, plan: PlanDocument | undefined): Html {
+function planSection(state: DaemonState, plan: PlanDocument | undefined, now: number): Html {
   const made = state.lastPlanCycle;
   const latest = state.lastCycle;
   const stale = made && latest && latest.id !== made.id
-    ? html`<p class="warn" data-testid="plan-stale">The latest cycle (${latest.finishedAt}) ${latest.status === 'invalid' ? 'found the policies invalid' : `did not get to a plan (${latest.result})`}${latest.error ? html`: ${latest.error}` : ''}. The plan below is from the cycle at ${made.finishedAt}.</p>`
+    ? html`<p class="warn" data-testid="plan-stale">The latest cycle (${moment(latest.finishedAt, now)}) ${latest.status === 'invalid' ? 'found the policies invalid' : `did not get to a plan (${latest.result})`}${latest.error ? html`: ${latest.error}` : ''}. The plan below is from the cycle at ${moment(made.finishedAt, now)}.</p>`
     : '';
   if (!plan) {
     return html`<h2 data-testid="plan-title">Plan</h2>${latest?.error ? html`<p class="warn" data-testid="plan-stale">No plan yet: ${latest.error}</p>` : html`<p class="muted">No plan yet.</p>`}`;
   }
   const title = made ? PLAN_TITLES[made.status] : 'Last plan';
-  return html`<h2 data-testid="plan-title">${title}</h2>${stale}${made ? html`<p class="muted">Made by the cycle at ${made.finishedAt}${made.revision ? html` from revision <code>${made.revision.revision}</code>` : ''}.</p>` : ''}${pendingPlan(plan)}`;
+  return html`<h2 data-testid="plan-title">${title}</h2>${stale}${made ? html`<p class="muted">Made by the cycle at ${moment(made.finishedAt, now)}${made.revision ? html` from revision <code>${made.revision.revision}</code>` : ''}.</p>` : ''}${pendingPlan(plan)}`;
 }
 
 function isPlan(value: unknown): value is PlanDocument {
@@ -113,10 +114,10 @@ function pendingPlan(plan: PlanDocument): Html {
   <pre class="plan" data-testid="plan">${text}</pre>`;
 }
 
-function cyclesTable(cycles: readonly CycleSummary[]): Html {
+function cyclesTable(cycles: readonly CycleSummary[], now: number): Html {
   if (cycles.length === 0) return html`<p class="muted">No cycle yet.</p>`;
   return html`<table><thead><tr><th>Started</th><th>Duration</th><th>Result</th><th>Changes</th><th>Drift repaired</th></tr></thead><tbody>${cycles.map((c) => html`
-<tr><td>${new Date(c.startedAt).toISOString()}</td><td>${(c.durationMs / 1000).toFixed(2)} s</td><td class="result ${c.result}">${c.result}</td><td>${changesText(c)}</td><td>${c.drift}</td></tr>`)}</tbody></table>`;
+<tr><td>${moment(c.startedAt, now)}</td><td>${(c.durationMs / 1000).toFixed(2)} s</td><td class="result ${c.result}">${c.result}</td><td>${changesText(c)}</td><td>${c.drift}</td></tr>`)}</tbody></table>`;
 }
 
 /** `create 2, delete 1`, or what was planned and not written. */

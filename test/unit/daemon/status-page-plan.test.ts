@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { CycleRecord } from '../../../src/daemon/cycle-record.js';
 import type { DaemonState } from '../../../src/daemon/state.js';
 import { renderMain } from '../../../src/daemon/status-page/render.js';
+import { relativeTime } from '../../../src/daemon/status-page/time.js';
 import { planDocument } from '../../helpers/plan-document.js';
 
 const PLAN = planDocument({ clients: [1], rules: [], ipEntries: [] }, { clients: [1], rules: [], ipEntries: [] });
@@ -24,6 +25,16 @@ function page(over: Partial<DaemonState>): string {
 }
 
 const title = (text: string) => /data-testid="plan-title">([^<]*)</.exec(text)?.[1];
+
+describe('times on the status page', () => {
+  it('say how long ago beside the time', () => {
+    expect(relativeTime(1_000_000, 1_000_000)).toBe('just now');
+    expect(relativeTime(0, 45_000)).toBe('45 s ago');
+    expect(relativeTime(0, 3 * 60_000 + 5_000)).toBe('3 min ago');
+    expect(relativeTime(0, 26 * 3_600_000)).toBe('1 d ago');
+    expect(relativeTime(10_000, 0)).toBe('in 10 s');
+  });
+});
 
 describe('the status page\'s plan', () => {
   it('an applied plan is the last plan, not a pending one', () => {
@@ -43,6 +54,7 @@ describe('the status page\'s plan', () => {
     const failed = cycle('c4', { result: 'failed', status: 'failed', finishedAt: '2026-11-28T06:05:00Z', error: 'POST /v1/objects/hint: 503 after 5 attempts' });
     const text = page({ lastCycle: failed, lastPlanCycle: made });
     expect(text).toContain('data-testid="plan-stale"');
-    expect(text).toContain('The latest cycle (2026-11-28T06:05:00Z) did not get to a plan (failed): POST /v1/objects/hint: 503 after 5 attempts. The plan below is from the cycle at 2026-11-28T06:00:01Z.');
+    const plain = text.replace(/<[^>]+>/g, '');
+    expect(plain).toMatch(/The latest cycle \(2026-11-28 06:05:00 UTC \((\d+ \w+ ago|in \d+ \w+|just now)\)\) did not get to a plan \(failed\): POST \/v1\/objects\/hint: 503 after 5 attempts\. The plan below is from the cycle at 2026-11-28 06:00:01 UTC/);
   });
 });
