@@ -1,8 +1,9 @@
 /**
  * A unified diff of two texts, line by line, for `fmt --check --diff`: what
  * `fmt` would change, as `git diff` shows it (`---`/`+++` headers, `@@`
- * hunks with three lines of context). Policy files are small, so the longest
- * common subsequence is found by the plain quadratic table. Pure.
+ * hunks with three lines of context). The common head and tail are set
+ * aside first; what fmt changed in between is small enough for the plain
+ * quadratic longest-common-subsequence table. Pure.
  */
 
 const CONTEXT = 3;
@@ -22,8 +23,33 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-/** The edits that turn `a` into `b`, keeping their longest common subsequence. */
+/**
+ * The table's cells past which the middle is shown as replaced whole rather
+ * than aligned (a 1 MiB policy file rewritten throughout would need gigabytes).
+ */
+const MAX_CELLS = 4_000_000;
+
+/**
+ * The edits that turn `a` into `b`: the common head and tail kept as they
+ * are (fmt's changes are local, so what is left is small), the middle aligned
+ * by its longest common subsequence.
+ */
 function lineEdits(a: readonly string[], b: readonly string[]): Edit[] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const same = (lines: readonly string[]): Edit[] => lines.map((line) => ({ kind: ' ', line }));
+  const middleA = a.slice(head, a.length - tail);
+  const middleB = b.slice(head, b.length - tail);
+  const middle = (middleA.length + 1) * (middleB.length + 1) > MAX_CELLS
+    ? [...middleA.map((line): Edit => ({ kind: '-', line })), ...middleB.map((line): Edit => ({ kind: '+', line }))]
+    : alignedEdits(middleA, middleB);
+  return [...same(a.slice(0, head)), ...middle, ...same(a.slice(a.length - tail))];
+}
+
+/** The edits between two short texts, by the quadratic longest-common-subsequence table. */
+function alignedEdits(a: readonly string[], b: readonly string[]): Edit[] {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const table = new Uint32Array(rows * cols);

@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { ApiClient } from '../../../src/api/client.js';
+import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from '../../../src/apply/requests.js';
 import { readHits, readRequestHits } from '../../../src/hits/read.js';
@@ -115,8 +115,7 @@ let closeEmulator: () => Promise<void>;
 
 beforeAll(async () => {
   emulator = await startTestEmulator();
-  const { ApiClient: Client } = await import('../../../src/api/client.js');
-  const http = new Client({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
+  const http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
   emulatorApi = new ServiceApi(http);
   closeEmulator = async () => {
     await http.close();

@@ -31,6 +31,12 @@ describe('unifiedDiff', () => {
     expect(ours.split('\n').slice(2).join('\n')).toBe(gnuHunks(before, after));
   });
 
+  it('a large file changed in one place is aligned around the change (a table of the whole file would not fit in memory)', () => {
+    const big = lines(200_000, 'line ');
+    const diff = unifiedDiff('p.yaml', big, big.replace('line 100000\n', 'changed\n'));
+    expect(diff).toContain('@@ -99998,7 +99998,7 @@\n line 99997\n line 99998\n line 99999\n-line 100000\n+changed\n');
+  });
+
   it('is empty for equal texts', () => {
     expect(unifiedDiff('p.yaml', base, base)).toBe('');
   });
