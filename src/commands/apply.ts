@@ -31,8 +31,9 @@ import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { runSettingsFrom } from './run-settings.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
+import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
 
-interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags {
   plan?: string;
   dryRun?: boolean;
   format: 'text' | 'json';
@@ -52,6 +53,7 @@ export function register(program: Command): void {
     addSafetyOptions(command);
     addRuleUpdatesOption(command);
     addAdoptOption(command);
+    addImpactOptions(command);
   });
   command.action(async (flags: ApplyFlags) => {
     process.exitCode = await apply(flags);
@@ -82,6 +84,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   // Checked before anything is planned or connected.
   const fromFlags = runSettingsFrom(flags);
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
+  const impact = impactSettingsFrom(flags);
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
   const policy = await loadOrReport(flags.policies, flags.format, fromFlags.allowEmpty);
   // A saved plan is recomputed as it was made: with --adopt exactly when it was (its adoptions are part of its changes).
@@ -105,14 +108,16 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   try {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const memory = flags.journal ? openConvergedMemory(convergedMemoryFile(flags.journal), settings.owner, logger) : undefined;
-    const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, journal, signal, logger }));
-    // A saved plan was made by `plan` from the listing alone; compare like with like.
-    // Only its changes are compared: everything applied or counted comes from the recomputation.
-    const computed = saved
-      ? confirmSavedPlan(saved.plan, prepared.desired, prepared.listed, { file: saved.file, owner: settings.owner, limits: settings.limits })
-      : prepared.plan;
-    const plan = flags.adoptOnly ? adoptionsOnly(computed, logger) : computed;
+    const { prepared, plan } = await withDeadline(timeoutMs, connection.target, async (signal) => {
+      const ready = await prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, journal, signal, logger });
+      // A saved plan was made by `plan` from the listing alone; compare like with like.
+      // Only its changes are compared: everything applied or counted comes from the recomputation.
+      const computed = saved
+        ? confirmSavedPlan(saved.plan, ready.desired, ready.listed, { file: saved.file, owner: settings.owner, limits: settings.limits })
+        : ready.plan;
+      const chosen = flags.adoptOnly ? adoptionsOnly(computed, logger) : computed;
+      return { prepared: ready, plan: await planWithImpact(chosen, ready.live, connection.api, impact, signal) };
+    });
     if (flags.format === 'text') await writePlan(encodePlan(plan), 'text');
     // A person at a terminal decides, with the plan in front of them; a saved plan was reviewed already.
     if (!saved && !settings.dryRun && plan.changes.length > 0 && shouldAsk(process.stdin, flags.autoApprove ?? false)) {

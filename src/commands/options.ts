@@ -123,6 +123,7 @@ export const DURATION_BOUNDS = {
   '--settle-timeout': { minMs: 100, maxMs: DAY_MS, zero: 'no wait' },
   // The service keeps hits about six months.
   '--since': { minMs: 60_000, maxMs: 183 * DAY_MS },
+  '--impact-window': { minMs: 3_600_000, maxMs: 183 * DAY_MS },
 } as const satisfies Record<string, { minMs: number; maxMs: number; zero?: string }>;
 
 export type DurationOption = keyof typeof DURATION_BOUNDS;

@@ -7,7 +7,8 @@ import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
-import { encodePlan, hasChanges } from '../plan/index.js';
+import { checkSafety, encodePlan, hasChanges } from '../plan/index.js';
+import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
@@ -20,7 +21,7 @@ import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
 import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 
-interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags {
+interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags {
   format: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -38,6 +39,7 @@ export function register(program: Command): void {
   addConnectionOptions(command);
   addRuleUpdatesOption(command);
   addAdoptOption(command);
+  addImpactOptions(command);
   addDeadlineOption(command);
   addLogOptions(command);
   command.action(async (flags: PlanFlags) => {
@@ -49,6 +51,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const settings = runSettingsFrom(flags);
+  const impact = impactSettingsFrom(flags);
   // Policies first: an invalid file is reported without needing a token or the network.
   const policy = await loadOrReport(flags.policies, flags.format, settings.allowEmpty);
   if (!policy) return EXIT.error;
@@ -56,11 +59,18 @@ export async function plan(flags: PlanFlags): Promise<number> {
   if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
   const connection = await connect(flags, logger, { failFast: true });
   try {
-    const prepared = await withDeadline(timeoutMs, connection.target, (signal) =>
-      prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, signal }));
-    await writePlan(encodePlan(prepared.plan), flags.format, flags.out);
-    logger.info({ ...prepared.plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
-    if (flags.detailedExitcode && hasChanges(prepared.plan)) return EXIT.changes;
+    const plan = await withDeadline(timeoutMs, connection.target, async (signal) => {
+      const prepared = await prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, signal });
+      return planWithImpact(prepared.plan, prepared.live, connection.api, impact, signal);
+    });
+    await writePlan(encodePlan(plan), flags.format, flags.out);
+    logger.info({ ...plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
+    if (plan.impact && !plan.impact.complete) logger.warn({ reason: plan.impact.reason }, 'the impact is incomplete: counts are at least what they say');
+    if (flags.detailedExitcode && (plan.impact?.over_limit ?? 0) > 0) {
+      process.stderr.write(`${checkSafety(plan).message}\n`);
+      return EXIT.error;
+    }
+    if (flags.detailedExitcode && hasChanges(plan)) return EXIT.changes;
     return EXIT.ok;
   } finally {
     await connection.close();

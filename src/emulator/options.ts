@@ -40,6 +40,8 @@ export interface EmulatorOptions {
   elevatedToken?: boolean;
   /** See EmulatorConfig.defaultControls. Default false. */
   defaultControls?: boolean;
+  /** See EmulatorConfig.demoTraffic. Default true. */
+  demoTraffic?: boolean;
   /** Larger request bodies get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -77,10 +79,16 @@ export interface EmulatorConfig {
   elevatedToken: boolean;
   /** Every account holds the service's default abuse controls (rules/default-controls.ts). */
   defaultControls: boolean;
+  /**
+   * Every account lists the demo hits (hits/demo.ts): a week of attacks on the
+   * sample applications and two false positives. Off, an account lists only
+   * the hits seeded into it (tests that count exactly).
+   */
+  demoTraffic: boolean;
 }
 
 /** The boolean switches, checked alike. */
-const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken', 'elevatedToken', 'defaultControls'] as const;
+const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken', 'elevatedToken', 'defaultControls', 'demoTraffic'] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -94,6 +102,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
     extendedToken: options.extendedToken ?? true,
     elevatedToken: options.elevatedToken ?? false,
     defaultControls: options.defaultControls ?? false,
+    demoTraffic: options.demoTraffic ?? true,
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   };
 }

@@ -34,6 +34,16 @@ export interface Hit {
   readonly time: number;
   /** What the detector flagged at the point (the payload), when the listing gives it. */
   readonly value?: string;
+  /** The source address, when listed. */
+  readonly ip?: string;
+  /** The service blocked the request (`block_status` `blocked`); anything else was let through. */
+  readonly blocked: boolean;
+  /** The source's country (ISO code), proxy type and datacenter, when the service knew them. */
+  readonly country?: string;
+  readonly proxyType?: string;
+  readonly datacenter?: string;
+  /** The custom regex rules (their regex ids) that matched. */
+  readonly regexIds: readonly number[];
 }
 
 /** Seconds since the epoch, both ends included. */
@@ -94,6 +104,49 @@ export async function readHits(api: ServiceApi, client: number, filter: Readonly
   }
 }
 
+/** Every hit of a window, and how many listing calls it took. */
+export interface WindowRead {
+  readonly hits: Hit[];
+  readonly listings: number;
+}
+
+/**
+ * Every hit of `client` matching `filter` in a window of any length, read in
+ * time slices so no slice pages past the offset cap. The listing is sorted by
+ * time; a slice still full at the cap ends at its last hit's second, and the
+ * next slice starts at that second (its hits there read again, those already
+ * read dropped), so each hit is read about once. Only a single second holding
+ * more hits than the cap cannot be read whole: that throws.
+ */
+export async function readHitWindow(api: ServiceApi, client: number, filter: Readonly<Record<string, unknown>>, read: HitRead): Promise<WindowRead> {
+  const hits: Hit[] = [];
+  let listings = 0;
+  let from = read.window.from;
+  for (;;) {
+    const slice: Hit[] = [];
+    const full = { ...standardHitFilter({ from, to: read.window.to }, read), ...filter };
+    let capped = false;
+    for (let offset = 0; ; offset += HIT_PAGE_LIMIT) {
+      if (offset + HIT_PAGE_LIMIT > HIT_OFFSET_CAP) {
+        capped = true;
+        break;
+      }
+      const page = await api.listHits(client, full, offset, HIT_PAGE_LIMIT, read.signal ? { signal: read.signal } : {});
+      listings += 1;
+      for (const record of page) slice.push(hitOf(record, client));
+      if (page.length < HIT_PAGE_LIMIT) break;
+    }
+    if (!capped) {
+      hits.push(...slice);
+      return { hits, listings };
+    }
+    const last = slice[slice.length - 1]?.time ?? from;
+    if (last <= from) throw new HitListingCapError(client, slice.length);
+    for (const hit of slice) if (hit.time < last) hits.push(hit);
+    from = last;
+  }
+}
+
 /** The hits of each request, one listing per request id, as the service's client reads them. */
 export async function readRequestHits(api: ServiceApi, client: number, requestIds: readonly string[], read: HitRead): Promise<Hit[]> {
   const hits: Hit[] = [];
@@ -128,5 +181,17 @@ function hitOf(record: unknown, client: number): Hit {
     path: r.path as string,
     time: r.time as number,
     ...(typeof r.value === 'string' ? { value: r.value } : {}),
+    ...(typeof r.ip === 'string' ? { ip: r.ip } : {}),
+    blocked: r.block_status === 'blocked',
+    ...(typeof r.remote_country === 'string' && r.remote_country !== '' ? { country: r.remote_country.toUpperCase() } : {}),
+    ...sourceKind(r),
+    regexIds: Array.isArray(r.regex) ? r.regex.filter((id): id is number => Number.isInteger(id)) : [],
   };
+}
+
+/** The proxy type (a Tor exit reads as `TOR`, as the IP lists name it) and datacenter of a hit's source. */
+function sourceKind(r: Record<string, unknown>): { proxyType?: string; datacenter?: string } {
+  const proxy = typeof r.proxy_type === 'string' && r.proxy_type !== '' ? r.proxy_type.toUpperCase() : r.tor === true ? 'TOR' : undefined;
+  const datacenter = typeof r.datacenter === 'string' && r.datacenter !== '' ? r.datacenter.toLowerCase() : undefined;
+  return { ...(proxy ? { proxyType: proxy } : {}), ...(datacenter ? { datacenter } : {}) };
 }

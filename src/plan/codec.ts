@@ -7,7 +7,7 @@
 import type { Change } from '../model/change.js';
 import { planClassOf } from './classes/index.js';
 import { Hash128 } from './hash128.js';
-import { PLAN_FORMAT_VERSION, type Plan, type PlanChange, type PlanDocument } from './types.js';
+import { PLAN_FORMAT_VERSION, type ChangeImpact, type Plan, type PlanChange, type PlanDocument } from './types.js';
 import { once } from './once.js';
 
 export interface EncodeOptions {
@@ -26,8 +26,11 @@ export interface EncodeOptions {
 export function encodePlan(plan: Plan, options: EncodeOptions = {}): PlanDocument {
   // Reading it computes it (plan.ts), and lets the plan drop the live state it comes from.
   if (options.liveDigestNow) void plan.live_digest;
-  const changes = plan.changes.map(encodeChange);
-  const checksum = once(() => planChecksum(changes));
+  const bare = plan.changes.map(encodeChange);
+  // The impact is evidence read at one moment, not what is applied: the checksum leaves it out.
+  const checksum = once(() => planChecksum(bare));
+  const impacts = plan.impacts;
+  const changes = impacts ? plan.changes.map((change, i) => withImpact(bare[i] as PlanChange, impacts.get(change))) : bare;
   // Keys in the document's order (pinned plans compare byte for byte).
   return {
     format_version: PLAN_FORMAT_VERSION,
@@ -54,7 +57,19 @@ export function encodePlan(plan: Plan, options: EncodeOptions = {}): PlanDocumen
     left_unmanaged: plan.left_unmanaged,
     ...(plan.kept ? { kept: plan.kept } : {}),
     ...(plan.conflicts ? { conflicts: plan.conflicts } : {}),
+    ...(plan.impact ? { impact: plan.impact } : {}),
   };
+}
+
+function withImpact(change: PlanChange, impact: ChangeImpact | undefined): PlanChange {
+  return impact ? { ...change, impact } : change;
+}
+
+/** A document's change as the checksum and a saved plan's comparison see it: without its impact. */
+export function withoutImpact(change: PlanChange): PlanChange {
+  if (change.impact === undefined) return change;
+  const { impact: _impact, ...rest } = change;
+  return rest as PlanChange;
 }
 
 /** One change as the document carries it. */
@@ -72,6 +87,6 @@ export function encodeChange(change: Change): PlanChange {
  */
 export function planChecksum(changes: readonly PlanChange[]): string {
   const hash = new Hash128();
-  hash.value(changes);
+  hash.value(changes.map(withoutImpact));
   return hash.finish().hex();
 }

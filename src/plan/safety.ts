@@ -102,10 +102,25 @@ export function checkSafety(plan: Plan, options: SafetyOptions = {}): SafetyVerd
     message = `Refusing: ${what}, more than the ${percent(limits.maxDeleteShare)} limit. ` +
       'Check the policy directory and the --owner name; if these deletions are intended, re-run with --force.';
   }
-  return {
+  const verdict = {
     ok: !over || options.force === true,
     deleteCount, ownedCount, share, threshold: limits.maxDeleteShare,
     forced: over && options.force === true,
     message,
   };
+  return over && !options.force ? verdict : withImpactLimit(verdict, plan, options.force === true);
+}
+
+/**
+ * `--impact-limit`: a change that would have newly blocked, or stopped
+ * blocking, more of the requests the service saw than the limit makes the
+ * plan unsafe, as a mass delete does.
+ */
+function withImpactLimit(verdict: SafetyVerdict, plan: Plan, force: boolean): SafetyVerdict {
+  const over = plan.impact?.over_limit ?? 0;
+  if (over === 0) return verdict;
+  const what = `${over} change(s) would have newly blocked, or stopped blocking, more than ${plan.impact?.limit} of the requests the service saw (--impact-limit)`;
+  return force
+    ? { ...verdict, forced: true, message: `${verdict.message} Forced: ${what}; applying because of --force.` }
+    : { ...verdict, ok: false, message: `Refusing: ${what}. Read the plan's impact; if these effects are intended, re-run with --force.` };
 }

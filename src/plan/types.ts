@@ -13,10 +13,11 @@ import type { FieldValue } from '../rules/field.js';
 import type { IpListName, IpRuleType } from '../model/ip.js';
 
 /**
+ * 3: a change may carry its `impact` (evidence, left out of the checksum);
  * 2: the digests add up a hash per object, the checksum hashes the changes
  * as values (format 1: sha256 of sorted lines and of canonical JSON).
  */
-export const PLAN_FORMAT_VERSION = 2;
+export const PLAN_FORMAT_VERSION = 3;
 
 /**
  * The application(s) a change concerns: one id, `'all'` (account-wide, pool 0),
@@ -76,6 +77,63 @@ export interface PlanSource {
 interface PlanChangeBase {
   readonly client: number;
   readonly application: Application;
+  /** With `--impact`: what the change would have done to the traffic the service saw. Not part of the checksum. */
+  readonly impact?: ChangeImpact;
+}
+
+/**
+ * What a change would have done to the requests the service recorded (its
+ * hits) in the impact window:
+ * - `newly_blocked` / `no_longer_blocked`: requests it would have blocked that
+ *   were let through, or let through that were blocked;
+ * - `newly_detected` / `no_longer_detected`: flagged requests it would have
+ *   made (or stopped being) attacks;
+ * - `attack_hits_from`: attack requests from the sources an IP-list entry names;
+ * - `none`: the change decides nothing about traffic (a comment, ownership, an expiry);
+ * - `not_evaluable`: hits cannot show it (`reason` says why).
+ */
+export const IMPACT_EFFECTS = ['newly_blocked', 'no_longer_blocked', 'newly_detected', 'no_longer_detected', 'attack_hits_from', 'none', 'not_evaluable'] as const;
+export type ImpactEffect = (typeof IMPACT_EFFECTS)[number];
+
+export interface ImpactPath {
+  readonly path: string;
+  readonly requests: number;
+}
+
+export interface ChangeImpact {
+  readonly effect: ImpactEffect;
+  readonly evaluable: boolean;
+  /** Why the change is not evaluable, or what bounds its count. */
+  readonly reason?: string;
+  /** Distinct requests (`request_id`). */
+  readonly requests: number;
+  /** Distinct source addresses of those requests. */
+  readonly ips: number;
+  /** The paths with the most requests, most first (at most five). */
+  readonly paths: readonly ImpactPath[];
+  /** Distinct paths of those requests. */
+  readonly path_count: number;
+  /** A few of the requests, for `rampart tune --request` or the console. */
+  readonly sample_request_ids: readonly string[];
+  /** The count is a floor: the rule also acts on clean traffic, which the service does not record. */
+  readonly lower_bound?: true;
+}
+
+/** The impact's figures for the whole plan. */
+export interface PlanImpact {
+  readonly window_seconds: number;
+  /** Hits listed, over every listing call. */
+  readonly hits_read: number;
+  readonly listings: number;
+  /** `false` when a listing failed or was cut short: counts are then "at least", and `reason` says why. */
+  readonly complete: boolean;
+  readonly reason?: string;
+  /** Changes whose effect hits cannot show. */
+  readonly not_evaluable: number;
+  /** `--impact-limit`: the most requests one change may newly block or stop blocking. */
+  readonly limit?: number;
+  /** Changes past the limit (with `limit`). */
+  readonly over_limit?: number;
 }
 
 export interface PlanCreateRule extends PlanChangeBase {
@@ -308,6 +366,8 @@ export interface PlanSafety {
  */
 export interface Plan extends Omit<PlanDocument, 'format_version' | 'checksum' | 'changes'> {
   readonly changes: readonly Change[];
+  /** With `--impact`: each evaluated change's impact (src/impact/). */
+  readonly impacts?: ReadonlyMap<Change, ChangeImpact>;
 }
 
 /** The plan as a versioned document: exactly what `--format json` prints and `apply --plan FILE` reads back. */
@@ -345,4 +405,6 @@ export interface PlanDocument {
   readonly kept?: readonly PlanKept[];
   /** Present only when an unmanaged object blocks a declaration (never in a plan that is applied). */
   readonly conflicts?: readonly PlanConflict[];
+  /** With `--impact`: the evidence's window and how much was read; each change carries its own. */
+  readonly impact?: PlanImpact;
 }

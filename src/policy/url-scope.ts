@@ -14,6 +14,7 @@
  * is any number of segments (no closing `absent`); `/**\/*.*` is every path. `/`
  * is `action_name` "", `action_ext` absent and `[path, 0]` absent.
  */
+import { splitAction } from '../model/request-path.js';
 
 export interface UrlCondition {
   readonly point: readonly (string | number)[];
@@ -51,9 +52,7 @@ export function urlScope(url: string): UrlScope {
     return { ok: true, conditions };
   }
   directories.forEach((segment, index) => { if (segment !== '*') conditions.push({ point: ['path', index], type: 'equal', value: segment }); });
-  const dot = last.indexOf('.');
-  const name = dot < 0 ? last : last.slice(0, dot);
-  const extension = dot < 0 ? undefined : last.slice(dot + 1);
+  const { name, extension } = splitAction(last);
   if (name !== '*') conditions.push({ point: ['action_name'], type: 'equal', value: name });
   if (extension === undefined) {
     if (name !== '*') conditions.push({ point: ['action_ext'], type: 'absent', value: null });

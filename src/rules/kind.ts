@@ -61,11 +61,30 @@ export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
    * `attack_type`): sent, never read, never compared.
    */
   readonly createConstants?: Readonly<Record<string, string>>;
+  /** What the service's hits show of a rule of the kind (`--impact`); absent, they show nothing of it. */
+  readonly evidence?: KindEvidence<NoInfer<keyof F & string>>;
+  /** Without `evidence`: why hits cannot show what a rule of the kind does, when more is to say than the default. */
+  readonly unevaluable?: string;
   /** One line for plans: `30 rpm, then 429`. */
   readonly describe: (fields: NoInfer<FieldValues<F>>) => string;
   /** Complete rules of this kind as written (without `name` and `type`), for docs and conformance tests. */
   readonly examples: readonly Readonly<Record<string, unknown>>[];
 }
+
+/**
+ * What a kind decides about a request that the service's hits can show
+ * (`--impact`), and the field that says how:
+ * - `filtering-mode`: which requests are blocked, by the mode in `field`;
+ * - `blocking-at-point`: requests carrying the attack in `field` (or any) at the point are blocked;
+ * - `detection-by-regex`: a value at the point matching `field` is an attack; `experimental` only records;
+ * - `ignoring-stamp` / `ignoring-attack-type`: detections by the stamp or of the attack type in `field` at the point are dropped.
+ */
+export type KindEvidence<N extends string = string> =
+  | { readonly decides: 'filtering-mode'; readonly field: N }
+  | { readonly decides: 'blocking-at-point'; readonly field: N }
+  | { readonly decides: 'detection-by-regex'; readonly field: N; readonly experimental: N }
+  | { readonly decides: 'ignoring-stamp'; readonly field: N }
+  | { readonly decides: 'ignoring-attack-type'; readonly field: N };
 
 /**
  * Rules a client cannot delete. `always`: none of the kind (counters: the
@@ -112,6 +131,8 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
   readonly needsRight?: string;
   /** Old key → its new name (see RuleKindSpec.renamed). */
   readonly renamed: Readonly<Record<string, string>>;
+  readonly evidence?: KindEvidence;
+  readonly unevaluable?: string;
   readonly describe: (fields: V) => string;
   readonly examples: readonly Readonly<Record<string, unknown>>[];
 }
@@ -151,6 +172,8 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
     createConstants: spec.createConstants ?? {},
     ...(spec.needsRight ? { needsRight: spec.needsRight } : {}),
     renamed: spec.renamed ?? {},
+    ...(spec.evidence ? { evidence: spec.evidence } : {}),
+    ...(spec.unevaluable ? { unevaluable: spec.unevaluable } : {}),
     describe: spec.describe,
     examples: spec.examples,
   };

@@ -10,23 +10,20 @@
 import { canonicalCondition } from '../model/canonical.js';
 import { sortConditions, type Condition } from '../model/rule.js';
 import type { Hit } from '../hits/read.js';
+import { splitPath } from '../model/request-path.js';
 
 export function hitScope(hit: Pick<Hit, 'domain' | 'path'>): Condition[] {
   const conditions: { point: (string | number)[]; type: string; value?: string | null }[] = [
     { point: ['header', 'HOST'], type: 'iequal', value: hit.domain },
   ];
-  if (hit.path !== '[multiple]') {
-    const segments = hit.path.replace(/^\//, '').split('/');
-    const last = segments.pop() ?? '';
-    if (segments.length === 0 && last === '') {
-      conditions.push({ point: ['action_name'], type: 'equal', value: '' }, { point: ['path', 0], type: 'absent' });
-    } else {
-      segments.forEach((segment, index) => conditions.push({ point: ['path', index], type: 'equal', value: segment }));
-      const dot = last.indexOf('.');
-      conditions.push({ point: ['action_name'], type: 'equal', value: dot < 0 ? last : last.slice(0, dot) });
-      conditions.push(dot < 0 ? { point: ['action_ext'], type: 'absent' } : { point: ['action_ext'], type: 'equal', value: last.slice(dot + 1) });
-      conditions.push({ point: ['path', segments.length], type: 'absent' });
-    }
+  const path = splitPath(hit.path);
+  if (path && path.directories.length === 0 && path.name === '' && path.extension === undefined) {
+    conditions.push({ point: ['action_name'], type: 'equal', value: '' }, { point: ['path', 0], type: 'absent' });
+  } else if (path) {
+    path.directories.forEach((segment, index) => conditions.push({ point: ['path', index], type: 'equal', value: segment }));
+    conditions.push({ point: ['action_name'], type: 'equal', value: path.name });
+    conditions.push(path.extension === undefined ? { point: ['action_ext'], type: 'absent' } : { point: ['action_ext'], type: 'equal', value: path.extension });
+    conditions.push({ point: ['path', path.directories.length], type: 'absent' });
   }
   return sortConditions(conditions.map(canonicalCondition));
 }

@@ -30,6 +30,7 @@ const BELOW: Readonly<Record<string, readonly string[]>> = {
   export: ['policy', 'plan', 'model', 'rules'],
   hits: ['api', 'model', 'rules'],
   tune: ['hits', 'policy', 'api', 'model', 'rules'],
+  impact: ['hits', 'plan', 'api', 'model', 'rules'],
   reconcile: ['apply', 'audit', 'export', 'plan', 'live', 'policy', 'api', 'model', 'rules'],
   ci: ['reconcile', 'plan', 'model', 'rules'],
   daemon: ['reconcile', 'apply', 'audit', 'plan', 'live', 'policy', 'api', 'model', 'rules'],

@@ -9,10 +9,14 @@ import { serviceScope } from './scope.js';
 const MAX_PAGE = 1000;
 type Pair = [string, string];
 
-/** Every hit of an account: the demo ones and those seeded. */
+/** Every hit of an account: the demo ones (unless turned off) and those seeded. */
 export function accountHits(core: EmulatorCore, clientid: number): StoredHit[] {
-  return [...demoHits(clientid, core.nowSeconds()), ...(core.hits.get(clientid) ?? [])];
+  const seeded = core.hits.get(clientid) ?? [];
+  return core.config.demoTraffic ? [...demoHits(clientid, core.nowSeconds()), ...seeded] : seeded;
 }
+
+/** Where offset paging of one filter stops (offset + limit), as such listings cap it: read a long window in time slices. */
+const OFFSET_CAP = 10_000;
 
 export const listHits: Handler = (request, core) => {
   const body = requireRecord(request.body, 'body');
@@ -24,6 +28,7 @@ export const listHits: Handler = (request, core) => {
   const desc = optionalBool(body.order_desc, 'order_desc', false);
   const limit = optionalCount(body.limit, 'limit', { fallback: 50, min: 1, max: MAX_PAGE });
   const offset = optionalCount(body.offset, 'offset', { fallback: 0 });
+  if (offset + limit > OFFSET_CAP) throw invalid('offset', `offset + limit must not pass ${OFFSET_CAP}: narrow the filter (a shorter time range)`);
   const rows = accountHits(core, clientid).map((hit) => hit.record).filter(matches);
   rows.sort((a, b) => (a.time - b.time || (a.id[1] < b.id[1] ? -1 : 1)) * (desc ? -1 : 1));
   return { body: rows.slice(offset, offset + limit).map((hit) => structuredClone(hit)) };

@@ -32,6 +32,11 @@ export interface HitRecord {
   experimental: boolean;
   aasm_event: boolean;
   wallarm_scanner: boolean;
+  /** What the service knew of the source: its country (ISO code), proxy type and datacenter. */
+  remote_country: string;
+  proxy_type: string | null;
+  datacenter: string | null;
+  tor: boolean;
 }
 
 /**
@@ -72,6 +77,10 @@ export function hitFromSeed(seed: HitSeed, serial: number, nowSeconds: number): 
     experimental: false,
     aasm_event: false,
     wallarm_scanner: false,
+    remote_country: 'US',
+    proxy_type: null,
+    datacenter: null,
+    tor: false,
     ...fields,
   };
   return scope ? { record, scope } : { record };

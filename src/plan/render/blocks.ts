@@ -8,7 +8,7 @@
 import { InternalError } from '../../errors.js';
 import { byClass, OBJECT_CLASSES, type ObjectClassName } from '../classes/index.js';
 import type { ObjectAction } from '../counts.js';
-import type { Application, PlanDocument, PlanChange } from '../types.js';
+import type { Application, ChangeImpact, PlanDocument, PlanChange } from '../types.js';
 import { NONE, type Attribute } from './attributes.js';
 import { ipBlocks } from './ip-blocks.js';
 import { ruleBlocks } from './rule-blocks.js';
@@ -39,6 +39,8 @@ export interface ChangeBlock {
   readonly attributes: readonly Attribute[];
   /** Objects it counts (values for IP blocks). */
   readonly count: number;
+  /** With `--impact`: what its changes would have done to the traffic the service saw. */
+  readonly impact?: ChangeImpact;
 }
 
 export const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');

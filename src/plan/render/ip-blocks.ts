@@ -1,7 +1,8 @@
 /** Plan blocks of IP changes: values grouped per client, application, list, type and attributes. */
 import type { DeleteReason } from '../../model/change.js';
 import type { PlanIpChange } from '../classes/ip.js';
-import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanIpObject } from '../types.js';
+import type { ChangeImpact, PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanIpObject } from '../types.js';
+import { combinedImpact } from './impact.js';
 import { compareAttributes, formatExpiry, formatReason, ipAttributes } from './attributes.js';
 import { ids, type ChangeBlock, type SourceLine } from './blocks.js';
 import { LIST_LABELS } from '../../model/ip.js';
@@ -51,8 +52,15 @@ function ipCreateBlocks(creates: readonly PlanCreateIp[]): ChangeBlock[] {
       values: { list: values, hidden: 0 },
       attributes: compareAttributes(ipAttributes(first.object), ipBefore(first.before)),
       count: values.length,
+      ...impactOf(group),
     };
   });
+}
+
+/** The block's impact from its changes', when the plan has one. */
+function impactOf(changes: readonly { readonly impact?: ChangeImpact }[]): { impact?: ChangeImpact } {
+  const impact = combinedImpact(changes.map((c) => c.impact));
+  return impact ? { impact } : {};
 }
 
 function ipAdoptBlocks(adoptions: readonly PlanAdoptIp[]): ChangeBlock[] {
@@ -71,11 +79,15 @@ function ipAdoptBlocks(adoptions: readonly PlanAdoptIp[]): ChangeBlock[] {
       values: { list: values, hidden: 0 },
       attributes: compareAttributes(ipAttributes(first.object), ipBefore(first.before)),
       count: values.length,
+      ...impactOf(group),
     };
   });
 }
 
+/** A client's deletes are one change: its impact goes with the client's first delete block. */
 function ipDeleteBlocks(deletes: readonly PlanDeleteIp[]): ChangeBlock[] {
+  const shown = new Set<number>();
+  const impacts = new Map(deletes.map((d) => [d.client, d.impact]));
   const objects = deletes.flatMap((d) => d.objects.map((o) => ({ client: d.client, ...o })));
   type Deleted = (typeof objects)[number];
   const key = (o: Deleted) => JSON.stringify([
@@ -86,6 +98,8 @@ function ipDeleteBlocks(deletes: readonly PlanDeleteIp[]): ChangeBlock[] {
     const moved = [...new Set(group.flatMap((o) => o.moved ?? []))].sort();
     const hidden = group.reduce((n, o) => n + Math.max(0, o.size - o.object.values.length - (o.moved?.length ?? 0)), 0);
     const values = group.flatMap((o) => o.object.values).sort();
+    const impact = shown.has(first.client) ? undefined : impacts.get(first.client);
+    shown.add(first.client);
     return {
       kind: 'ip', client: first.client, application: first.application, action: 'delete', sign: '-',
       title: ipTitle(first.object, values.length + hidden),
@@ -98,6 +112,7 @@ function ipDeleteBlocks(deletes: readonly PlanDeleteIp[]): ChangeBlock[] {
       values: { list: values, hidden },
       attributes: compareAttributes(ipAttributes(first.object)),
       count: values.length + hidden,
+      ...(impact ? { impact } : {}),
     };
   });
 }

@@ -1,6 +1,7 @@
 import { planPhrase } from '../counts.js';
 import { applicationLabel, applicationSortKey } from '../objects.js';
-import type { PlanDocument } from '../types.js';
+import type { PlanDocument, PlanImpact } from '../types.js';
+import { impactLine, impactTable } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
@@ -41,12 +42,13 @@ function deletionLine(b: ChangeBlock): string {
 }
 
 /** One change as a `diff` code block: GitHub and GitLab colour `+` green, `-` red, `!` orange. */
-function blockMarkdown(b: ChangeBlock): string {
+function blockMarkdown(b: ChangeBlock, impact: PlanImpact | undefined): string {
   const head = b.sign === '+' || b.sign === '-' ? b.sign : '!';
   const detail = b.detail.length > 0 ? `  ${b.detail.join('; ')}` : '';
   const where = b.sources.length > 0 ? `  (${sourcesLabel(b.sources)})` : '';
   const lines = [`${head === b.sign ? '' : `${head} `}${b.sign} ${b.title}${detail}${where}`];
   for (const line of attributeLines(b)) lines.push(line.changed ? `!   ~ ${line.text}` : `${head === '!' ? ' ' : head}     ${line.text}`);
+  if (b.impact && impact) lines.push(`#     ${impactLine(b.impact, impact)}`);
   return ['```diff', ...lines, '```'].join('\n');
 }
 
@@ -59,7 +61,7 @@ function bodyChunks(plan: PlanDocument): string[] {
     for (const key of [...byApp.keys()].sort()) {
       const appBlocks = byApp.get(key) as ChangeBlock[];
       const heading = `#### Client ${client} · ${applicationLabel((appBlocks[0] as ChangeBlock).application)}\n\n`;
-      appBlocks.forEach((b, i) => chunks.push(`${i === 0 ? heading : ''}${blockMarkdown(b)}\n`));
+      appBlocks.forEach((b, i) => chunks.push(`${i === 0 ? heading : ''}${blockMarkdown(b, plan.impact)}\n`));
     }
   }
   return chunks;
@@ -111,6 +113,8 @@ export function renderMarkdown(plan: PlanDocument, options: MarkdownOptions = {}
   const kept = keptPhrase(plan);
   if (kept) head.push(`> [!NOTE]\n> ${escapeMarkdown(kept)}`, '');
   const blocks = changeBlocks(plan);
+  // The evidence comes before the changes, in the part of the comment that is never cut.
+  if (plan.impact) head.push(impactTable(plan, blocks));
   const warning = deletionWarning(plan, blocks.filter((b) => b.action === 'delete' && b.count > 0));
   const chunks = bodyChunks(plan);
   const notes = notesSection(plan);

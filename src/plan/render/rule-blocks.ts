@@ -16,7 +16,7 @@ export function ruleBlocks(changes: readonly PlanRuleChange[]): ChangeBlock[] {
   const folded = new Set<number>();
   const out: ChangeBlock[] = [];
   for (const c of changes) {
-    const base = { kind: 'rule', client: c.client, application: c.application } as const;
+    const base = { kind: 'rule', client: c.client, application: c.application, ...(c.impact ? { impact: c.impact } : {}) } as const;
     if (c.action === 'create') {
       const old = (c.replaces ?? []).map((id) => replaced.get(id)).find((d) => d !== undefined);
       for (const id of c.replaces ?? []) if (replaced.has(id)) folded.add(id);
@@ -49,7 +49,7 @@ export function ruleBlocks(changes: readonly PlanRuleChange[]): ChangeBlock[] {
   for (const c of changes) {
     if (c.action !== 'delete' || folded.has(c.id)) continue;
     out.push({
-      kind: 'rule', client: c.client, application: c.application, action: 'delete', sign: '-',
+      kind: 'rule', client: c.client, application: c.application, action: 'delete', sign: '-', ...(c.impact ? { impact: c.impact } : {}),
       title: ruleTitle(c.name, c.id, c.rule), detail: [c.reason], sources: [],
       attributes: compareAttributes(ruleAttributes(c.rule)),
       count: c.reason === 'replaced' ? 0 : 1,

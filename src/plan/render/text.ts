@@ -1,5 +1,6 @@
 import { applicationLabel, applicationSortKey } from '../objects.js';
-import type { PlanDocument } from '../types.js';
+import type { ImpactEffect, PlanDocument } from '../types.js';
+import { impactLine, impactSummaryLine } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { movesPhrase } from '../safety.js';
@@ -11,6 +12,11 @@ export interface TextOptions {
 }
 
 const ANSI = { green: '\x1b[32m', red: '\x1b[31m', yellow: '\x1b[33m', cyan: '\x1b[36m', bold: '\x1b[1m', dim: '\x1b[2m', reset: '\x1b[0m' };
+/** Blocking changes stand out; the rest of the evidence is quiet. */
+const IMPACT_COLOR: Readonly<Record<ImpactEffect, string>> = {
+  newly_blocked: ANSI.red, no_longer_blocked: ANSI.red, newly_detected: ANSI.yellow, no_longer_detected: ANSI.yellow,
+  attack_hits_from: ANSI.cyan, none: ANSI.dim, not_evaluable: ANSI.dim,
+};
 const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': ANSI.yellow, '@': ANSI.cyan } as const;
 
 /**
@@ -35,6 +41,7 @@ export function renderText(plan: PlanDocument, options: TextOptions = {}): strin
         for (const line of attributeLines(b)) {
           out.push(line.changed ? `        ${paint(ANSI.yellow, `~ ${line.text}`)}` : `          ${line.text}`);
         }
+        if (b.impact && plan.impact) out.push(`        ${paint(IMPACT_COLOR[b.impact.effect], impactLine(b.impact, plan.impact))}`);
       }
     }
     out.push('');
@@ -58,6 +65,8 @@ export function renderText(plan: PlanDocument, options: TextOptions = {}): strin
       `owned objects${movesPhrase(plan.safety.move_count)}, more than the safety limit; apply refuses it without --force.`));
     out.push('');
   }
+  const impact = impactSummaryLine(plan);
+  if (impact) out.push(plan.impact?.complete === false || (plan.impact?.over_limit ?? 0) > 0 ? paint(ANSI.yellow, impact) : impact, '');
   out.push(planSummaryLine(plan));
   return `${out.join('\n')}\n`;
 }

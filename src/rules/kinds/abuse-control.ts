@@ -101,6 +101,7 @@ export const controlParts = {
   fields: controlFields,
   updatable: CONTROL_UPDATABLE,
   checks: CONTROL_CHECKS,
+  unevaluable: 'an abuse control acts on request counts over time; hits record single attacks, not the traffic it counts',
   describe: describeControl,
 } as const;
 

@@ -14,6 +14,7 @@ export const disableAttackType = defineRuleKind({
   fields,
   // The service could change `attack` in place, but one point holds one rule per attack type (tuning stops each apart): it is what the rule is.
   updatable: [],
+  evidence: { decides: 'ignoring-attack-type', field: 'attack' },
   describe: (f) => `ignores ${f.attack ?? '?'}`,
   examples: [
     { attack: 'sqli', point: [['get', 'q']], when: [{ point: ['path', 0], equal: 'search' }] },

@@ -14,6 +14,7 @@ export const mode = defineRuleKind({
   onePerScope: true,
   fields,
   updatable: ['mode'],
+  evidence: { decides: 'filtering-mode', field: 'mode' },
   describe: (f) => f.mode ?? '?',
   examples: [
     { mode: 'block' },

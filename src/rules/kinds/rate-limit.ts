@@ -16,6 +16,7 @@ export const rateLimit = defineRuleKind({
   point: 'required',
   fields,
   updatable: ['rate', 'rsp_status', 'burst', 'delay', 'time_unit'],
+  unevaluable: 'a rate limit acts on how many requests arrive; hits record attacks, not request rates',
   describe: (f) => `${f.rate ?? '?'} ${f.time_unit ?? 'rps'}${f.burst ? ` (burst ${f.burst})` : ''}, then ${f.rsp_status ?? '?'}`,
   examples: [{ point: [['post'], ['json_doc'], ['hash', 'email']], rate: 30, rsp_status: 429, time_unit: 'rpm' }],
 });

@@ -20,6 +20,7 @@ export const regex = defineRuleKind({
   point: 'required',
   fields,
   updatable: ['regex'],
+  evidence: { decides: 'detection-by-regex', field: 'regex', experimental: 'experimental' },
   variants: [{ api: 'experimental_regex', fields: { experimental: true } }],
   describe: (f) => `${f.experimental ? 'experimental ' : ''}${JSON.stringify(f.regex ?? '')} → ${f.attack ?? '?'}`,
   examples: [

@@ -17,6 +17,7 @@ export const vpatch = defineRuleKind({
   point: 'required',
   fields,
   updatable: ['attack'],
+  evidence: { decides: 'blocking-at-point', field: 'attack' },
   describe: (f) => `blocks ${f.attack ?? '?'}`,
   examples: [
     { attack: 'any', point: [['header', 'HOST']], when: [{ point: ['path', 0], equal: 'admin' }] },

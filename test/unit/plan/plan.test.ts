@@ -62,7 +62,7 @@ describe('plan ordering', () => {
       'format_version', 'owner', 'summary', 'api_calls', 'safety', 'checksum', 'desired_digest', 'live_digest',
       'changes', 'notes', 'unmanaged', 'left_unmanaged',
     ]);
-    expect(plan.format_version).toBe(2);
+    expect(plan.format_version).toBe(3);
     expect(plan.owner).toBe('rampart');
     expect(renderJson(plan)).toBe(renderJson(planDocument(everyChange().desired, everyChange().live)));
   });

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const valid = () => ({
-  format_version: 2, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, api_calls: 0,
+  format_version: 3, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, api_calls: 0,
   safety: { ok: true, delete_count: 0, owned_count: 0, share: 0, threshold: 0.3, min_owned: 10 },
   checksum: planChecksum([]), desired_digest: 'd', live_digest: 'l', changes: [], notes: [],
 });
@@ -34,7 +34,7 @@ describe('readSavedPlan', () => {
 
   it('refuses what is not a plan, with a usage error instead of a crash later', async () => {
     const { safety: _safety, ...withoutSafety } = valid();
-    for (const content of ['not json', [], { format_version: 2, changes: [] }, withoutSafety]) {
+    for (const content of ['not json', [], { format_version: 3, changes: [] }, withoutSafety]) {
       await expect(readSavedPlan(await save(content))).rejects.toMatchObject({ code: 'usage' });
     }
   });
@@ -43,15 +43,15 @@ describe('readSavedPlan', () => {
     const file = await save({ ...valid(), format_version: 1 });
     await expect(readSavedPlan(file)).rejects.toMatchObject({
       code: 'stale_plan',
-      message: `${file} was made by an older Rampart (plan format 1; this one reads format 2): make a new plan`,
+      message: `${file} was made by an older Rampart (plan format 1; this one reads format 3): make a new plan`,
     });
   });
 
   it('refuses a plan of a newer format by name', async () => {
-    const file = await save({ ...valid(), format_version: 3 });
+    const file = await save({ ...valid(), format_version: 4 });
     await expect(readSavedPlan(file)).rejects.toMatchObject({
       code: 'usage',
-      message: `${file} was made by a newer Rampart (plan format 3; this one reads format 2): use that version`,
+      message: `${file} was made by a newer Rampart (plan format 4; this one reads format 3): use that version`,
     });
   });
 

@@ -15,7 +15,7 @@ function hit(fields: Partial<Hit> & Pick<Hit, 'type' | 'path' | 'point'>): Hit {
   serial++;
   return {
     id: ['i', `h${serial}`], client: 10042, requestId: 'r1', attackId: ['i', 'a1'], stamps: [], application: 7,
-    domain: 'Shop.Example.com', time: 1_800_000_000, ...fields,
+    domain: 'Shop.Example.com', time: 1_800_000_000, blocked: false, regexIds: [], ...fields,
   };
 }
 

@@ -1,0 +1,261 @@
+/**
+ * Each change of a plan against the requests the service recorded: what it
+ * would have done to them (contract: "Evidence before enforcement"). Pure:
+ * the hits come indexed (requests.ts), the live state is the plan's.
+ *
+ * A rule change is a rule before and a rule after (a create has no before, a
+ * delete no after, a replacement's before is the rule it replaces); what the
+ * kind decides about a request comes from its `evidence` (rules/kind.ts):
+ * the filtering mode (modes.ts), blocking at a point, detection by a regex,
+ * or a detection ignored. IP-list changes act on the requests from their
+ * sources (sources.ts). Anything hits cannot show is `not_evaluable`, with why.
+ */
+import type { Hit } from '../hits/read.js';
+import { InternalError } from '../errors.js';
+import type { Change, CreateIp, DeleteIp, IpChange, RuleChange } from '../model/change.js';
+import type { IpListName } from '../model/ip.js';
+import { kindOf, type LiveRule, type Point, type Rule } from '../model/rule.js';
+import { scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
+import type { LiveState } from '../model/state.js';
+import type { KindEvidence } from '../rules/kind.js';
+import type { ChangeImpact, ImpactEffect } from '../plan/types.js';
+import { changesOf, dispatch, type ByClass } from './classes.js';
+import { FilteringModes } from './modes.js';
+import type { ClientRequests, RequestIndex, SeenRequest } from './requests.js';
+import { requestsFrom } from './sources.js';
+import { noEffect, notEvaluable, tally } from './tally.js';
+
+export interface ImpactInput {
+  readonly changes: readonly Change[];
+  readonly live: LiveState;
+  /** The hits read, as requests. */
+  readonly seen: RequestIndex;
+  /** The experimental regexes' hits (their dry run), as requests. */
+  readonly experimental: RequestIndex;
+}
+
+export function evaluateChanges(input: ImpactInput): Map<Change, ChangeImpact> {
+  const context = new Context(input);
+  const impacts = new Map<Change, ChangeImpact>();
+  for (const change of input.changes) impacts.set(change, context.evaluate(change));
+  return impacts;
+}
+
+/** What a rule change is: the rule as it is (if any) and as it will be (if any). */
+interface RuleTransition {
+  readonly before?: Rule;
+  readonly after?: Rule;
+}
+
+const CLEAN_TRAFFIC = 'at least: the service does not record clean traffic, which the rule also acts on';
+
+class Context {
+  private readonly liveById: ReadonlyMap<number, LiveRule>;
+  private readonly modes: FilteringModes;
+
+  constructor(private readonly input: ImpactInput) {
+    this.liveById = new Map(input.live.rules.map((rule) => [rule.id, rule]));
+    this.modes = new FilteringModes(input.changes, input.live);
+  }
+
+  private readonly byClass: ByClass<ChangeImpact> = {
+    rule: (change) => this.ruleChange(change),
+    ip: (change) => this.ipChange(change),
+  };
+
+  evaluate(change: Change): ChangeImpact {
+    return dispatch(this.byClass, change);
+  }
+
+  private ipChange(change: IpChange): ChangeImpact {
+    switch (change.action) {
+      case 'create':
+        return this.ipCreate(change);
+      case 'adopt':
+        return noEffect('adoption adds the owner mark; the lists stay as they are');
+      case 'delete':
+        return this.ipDelete(change);
+      default: {
+        const unknown: never = change;
+        throw new InternalError(`no impact for the IP change ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  private ruleChange(change: RuleChange): ChangeImpact {
+    const transition = this.transition(change);
+    if ('impact' in transition) return transition.impact;
+    const rule = (transition.after ?? transition.before) as Rule;
+    const evidence = kindOf(rule).evidence;
+    if (!evidence) return notEvaluable(kindOf(rule).unevaluable ?? `hits record detected attacks; they do not show what a ${rule.kind} rule changes`);
+    for (const side of [transition.before, transition.after]) {
+      const unrecorded = side ? unrecordedCondition(side.conditions) : undefined;
+      if (unrecorded) return notEvaluable(`its scope tests ${JSON.stringify(unrecorded.point)}${unrecorded.type === 'regex' && unrecorded.point[0] !== 'header' ? ' with a regex JavaScript cannot read' : ''}, which hits do not record`);
+    }
+    const requests = this.input.seen.client(rule.client);
+    switch (evidence.decides) {
+      case 'filtering-mode':
+        return this.modes.impact(transition, requests, evidence.field);
+      case 'blocking-at-point':
+        return this.sets(transition, (r) => this.blockingAtPoint(r, evidence, requests), {
+          forward: { effect: 'newly_blocked', keep: (s) => !s.blocked }, backward: { effect: 'no_longer_blocked', keep: (s) => s.blocked }, lowerBound: true,
+        });
+      case 'detection-by-regex':
+        return this.regexChange(transition, evidence, requests);
+      case 'ignoring-stamp':
+      case 'ignoring-attack-type':
+        return this.sets(transition, (r) => this.flaggedAt(r, requests, (hit) => ignoredBy(r, evidence, hit)), {
+          forward: { effect: 'no_longer_detected' }, backward: { effect: 'newly_detected' }, lowerBound: false,
+        });
+    }
+  }
+
+  /** Before and after, or the impact when there is nothing to evaluate (a comment, a replacement's delete). */
+  private transition(change: RuleChange): RuleTransition | { impact: ChangeImpact } {
+    switch (change.action) {
+      case 'create': {
+        const replaced = (change.replaces ?? []).map((id) => this.liveById.get(id)).find((rule) => rule !== undefined);
+        return replaced ? { before: replaced, after: change.rule } : { after: change.rule };
+      }
+      case 'update':
+      case 'adopt':
+        if (change.fields.every((field) => field === 'comment')) {
+          return { impact: noEffect(change.action === 'adopt' ? 'adoption adds the owner mark; the rule acts as before' : 'only the comment changes') };
+        }
+        return { before: change.live, after: change.rule };
+      case 'delete':
+        if (change.reason === 'replaced') return { impact: noEffect('replaced by the create above, which carries the impact') };
+        if (change.reason === 'duplicate') return { impact: noEffect('another rule provides the same') };
+        if (this.promotedBy(change.rule)) return { impact: noEffect('promoted to a blocking regex above, which carries the impact') };
+        return { before: change.rule };
+    }
+  }
+
+  /**
+   * A set-valued change: `select` gives the requests a rule acts on; a new
+   * rule acts forward on those the old one did not, a removed one backward.
+   */
+  private sets(
+    transition: RuleTransition, select: (rule: Rule) => Set<SeenRequest>,
+    how: { forward: Direction; backward: Direction; lowerBound: boolean },
+  ): ChangeImpact {
+    const before = transition.before ? select(transition.before) : new Set<SeenRequest>();
+    const after = transition.after ? select(transition.after) : new Set<SeenRequest>();
+    const options = { lowerBound: how.lowerBound, ...(how.lowerBound ? { reason: CLEAN_TRAFFIC } : {}) };
+    const gained = [...after].filter((r) => !before.has(r) && (how.forward.keep?.(r) ?? true));
+    const lost = [...before].filter((r) => !after.has(r) && (how.backward.keep?.(r) ?? true));
+    if (!transition.before) return tally(how.forward.effect, gained, options);
+    if (!transition.after) return tally(how.backward.effect, lost, options);
+    if (gained.length > 0) return tally(how.forward.effect, gained, options);
+    if (lost.length > 0) return tally(how.backward.effect, lost, options);
+    return noEffect('it would have acted on the same recorded requests as before');
+  }
+
+  /** Requests in the rule's scope with a hit at its point that `hitCounts` accepts. */
+  private flaggedAt(rule: Rule, requests: ClientRequests, hitCounts: (hit: Hit) => boolean): Set<SeenRequest> {
+    const point = flatPoint(rule.point);
+    const found = new Set<SeenRequest>();
+    for (const request of requests.candidates(rule.conditions)) {
+      if (!scopeMatches(rule.conditions, request)) continue;
+      if (request.hits.some((hit) => flatPoint([hit.point]) === point && hitCounts(hit))) found.add(request);
+    }
+    return found;
+  }
+
+  private blockingAtPoint(rule: Rule, evidence: Extract<KindEvidence, { decides: 'blocking-at-point' }>, requests: ClientRequests): Set<SeenRequest> {
+    const attack = (rule.fields as Readonly<Record<string, unknown>>)[evidence.field];
+    // Every request carries its Host: a patch there acts on every request of its scope.
+    if (flatPoint(rule.point) === HOST_POINT) {
+      return new Set(requests.candidates(rule.conditions).filter((request) => scopeMatches(rule.conditions, request)));
+    }
+    return this.flaggedAt(rule, requests, (hit) => attack === 'any' || hit.type === attack);
+  }
+
+  private regexChange(transition: RuleTransition, evidence: Extract<KindEvidence, { decides: 'detection-by-regex' }>, requests: ClientRequests): ChangeImpact {
+    const experimental = (rule: Rule | undefined) => rule !== undefined && (rule.fields as Readonly<Record<string, unknown>>)[evidence.experimental] === true;
+    const { before, after } = transition;
+    if (after && experimental(after) && (!before || experimental(before))) return noEffect('an experimental regex records its matches and acts on no request');
+    if (!after && before && experimental(before)) return noEffect('an experimental regex records its matches and acts on no request');
+    // A promotion: the experimental rule's own matches in the window are the evidence, not a floor.
+    const trial = after && !experimental(after) ? (before && experimental(before) ? before as LiveRule : this.experimentalTwin(after)) : undefined;
+    if (trial?.regexId !== undefined) {
+      const matched = this.input.experimental.client(trial.client).all.filter((r) => r.hits.some((hit) => hit.regexIds.includes(trial.regexId as number)));
+      return tally('newly_detected', matched, { reason: `what the experimental regex #${trial.id} matched in the window` });
+    }
+    const pattern = (rule: Rule) => serviceRegex(String((rule.fields as Readonly<Record<string, unknown>>)[evidence.field] ?? ''));
+    for (const rule of [before, after]) {
+      if (rule && !('regexId' in rule && rule.regexId !== undefined) && pattern(rule) === undefined) return notEvaluable('its regex is not one JavaScript can read, so the recorded values cannot be tested');
+    }
+    const select = (rule: Rule): Set<SeenRequest> => {
+      const id = (rule as Partial<LiveRule>).regexId;
+      // A live rule's own matches are recorded with its id; a new one is tried on the values the hits recorded.
+      if (id !== undefined) return new Set(requests.all.filter((r) => r.hits.some((hit) => hit.regexIds.includes(id))));
+      const regex = pattern(rule) as RegExp;
+      return this.flaggedAt(rule, requests, (hit) => hit.value !== undefined && regex.test(hit.value));
+    };
+    const lowerBound = after !== undefined && (after as Partial<LiveRule>).regexId === undefined;
+    return this.sets(transition, select, { forward: { effect: 'newly_detected' }, backward: { effect: 'no_longer_detected' }, lowerBound });
+  }
+
+  /** The live experimental rule a new blocking regex promotes: same scope, point and regex. */
+  private experimentalTwin(rule: Rule): LiveRule | undefined {
+    const evidence = kindOf(rule).evidence;
+    if (evidence?.decides !== 'detection-by-regex') return undefined;
+    const field = (r: Rule, name: string) => (r.fields as Readonly<Record<string, unknown>>)[name];
+    return this.input.live.rules.find((live) => live.kind === rule.kind && live.client === rule.client && field(live, evidence.experimental) === true
+      && field(live, evidence.field) === field(rule, evidence.field) && flatPoint(live.point) === flatPoint(rule.point)
+      && sameConditions(live, rule));
+  }
+
+  /** Whether a live experimental rule is promoted by a create of this plan. */
+  private promotedBy(rule: LiveRule): boolean {
+    const evidence = kindOf(rule).evidence;
+    if (evidence?.decides !== 'detection-by-regex' || (rule.fields as Readonly<Record<string, unknown>>)[evidence.experimental] !== true) return false;
+    return changesOf(this.input.changes, 'rule').some((change) => change.action === 'create' && this.experimentalTwin(change.rule)?.id === rule.id);
+  }
+
+  private ipCreate(change: CreateIp): ChangeImpact {
+    if (change.force) return noEffect('moves values between objects Rampart owns; the lists stay as they are');
+    const requests = this.input.seen.client(change.client);
+    const from = change.entries.flatMap((entry) => requestsFrom(entry, requests));
+    return LIST_EFFECTS[change.list](from);
+  }
+
+  private ipDelete(change: DeleteIp): ChangeImpact {
+    const gone = change.objects.filter((object) => object.reason === 'not-declared');
+    if (gone.length === 0) return noEffect('the values stay in the lists, held by other objects');
+    const requests = this.input.seen.client(change.client);
+    return tally('attack_hits_from', gone.flatMap((object) => object.entries.flatMap((entry) => requestsFrom(entry, requests))), {
+      reason: 'attack requests from the sources the delete takes out of the lists',
+    });
+  }
+}
+
+interface Direction {
+  readonly effect: ImpactEffect;
+  readonly keep?: (request: SeenRequest) => boolean;
+}
+
+/** What a new entry of each list would have done to the requests from its sources. */
+const LIST_EFFECTS: Readonly<Record<IpListName, (from: readonly SeenRequest[]) => ChangeImpact>> = {
+  black: (from) => tally('attack_hits_from', from, { reason: 'the deny list blocks every request from it; attacks are all the service recorded' }),
+  gray: (from) => tally('attack_hits_from', from, { reason: 'the gray list has attacks from it blocked under safe_blocking' }),
+  white: (from) => tally('no_longer_blocked', from.filter((r) => r.blocked)),
+};
+
+const HOST_POINT = JSON.stringify(['header', 'HOST']);
+
+/** A point as one flat list, header names upper-cased (a hit's point is flat; a rule's is two-level). */
+function flatPoint(point: readonly Point[]): string {
+  const flat = point.flat();
+  return JSON.stringify(flat.map((part, i) => (flat[i - 1] === 'header' && typeof part === 'string' ? part.toUpperCase() : part)));
+}
+
+function ignoredBy(rule: Rule, evidence: Extract<KindEvidence, { decides: 'ignoring-stamp' | 'ignoring-attack-type' }>, hit: Hit): boolean {
+  const value = (rule.fields as Readonly<Record<string, unknown>>)[evidence.field];
+  return evidence.decides === 'ignoring-stamp' ? hit.stamps.includes(value as number) : value === 'any' || hit.type === value;
+}
+
+function sameConditions(a: Rule, b: Rule): boolean {
+  return JSON.stringify(a.conditions) === JSON.stringify(b.conditions);
+}

@@ -1,0 +1,46 @@
+/**
+ * `--impact`: what each change of a plan would have done to the traffic the
+ * service saw in a window. Reads the hits the changes need (read.ts), groups
+ * them into requests (requests.ts), evaluates every change (evaluate.ts), and
+ * returns the plan with its impacts; the plan's changes are never altered.
+ */
+import type { ServiceApi } from '../api/service.js';
+import type { LiveState } from '../model/state.js';
+import type { ChangeImpact, Plan, PlanImpact } from '../plan/types.js';
+import { evaluateChanges } from './evaluate.js';
+import { readImpactHits } from './read.js';
+import { RequestIndex } from './requests.js';
+
+export interface ImpactOptions {
+  readonly windowSeconds: number;
+  /** The window's end (seconds since the epoch). */
+  readonly nowSeconds: number;
+  /** `--impact-limit`: the most requests one change may newly block or stop blocking. */
+  readonly limit?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** The effects the limit counts: a change of what is blocked. */
+const LIMITED_EFFECTS: ReadonlySet<ChangeImpact['effect']> = new Set(['newly_blocked', 'no_longer_blocked']);
+
+export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, options: ImpactOptions): Promise<Plan> {
+  const window = { from: options.nowSeconds - options.windowSeconds, to: options.nowSeconds };
+  const read = await readImpactHits(api, plan.changes, window, options.signal);
+  const impacts = evaluateChanges({
+    changes: plan.changes, live, seen: new RequestIndex(read.hits), experimental: new RequestIndex(read.experimental),
+  });
+  const all = [...impacts.values()];
+  const overLimit = options.limit === undefined ? undefined : all.filter((i) => LIMITED_EFFECTS.has(i.effect) && i.requests > (options.limit as number)).length;
+  const impact: PlanImpact = {
+    window_seconds: options.windowSeconds,
+    hits_read: read.hits.length + read.experimental.length,
+    listings: read.listings,
+    complete: read.incomplete === undefined,
+    ...(read.incomplete !== undefined ? { reason: read.incomplete } : {}),
+    not_evaluable: all.filter((i) => !i.evaluable).length,
+    ...(options.limit !== undefined ? { limit: options.limit, over_limit: overLimit as number } : {}),
+  };
+  // The plan's properties as they are, its digests still computed when first read (a spread would compute them).
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
+  return Object.assign(copy, { impacts, impact });
+}

@@ -1,0 +1,161 @@
+/**
+ * What a filtering-mode change would have done to the requests it governs.
+ *
+ * A request takes the most specific `mode` rule that matches it (the
+ * service's rule branches): a rule whose conditions include another's is more
+ * specific; between others, more conditions, then exact values over
+ * case-insensitive ones over regexes. A change governs a request when its rule
+ * is that rule before or after the plan. What each mode blocks, for an attack
+ * (every hit is one): `block` blocks it; `safe_blocking` only from a
+ * graylisted source; `monitoring` and `off` let it through. A denylisted
+ * source is blocked in every mode but `off`; an allowlisted one never is.
+ * The node's own mode (`default`) is not known to the API.
+ */
+import type { Change } from '../model/change.js';
+import { IP_LISTS, type IpEntry, type IpListName } from '../model/ip.js';
+import { conditionKey, type Condition, type Rule } from '../model/rule.js';
+import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
+import type { LiveState } from '../model/state.js';
+import type { ChangeImpact } from '../plan/types.js';
+import type { ClientRequests, SeenRequest } from './requests.js';
+import { changesOf } from './classes.js';
+import { SourceList } from './sources.js';
+import { noEffect, notEvaluable, tally } from './tally.js';
+
+interface ModeRule {
+  readonly rule: Rule;
+  readonly mode: string;
+  readonly keys: ReadonlySet<string>;
+  readonly score: readonly number[];
+}
+
+/** How much each mode blocks, least first. */
+const STRICTNESS: Readonly<Record<string, number>> = { off: 0, monitoring: 1, safe_blocking: 2, block: 3 };
+
+/** The node's own mode: not known to the API, so nothing can be said of what it blocks. */
+const NODE_MODE = 'default';
+
+export class FilteringModes {
+  private readonly before = new Map<number, ModeRule[]>();
+  private readonly after = new Map<number, ModeRule[]>();
+  private readonly lists = new Map<number, Readonly<Record<IpListName, SourceList>>>();
+
+  constructor(private readonly changes: readonly Change[], private readonly live: LiveState) {}
+
+  impact(transition: { readonly before?: Rule; readonly after?: Rule }, requests: ClientRequests, field: string): ChangeImpact {
+    const modeOf = (rule: Rule | undefined) => (rule ? String((rule.fields as Readonly<Record<string, unknown>>)[field] ?? NODE_MODE) : undefined);
+    const from = modeOf(transition.before);
+    const to = modeOf(transition.after);
+    if (from === NODE_MODE || to === NODE_MODE) return notEvaluable('the node\'s own mode (default) is not known to the API, so what it blocks cannot be told');
+    const rule = (transition.after ?? transition.before) as Rule;
+    const beforeRules = this.rules(this.before, rule.client, 'before');
+    const afterRules = this.rules(this.after, rule.client, 'after');
+    const lists = this.listsOf(rule.client);
+    const newly: SeenRequest[] = [];
+    const released: SeenRequest[] = [];
+    const candidates = new Set([...candidatesOf(transition.before, requests), ...candidatesOf(transition.after, requests)]);
+    for (const request of candidates) {
+      const was = mostSpecific(beforeRules, request);
+      const will = mostSpecific(afterRules, request);
+      const governed = (transition.before !== undefined && was?.rule === transition.before) || (transition.after !== undefined && will?.rule === transition.after);
+      if (!governed) continue;
+      const blocks = will === undefined ? request.blocked : blocksUnder(will.mode, request, lists);
+      if (blocks === undefined) continue;
+      if (!request.blocked && blocks) newly.push(request);
+      if (request.blocked && !blocks) released.push(request);
+    }
+    // The change's own direction first; the other only when the requests went that way alone (a rule under a stricter one).
+    const stricter = to !== undefined && (from === undefined || (STRICTNESS[to] ?? 0) >= (STRICTNESS[from] ?? 0));
+    const [first, second] = stricter ? [newly, released] : [released, newly];
+    const blocking = stricter === (first.length > 0 || second.length === 0);
+    if (newly.length === 0 && released.length === 0 && from === to) return noEffect('the mode stays as it is');
+    return tally(blocking ? 'newly_blocked' : 'no_longer_blocked', blocking ? newly : released);
+  }
+
+  /** The client's mode rules on one side of the plan, with what ranks them; rules whose scope hits cannot answer are left out. */
+  private rules(cache: Map<number, ModeRule[]>, client: number, side: 'before' | 'after'): ModeRule[] {
+    let rules = cache.get(client);
+    if (rules) return rules;
+    const isMode = (rule: Rule) => rule.client === client && rule.kind === 'mode';
+    const live = this.live.rules.filter(isMode);
+    let current: Rule[] = live;
+    if (side === 'after') {
+      const gone = new Set<number>();
+      const added: Rule[] = [];
+      for (const change of changesOf(this.changes, 'rule')) {
+        if (!isMode(change.rule)) continue;
+        if (change.action === 'delete') gone.add(change.rule.id);
+        else {
+          if (change.action !== 'create') gone.add(change.live.id);
+          for (const id of change.action === 'create' ? change.replaces ?? [] : []) gone.add(id);
+          added.push(change.rule);
+        }
+      }
+      current = [...live.filter((rule) => !gone.has((rule as { id: number }).id)), ...added];
+    }
+    rules = current.filter((rule) => unrecordedCondition(rule.conditions) === undefined).map((rule) => ({
+      rule,
+      mode: String((rule.fields as Readonly<Record<string, unknown>>).mode ?? NODE_MODE),
+      keys: new Set(rule.conditions.map(conditionKey)),
+      score: specificity(rule.conditions),
+    }));
+    cache.set(client, rules);
+    return rules;
+  }
+
+  /** The client's IP lists as they would be after the plan. */
+  private listsOf(client: number): Readonly<Record<IpListName, SourceList>> {
+    let lists = this.lists.get(client);
+    if (lists) return lists;
+    const deleted = new Set<number>();
+    const added: IpEntry[] = [];
+    for (const change of changesOf(this.changes, 'ip')) {
+      if (change.client !== client) continue;
+      if (change.action === 'delete') for (const object of change.objects) deleted.add(object.id);
+      else added.push(...change.entries);
+    }
+    const entries = [...this.live.ipEntries.filter((e) => e.client === client && !deleted.has(e.id)), ...added];
+    lists = Object.fromEntries(IP_LISTS.map((list) => [list, new SourceList(entries.filter((e) => e.list === list))])) as Record<IpListName, SourceList>;
+    this.lists.set(client, lists);
+    return lists;
+  }
+}
+
+function candidatesOf(rule: Rule | undefined, requests: ClientRequests): SeenRequest[] {
+  return rule ? requests.candidates(rule.conditions).filter((request) => scopeMatches(rule.conditions, request)) : [];
+}
+
+/** Whether an attack from this request's source is blocked under `mode`; undefined for the node's own mode. */
+function blocksUnder(mode: string, request: SeenRequest, lists: Readonly<Record<IpListName, SourceList>>): boolean | undefined {
+  if (lists.white.holds(request)) return false;
+  if (mode === NODE_MODE) return undefined;
+  if (lists.black.holds(request)) return mode !== 'off';
+  if (mode === 'block') return true;
+  if (mode === 'safe_blocking') return lists.gray.holds(request);
+  return false;
+}
+
+function mostSpecific(rules: readonly ModeRule[], request: SeenRequest): ModeRule | undefined {
+  let best: ModeRule | undefined;
+  for (const rule of rules) {
+    if (!scopeMatches(rule.rule.conditions, request)) continue;
+    if (!best || moreSpecific(rule, best)) best = rule;
+  }
+  return best;
+}
+
+function moreSpecific(a: ModeRule, b: ModeRule): boolean {
+  const includes = (outer: ModeRule, inner: ModeRule) => outer.keys.size > inner.keys.size && [...inner.keys].every((key) => outer.keys.has(key));
+  if (includes(a, b)) return true;
+  if (includes(b, a)) return false;
+  for (let i = 0; i < a.score.length; i++) {
+    const d = (a.score[i] as number) - (b.score[i] as number);
+    if (d !== 0) return d > 0;
+  }
+  return false;
+}
+
+/** More conditions, then more exact ones, then more case-insensitive ones (an exact value beats a regex). */
+function specificity(conditions: readonly Condition[]): number[] {
+  return [conditions.length, conditions.filter((c) => c.type === 'equal').length, conditions.filter((c) => c.type === 'iequal').length];
+}

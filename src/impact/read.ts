@@ -1,0 +1,86 @@
+/**
+ * The hits a plan's impact needs, and no more: for each client its changes
+ * touch, in the window, narrowed to the applications the changes name (all of
+ * them when one is account-wide), read in time slices (hits/read.ts). The
+ * experimental regexes' hits are read only for a client whose changes involve
+ * one. A listing that fails leaves that client's evidence out and makes the
+ * impact incomplete, saying why; it never fails the plan.
+ */
+import type { ServiceApi } from '../api/service.js';
+import { readHitWindow, type Hit, type HitWindow } from '../hits/read.js';
+import type { Change } from '../model/change.js';
+import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
+import { kindOf } from '../model/rule.js';
+import { dispatch, type ByClass } from './classes.js';
+import { planClassOf } from '../plan/classes/index.js';
+
+export interface ImpactHits {
+  readonly hits: Hit[];
+  readonly experimental: Hit[];
+  readonly listings: number;
+  /** Why some evidence is missing (a failed listing), if any is. */
+  readonly incomplete?: string;
+}
+
+export interface HitsWanted {
+  /** The applications of the client's changes; undefined when one is account-wide. */
+  readonly applications?: ReadonlySet<number>;
+  /** A change involves an experimental regex (its dry run is the evidence). */
+  readonly experimental: boolean;
+}
+
+/** What to read per client, from the changes. */
+export function hitsWanted(changes: readonly Change[]): Map<number, HitsWanted> {
+  const wanted = new Map<number, { applications: Set<number> | undefined; experimental: boolean }>();
+  for (const change of changes) {
+    const client = planClassOf(change).client(change);
+    const entry = wanted.get(client) ?? { applications: new Set<number>(), experimental: false };
+    wanted.set(client, entry);
+    const applications = dispatch(APPLICATIONS, change);
+    if (applications === undefined) entry.applications = undefined;
+    else for (const app of applications) entry.applications?.add(app);
+    if (dispatch(EXPERIMENTAL, change)) entry.experimental = true;
+  }
+  return new Map([...wanted].map(([client, w]) => [client, { ...(w.applications ? { applications: w.applications } : {}), experimental: w.experimental }]));
+}
+
+/** The applications a change acts on, or undefined for every one. */
+const APPLICATIONS: ByClass<readonly number[] | undefined> = {
+  rule: (change) => {
+    const instance = change.rule.conditions.find((c) => c.point[0] === 'instance' && c.type === 'equal');
+    return instance?.value != null ? [Number(instance.value)] : undefined;
+  },
+  ip: (change) => {
+    const pools = change.action === 'delete' ? change.objects.flatMap((o) => o.entries.flatMap((e) => e.pools)) : change.pools;
+    return pools.includes(ALL_APPLICATIONS_POOL) ? undefined : pools;
+  },
+};
+
+/** Whether a change's evidence may be an experimental regex's dry run. */
+const EXPERIMENTAL: ByClass<boolean> = {
+  rule: (change) => kindOf(change.rule).evidence?.decides === 'detection-by-regex',
+  ip: () => false,
+};
+
+export async function readImpactHits(api: ServiceApi, changes: readonly Change[], window: HitWindow, signal?: AbortSignal): Promise<ImpactHits> {
+  const hits: Hit[] = [];
+  const experimental: Hit[] = [];
+  let listings = 0;
+  const failures: string[] = [];
+  for (const [client, wanted] of [...hitsWanted(changes)].sort((a, b) => a[0] - b[0])) {
+    const filter = wanted.applications ? { poolid: [...wanted.applications].sort((a, b) => a - b) } : {};
+    const reads: [Hit[], boolean][] = [[hits, false], ...(wanted.experimental ? [[experimental, true] as [Hit[], boolean]] : [])];
+    for (const [into, isExperimental] of reads) {
+      try {
+        const read = await readHitWindow(api, client, filter, { window, experimental: isExperimental, ...(signal ? { signal } : {}) });
+        listings += read.listings;
+        into.push(...read.hits);
+      } catch (error) {
+        // A stop (Ctrl-C, the deadline) is the command's, not a gap in the evidence.
+        if (signal?.aborted) throw error;
+        failures.push(`client ${client}${isExperimental ? ' (experimental hits)' : ''}: ${(error as Error).message}`);
+      }
+    }
+  }
+  return { hits, experimental, listings, ...(failures.length > 0 ? { incomplete: `the hits listing failed for ${failures.join('; ')}` } : {}) };
+}
