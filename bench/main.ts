@@ -10,7 +10,8 @@
  *     (bench/validate.ts);
  *   - the daemon: edit-to-first-call latency and resident memory;
  *   - nested values: a no-op plan over 1,000 abuse controls beside 1,000 vpatch rules (bench/kinds.ts);
- *   - the first plan of a large account: every declaration a create, each printed with its line.
+ *   - the first plan of a large account: every declaration a create, each printed with its line;
+ *   - `--impact` over 100k hits and 1,000 changes against fetching the same pages (bench/impact.ts).
  *
  * Speed is measured, not asserted: this prints figures; the tests check behaviour.
  */
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchFigures as DiffFigures } from './diff.js';
+import { benchImpact, type ImpactFigures } from './impact.js';
 import { benchKinds, type KindFigures } from './kinds.js';
 import { benchApply, type ApplyFigures } from './lib/apply-bench.js';
 import { benchDaemon, type DaemonFigures } from './lib/daemon-bench.js';
@@ -44,6 +46,7 @@ interface Results {
   daemonAtScale?: DaemonScaleFigures;
   kinds?: KindFigures;
   firstPlan?: FirstPlanFigures;
+  impact?: ImpactFigures;
   totalMs: number;
 }
 
@@ -61,6 +64,8 @@ const { values: flags } = parseArgs({
     kinds: { type: 'boolean', default: false },
     /** Only the first plan of 10k rules + 50k IP values against an empty account (bench/lib/first-plan.ts). */
     'first-plan': { type: 'boolean', default: false },
+    /** Only `plan --impact` over 100k hits and 1,000 changes against its floor (bench/impact.ts). */
+    impact: { type: 'boolean', default: false },
     /** Each no-op plan this many times, each with its floor right after it: the run of the median × floor is shown, with the range. */
     repeat: { type: 'string', default: '1' },
   },
@@ -104,6 +109,10 @@ async function main(): Promise<Results> {
       results.kinds = await benchKinds(emulator, policies);
       return results;
     }
+    if (flags.impact) {
+      results.impact = await benchImpact(emulator, policies);
+      return results;
+    }
     if (flags['first-plan']) {
       results.firstPlan = await benchFirstPlan(emulator, FIRST_PLAN_SCALE, policies);
       return results;
@@ -132,6 +141,8 @@ async function main(): Promise<Results> {
       progress('first plan: 10k rules + 50k IP values against an empty account');
       results.firstPlan = await benchFirstPlan(emulator, FIRST_PLAN_SCALE, policies);
     }
+    progress('plan --impact: 100k hits, 1,000 changes');
+    results.impact = await benchImpact(emulator, policies);
     progress('no-op plan: 1,000 abuse controls beside 1,000 vpatch rules');
     results.kinds = await benchKinds(emulator, policies);
     progress('daemon: start, idle memory, edit-to-first-call');
@@ -223,6 +234,11 @@ function render(r: Results): string {
     rows.push([`no-op plan, ${k(x.rules)} abuse controls vs ${k(x.rules)} vpatch`, `${s(x.controlsPlanMs)} vs ${s(x.vpatchPlanMs)} (${x.planRatio}×)`,
       `fresh process, emulator read (median of 3 cold plans); in process without the read: ${x.controlsMs} vs ${x.vpatchMs} ms (${x.ratio}×)`]);
   }
+  if (r.impact) {
+    const x = r.impact;
+    rows.push([`plan --impact, ${k(x.hits)} hits, ${k(x.changes)} changes`, `impact ${s(x.impactMs)} against a floor of ${s(x.floorMs)} (${x.ratio}×)`,
+      `${x.listings} listings (floor ${x.floorListings}), ${x.hitsRead.toLocaleString('en-US')} hits read; plan without it ${s(x.planMs)}; peak RSS ${x.impactMaxRssMb} MB against ${x.planMaxRssMb} MB without (+${x.extraRssMb} MB)`]);
+  }
   const growth = growthRow(r.noopPlans);
   if (growth) rows.push(growth);
   const largest = [...r.noopPlans].sort((a, b) => b.rules + b.ipValues - (a.rules + a.ipValues))[0];
@@ -237,7 +253,7 @@ function render(r: Results): string {
   out.push('', 'Other figures:', table(['what', 'figure', 'detail'], rows));
   const goals = goalRows(r);
   if (goals.length > 0) {
-    out.push('', 'Goals (issue 23), each judged on this run:', table(['goal', 'figure', 'met'], goals.map((g) => [g.goal, g.figure, g.met ? 'yes' : 'no'])));
+    out.push('', 'Goals (issues 23 and 36), each judged on this run:', table(['goal', 'figure', 'met'], goals.map((g) => [g.goal, g.figure, g.met ? 'yes' : 'no'])));
   }
   return out.join('\n');
 }

@@ -8,6 +8,7 @@ import type { BenchFigures as DiffFigures } from '../diff.js';
 import type { ApplyFigures } from './apply-bench.js';
 import type { DaemonFigures } from './daemon-bench.js';
 import type { DaemonScaleFigures } from './daemon-scale.js';
+import type { ImpactFigures } from '../impact.js';
 import type { NoopPlanFigures } from './noop-plan.js';
 
 export interface GoalInputs {
@@ -16,6 +17,7 @@ export interface GoalInputs {
   readonly diff?: DiffFigures;
   readonly daemon?: DaemonFigures;
   readonly daemonAtScale?: DaemonScaleFigures;
+  readonly impact?: ImpactFigures;
 }
 
 export interface GoalRow {
@@ -32,6 +34,9 @@ const PLAN_RSS_MB = { '10k+50k': 150, '50k+50k': 300 } as const;
 const DIFF_PLAN_MS = 300;
 const DAEMON_IDLE_MB = 70;
 const DAEMON_STEADY_MB = 120;
+/** `--impact` over 100k hits and 1,000 changes: its own time against fetching and parsing the same pages, and its memory over the plan. */
+const IMPACT_FLOOR_RATIO = 1.5;
+const IMPACT_EXTRA_MB = 50;
 /** A 100k + 100k cold plan against a 50k + 50k one. */
 const GROWTH = 2.2;
 
@@ -100,6 +105,19 @@ export function goalRows(r: GoalInputs): GoalRow[] {
       goal: `growth, 50k + 50k → 100k + 100k: ≤ ${GROWTH}×`,
       figure: `${ratio.toFixed(2)}× (${s(half.cold.totalMs)} → ${s(full.cold.totalMs)}); the floor grew ${floorRatio.toFixed(2)}×`,
       met: ratio <= GROWTH,
+    });
+  }
+  if (r.impact) {
+    const x = r.impact;
+    rows.push({
+      goal: `plan --impact, ${x.hits / 1000}k hits and ${x.changes} changes: ≤ ${IMPACT_FLOOR_RATIO}× floor`,
+      figure: `${s(x.impactMs)} against ${s(x.floorMs)} (the same ${x.floorListings} pages fetched and parsed): ${x.ratio.toFixed(2)}×`,
+      met: x.ratio <= IMPACT_FLOOR_RATIO,
+    });
+    rows.push({
+      goal: `plan --impact: ≤ ${IMPACT_EXTRA_MB} MB of peak memory over the plan without it`,
+      figure: `+${x.extraRssMb} MB (${x.impactMaxRssMb} MB against ${x.planMaxRssMb} MB)`,
+      met: x.extraRssMb <= IMPACT_EXTRA_MB,
     });
   }
   // A no-op plan run several times (`--repeat`) counts as exact only when every run was.

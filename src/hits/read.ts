@@ -13,6 +13,8 @@
  */
 import { HIT_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { ApiProtocolError } from '../errors.js';
+import { splitPath } from '../model/request-path.js';
+import type { RecordedRequest } from '../model/scope-match.js';
 
 /** A hit as Rampart reads it: the fields scoping, grouping and evidence need. */
 export interface Hit {
@@ -44,6 +46,11 @@ export interface Hit {
   readonly datacenter?: string;
   /** The custom regex rules (their regex ids) that matched. */
   readonly regexIds: readonly number[];
+}
+
+/** What a hit records of its request, as a scope tests it (model/scope-match.ts): `tune` and `--impact` read it alike. */
+export function recordedRequest(hit: Pick<Hit, 'domain' | 'path' | 'application'>): RecordedRequest {
+  return { host: hit.domain, path: splitPath(hit.path), application: hit.application };
 }
 
 /** Seconds since the epoch, both ends included. */

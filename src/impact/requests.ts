@@ -3,9 +3,8 @@
  * attack of a request), indexed once by client, application and host so that
  * evaluating a plan costs about one pass over the hits, not hits × changes.
  */
-import type { Hit } from '../hits/read.js';
+import { recordedRequest, type Hit } from '../hits/read.js';
 import { cidrBounds, parseCidr } from '../model/cidr.js';
-import { splitPath } from '../model/request-path.js';
 import type { Condition } from '../model/rule.js';
 import type { RecordedRequest } from '../model/scope-match.js';
 
@@ -127,8 +126,7 @@ function requestOf(hits: readonly Hit[]): SeenRequest {
   const proxyType = found((h) => h.proxyType);
   const datacenter = found((h) => h.datacenter);
   return {
-    id: first.requestId, client: first.client, application: first.application, host: first.domain,
-    path: splitPath(first.path), rawPath: first.path,
+    id: first.requestId, client: first.client, ...recordedRequest(first), rawPath: first.path,
     ...(ip !== undefined ? { ip } : {}),
     ...(country !== undefined ? { country } : {}),
     ...(proxyType !== undefined ? { proxyType } : {}),

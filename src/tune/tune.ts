@@ -8,10 +8,11 @@
 import type { ServiceApi } from '../api/service.js';
 import { ApiAuthError, UsageError } from '../errors.js';
 import { conditionKey, type DesiredRule, type LiveRule } from '../model/rule.js';
-import { HIT_RETENTION_SECONDS, readHits, readRequestHits, type Hit } from '../hits/read.js';
+import { HIT_RETENTION_SECONDS, readHits, readRequestHits, recordedRequest, type Hit } from '../hits/read.js';
 import { compiled, fileFor, newFileName, placementOf, ruleName, writtenRule, type PlacedRule, type PolicyDocument } from './place.js';
 import { groupHits, isDetectorHit, proposedRules, type HitGroup, type RuleChoice } from './propose.js';
 import { serviceScope, type ServiceScope } from './scope.js';
+import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
 import { shown } from './shown.js';
 
 /** The `poolid` of a hit of the default application. */
@@ -162,6 +163,10 @@ async function checkScopes(groups: HitGroup[], api: ServiceApi, notes: string[],
     if (wider) notes.push(`the service scopes ${where} ${wider}: used, as --accept-service-scope asks`);
     if (same) continue;
     notes.push(`the service scopes hits on ${shown(group.domain)}${shown(group.path)} otherwise than Rampart derived: its scope is used`);
+    // Read as --impact reads a rule's reach, by the request model both share: a reviewer should look twice.
+    if (unrecordedCondition(theirs.conditions) === undefined && !scopeMatches(theirs.conditions, recordedRequest(first))) {
+      notes.push(`the service's scope for hits on ${shown(group.domain)}${shown(group.path)} does not select that path as Rampart reads it (--impact would not count the request): check it in the console`);
+    }
     group.derivedScope = group.scope;
     group.scope = theirs.conditions;
   }

@@ -106,7 +106,7 @@ async function prepared(): Promise<void> {
 
 async function planJson(args: string[] = []): Promise<{ plan: PlanDocument; code: number; stderr: string }> {
   const run = await rampart('plan', ['--impact', '--format', 'json', ...args]);
-  return { plan: JSON.parse(run.stdout) as PlanDocument, code: run.code, stderr: run.stderr };
+  return { plan: JSON.parse(run.stdout) as PlanDocument, code: run.code ?? -1, stderr: run.stderr };
 }
 
 /** Each change's impact by what it is. */
@@ -162,7 +162,7 @@ describe('plan --impact', () => {
     const refused = await rampart('apply', ['--impact-limit', '3', '--auto-approve']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/unsafe_plan/);
-    expect(emulator.control.state().hints.some((hint) => hint.type === 'disable_stamp')).toBe(false);
+    expect(emulator.control.state().hints.some((hint) => hint.record.type === 'disable_stamp')).toBe(false);
     const under = await rampart('plan', ['--impact-limit', '4', '--detailed-exitcode']);
     expect(under.code).toBe(2);
     expect(under.stdout).toMatch(/Within the limit of 4 requests/);

@@ -148,7 +148,11 @@ describe('rampart tune', () => {
     expect(json.rules.map((r) => [r.rule.when, r.service_scope_differs])).toEqual([
       [[{ point: ['header', 'HOST'], iequal: 'shop.example.com' }, { point: ['path', 0], equal: 'search' }], true],
     ]);
-    expect(json.notes).toEqual([expect.stringContaining('the service scopes hits on shop.example.com/Search otherwise')]);
+    expect(json.notes).toEqual([
+      expect.stringContaining('the service scopes hits on shop.example.com/Search otherwise'),
+      // `[path, 0]` is a directory: the last segment of /Search is its action_name, and equal is case-sensitive.
+      expect.stringContaining('does not select that path as Rampart reads it'),
+    ]);
   });
 
   it('a request across two hosts gets rules per host and says so; an application no file declares gets a new file', async () => {

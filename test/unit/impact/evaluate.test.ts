@@ -1,0 +1,159 @@
+/**
+ * The impact of each kind of change against hand-made requests, in process:
+ * which rule governs a request (the most specific mode rule), what each mode
+ * blocks (the gray list under safe_blocking, the allow list always), a patch
+ * on the Host, subnets and applications of IP entries, deletes, and what
+ * hits cannot show. The counts are those each case's requests imply.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Hit } from '../../../src/hits/read.js';
+import { evaluateChanges } from '../../../src/impact/evaluate.js';
+import { RequestIndex } from '../../../src/impact/requests.js';
+import type { Change } from '../../../src/model/change.js';
+import type { LiveIpEntry } from '../../../src/model/ip.js';
+import type { DesiredRule, LiveRule } from '../../../src/model/rule.js';
+import type { DesiredState, LiveState } from '../../../src/model/state.js';
+import { buildPlan } from '../../../src/plan/plan.js';
+import { loadPolicyTexts } from '../../../src/policy/validate.js';
+
+const CLIENT = 10042;
+
+function desired(body: string): DesiredState {
+  const loaded = loadPolicyTexts([{ file: 'policies/test.yaml', text: `version: 1\nclient: ${CLIENT}\napplication: 7\n${body}` }]);
+  if (!loaded.desired) throw new Error(JSON.stringify(loaded.diagnostics));
+  return loaded.desired;
+}
+
+/** The account as if `body` had been applied by Rampart. */
+function liveOf(body: string): LiveState {
+  const state = desired(body);
+  const rules = state.rules.map((rule, i): LiveRule => {
+    const { source: _source, ...plain } = rule as DesiredRule & Record<string, unknown>;
+    return { ...plain, id: 100 + i, owner: 'rampart', name: rule.source.name } as LiveRule;
+  });
+  const ipEntries = state.ipEntries.map((entry, i): LiveIpEntry => {
+    const { source: _source, ...plain } = entry;
+    return { ...plain, id: 500 + i, objectSize: 1, owner: 'rampart' };
+  });
+  return { clients: [CLIENT], rules, ipEntries };
+}
+
+let serial = 0;
+/** One request of one hit: a SQL injection in `q` on the shop, let through, unless the fields say otherwise. */
+function hit(fields: Partial<Hit> = {}): Hit {
+  serial++;
+  return {
+    id: ['i', `h${serial}`], client: CLIENT, requestId: `r${serial}`, attackId: ['i', 'a'], type: 'sqli', stamps: [7730],
+    point: ['get', 'q'], application: 7, domain: 'shop.example.com', path: '/api/search', time: 1_800_000_000,
+    ip: '192.0.2.1', blocked: false, regexIds: [], ...fields,
+  };
+}
+
+function impactsOf(before: string, after: string, hits: readonly Hit[], experimental: readonly Hit[] = []): Map<string, ReturnType<typeof evaluateChanges> extends Map<Change, infer I> ? I : never> {
+  const live = liveOf(before);
+  const plan = buildPlan(desired(after), live);
+  const impacts = evaluateChanges({ changes: plan.changes, live, seen: new RequestIndex(hits), experimental: new RequestIndex(experimental) });
+  return new Map([...impacts].map(([change, impact]) => [label(change), impact]));
+}
+
+function label(change: Change): string {
+  if (change.kind === 'ip') return `${change.action} ${change.action === 'delete' ? 'ip' : change.list}`;
+  return `${change.action} ${change.rule.kind}${'source' in change.rule ? ` ${change.rule.source.name}` : ''}`;
+}
+
+describe('a filtering mode change', () => {
+  it('counts only the requests it governs: a more specific rule keeps its own', async () => {
+    const before = 'mode: monitoring\nrules:\n  - { name: admin, type: mode, mode: monitoring, when: [{ url: /admin/** }] }\n';
+    const after = 'mode: block\nrules:\n  - { name: admin, type: mode, mode: monitoring, when: [{ url: /admin/** }] }\n';
+    const hits = [hit(), hit({ path: '/login' }), hit({ path: '/admin/users' }), hit({ blocked: true })];
+    const impact = impactsOf(before, after, hits).get('update mode mode');
+    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 2, path_count: 2 });
+  });
+
+  it('blocks under safe_blocking only what comes from a graylisted source, and never an allowlisted one', async () => {
+    const lists = 'ip_lists:\n  gray:\n    - ips: [198.51.100.0/24]\n  allow:\n    - ips: [198.51.100.7]\n';
+    const impact = impactsOf(`mode: monitoring\n${lists}`, `mode: safe_blocking\n${lists}`, [
+      hit({ ip: '198.51.100.3' }), hit({ ip: '198.51.100.7' }), hit({ ip: '192.0.2.9' }),
+    ]).get('update mode mode');
+    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 1, sample_request_ids: [expect.any(String)] });
+  });
+
+  it('from block to monitoring: the blocked requests it governs are let through, a denylisted source stays blocked', async () => {
+    const deny = 'ip_lists:\n  deny:\n    - countries: [KP]\n';
+    const impact = impactsOf(`mode: block\n${deny}`, `mode: monitoring\n${deny}`, [
+      hit({ blocked: true }), hit({ blocked: true, country: 'KP' }), hit({ blocked: false }),
+    ]).get('update mode mode');
+    expect(impact).toMatchObject({ effect: 'no_longer_blocked', requests: 1 });
+  });
+
+  it('is not evaluable when its scope tests what hits do not record', async () => {
+    const impact = impactsOf('', 'rules:\n  - { name: hc, type: mode, mode: block, when: [{ point: [header, X-FORWARDED-FOR], absent: true }] }\n', [hit()]).get('create mode hc');
+    expect(impact).toMatchObject({ effect: 'not_evaluable', evaluable: false });
+  });
+});
+
+describe('rules that block, detect or ignore at a point', () => {
+  it('a patch on the Host acts on every request of its scope, a floor of what it blocks', async () => {
+    const impact = impactsOf('', 'rules:\n  - { name: admin, type: vpatch, attack: any, point: [[header, HOST]], when: [{ url: /admin/** }] }\n', [
+      hit({ path: '/admin/a' }), hit({ path: '/admin/b/c', blocked: true }), hit({ path: '/shop' }),
+    ]).get('create vpatch admin');
+    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 1, lower_bound: true });
+  });
+
+  it('a regex is tried on the values the hits recorded at its point', async () => {
+    const impact = impactsOf('', 'rules:\n  - { name: scan, type: regex, regex: "(?i)^sqlmap", attack: scanner, point: [[get, q]] }\n', [
+      hit({ value: 'SQLMap/1.7' }), hit({ value: 'curl' }), hit({ value: 'sqlmap', point: ['get', 'other'] }),
+    ]).get('create regex scan');
+    expect(impact).toMatchObject({ effect: 'newly_detected', requests: 1, lower_bound: true });
+  });
+
+  it('an ignored attack type stops detecting what its scope flagged of that type; its delete detects them again', async () => {
+    const rule = 'rules:\n  - { name: fp, type: disable_attack_type, attack: sqli, point: [[get, q]], when: [{ url: shop.example.com/api/search }] }\n';
+    const hits = [hit(), hit({ type: 'xss' }), hit({ domain: 'other.example.com' }), hit({ path: '/api/search.json' })];
+    expect(impactsOf('', rule, hits).get('create disable_attack_type fp')).toMatchObject({ effect: 'no_longer_detected', requests: 1 });
+    expect(impactsOf(rule, '', hits).get('delete disable_attack_type')).toMatchObject({ effect: 'newly_detected', requests: 1 });
+  });
+
+  it('a comment alone changes nothing, and an abuse control is not evaluable, with why', async () => {
+    const control = (comment: string) => 'rules:\n  - name: login\n    type: brute\n    mode: block\n    threshold: { count: 20, period: 60 }\n    reaction: { block_by_ip: 1h }\n'
+      + `    enumerated_parameters: { mode: exact, points: [{ point: [[post], [json_doc], [hash, password]], sensitive: true }] }\n    comment: ${comment}\n`;
+    const patch = (comment: string) => `  - { name: p, type: vpatch, attack: any, point: [[get, q]], comment: ${comment} }\n`;
+    const impacts = impactsOf(`${control('a')}${patch('a')}`, `${control('a')}${patch('b')}`, [hit()]);
+    expect(impacts.get('update vpatch p')).toMatchObject({ effect: 'none', reason: 'only the comment changes' });
+    const created = impactsOf('', control('a'), [hit()]).get('create brute login');
+    expect(created).toMatchObject({ effect: 'not_evaluable' });
+    expect(created?.reason).toMatch(/request counts over time/);
+  });
+});
+
+describe('IP-list entries', () => {
+  it('a deny subnet counts the attack requests from addresses inside it, in the applications it covers', async () => {
+    const impact = impactsOf('', 'ip_lists:\n  deny:\n    - ips: [203.0.113.0/24]\n', [
+      hit({ ip: '203.0.113.5' }), hit({ ip: '203.0.113.200', blocked: true }), hit({ ip: '203.0.114.1' }), hit({ ip: '203.0.113.9', application: 8 }),
+    ]).get('create black');
+    expect(impact).toMatchObject({ effect: 'attack_hits_from', requests: 2, ips: 2 });
+  });
+
+  it('an allow entry counts the blocked requests it would let through; a removed deny entry the requests from it', async () => {
+    const allow = impactsOf('', 'ip_lists:\n  allow:\n    - proxies: [TOR]\n', [hit({ proxyType: 'TOR', blocked: true }), hit({ proxyType: 'TOR' })]).get('create white');
+    expect(allow).toMatchObject({ effect: 'no_longer_blocked', requests: 1 });
+    const removed = impactsOf('ip_lists:\n  deny:\n    - datacenters: [ovh]\n', '', [hit({ datacenter: 'ovh', blocked: true })]).get('delete ip');
+    expect(removed).toMatchObject({ effect: 'attack_hits_from', requests: 1 });
+  });
+});
+
+describe('an experimental regex promoted to a blocking one', () => {
+  it('counts what the experimental rule matched, by its regex id, not a floor', async () => {
+    const rule = (experimental: boolean) => `rules:\n  - { name: t, type: regex, regex: curltool, attack: scanner, point: [[header, USER-AGENT]], experimental: ${experimental} }\n`;
+    const live = liveOf(rule(true));
+    const trial = { ...(live.rules[0] as LiveRule), regexId: 42 } as LiveRule;
+    const plan = buildPlan(desired(rule(false)), { ...live, rules: [trial] });
+    const impacts = evaluateChanges({
+      changes: plan.changes, live: { ...live, rules: [trial] }, seen: new RequestIndex([]),
+      experimental: new RequestIndex([hit({ regexIds: [42] }), hit({ regexIds: [42] }), hit({ regexIds: [7] })]),
+    });
+    const created = [...impacts].find(([change]) => change.action === 'create')?.[1];
+    expect(created).toMatchObject({ effect: 'newly_detected', requests: 2 });
+    expect(created?.lower_bound).toBeUndefined();
+  });
+});
