@@ -9,7 +9,9 @@
  *     client, in the same time slices, and nothing else.
  *
  * Goal: the impact's own time within 1.5× the floor, and at most 50 MB of
- * peak memory over the plan without it. `npm run bench -- --impact` runs only this.
+ * peak memory over the plan without it (judged as a pipeline runs it, with no
+ * runtime settings; the manifests' settings are measured beside it).
+ * `npm run bench -- --impact` runs only this.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -19,10 +21,12 @@ import { ApiClient } from '../src/api/client.js';
 import { HIT_PAGE_LIMIT, ServiceApi } from '../src/api/service.js';
 import type { HitSeed } from '../src/emulator/hits/records.js';
 import { HIT_OFFSET_CAP, standardHitFilter } from '../src/hits/read.js';
-import { withImpact } from '../src/impact/index.js';
+import { evaluateChanges } from '../src/impact/evaluate.js';
+import { readImpactHits } from '../src/impact/read.js';
 import { prepare } from '../src/reconcile/prepare.js';
 import { runSettings } from '../src/reconcile/settings.js';
 import { seededRandom } from '../src/emulator/demo/prng.js';
+import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './lib/daemon-scale.js';
 import { BENCH_TOKEN, type BenchEmulator } from './lib/emulator-process.js';
 
 const CLIENT = 30001;
@@ -43,14 +47,23 @@ export interface ImpactFigures {
   readonly planMaxRssMb: number;
   /** The impact's own part (read, index, evaluate), in the process that planned first. */
   readonly impactMs: number;
+  /** Of it, reading and indexing the hits. */
+  readonly readMs: number;
   readonly impactMaxRssMb: number;
   readonly listings: number;
   readonly hitsRead: number;
   /** Fetching and parsing the same pages. */
   readonly floorMs: number;
+  /** The floor process's peak (Node.js, the client, the pages). */
+  readonly floorMaxRssMb: number;
   readonly floorListings: number;
   readonly ratio: number;
   readonly extraRssMb: number;
+  /** Heap still in use once collected, impact over plan: what the index of the requests holds. */
+  readonly extraRetainedMb: number;
+  /** The same two processes under the manifests' runtime settings. */
+  readonly manifestEnv: string;
+  readonly manifestExtraRssMb: number;
 }
 
 const host = (i: number) => `shop${i % HOSTS}.example.com`;
@@ -91,14 +104,20 @@ export async function benchImpact(emulator: BenchEmulator, policies: string): Pr
   const plan = await runChild<ChildReport>('plan', emulator.url, policies);
   const impact = await runChild<ChildReport>('impact', emulator.url, policies);
   const floor = await runChild<FloorReport>('floor', emulator.url, policies);
+  const manifest = await manifestRuntimeEnv();
+  const planUnder = await runChild<ChildReport>('plan', emulator.url, policies, manifest);
+  const impactUnder = await runChild<ChildReport>('impact', emulator.url, policies, manifest);
   if (plan.changes !== CHANGES || impact.changes !== CHANGES) throw new Error(`the bench plan has ${plan.changes} changes, not ${CHANGES}`);
   return {
     hits: HITS, changes: CHANGES,
     planMs: plan.planMs, planMaxRssMb: plan.maxRssMb,
-    impactMs: impact.impactMs, impactMaxRssMb: impact.maxRssMb, listings: impact.listings, hitsRead: impact.hitsRead,
-    floorMs: floor.floorMs, floorListings: floor.listings,
+    impactMs: impact.impactMs, readMs: impact.readMs, impactMaxRssMb: impact.maxRssMb, listings: impact.listings, hitsRead: impact.hitsRead,
+    floorMs: floor.floorMs, floorListings: floor.listings, floorMaxRssMb: floor.maxRssMb,
     ratio: Math.round((impact.impactMs / floor.floorMs) * 100) / 100,
     extraRssMb: impact.maxRssMb - plan.maxRssMb,
+    extraRetainedMb: impact.retainedMb - plan.retainedMb,
+    manifestEnv: describeRuntimeEnv(manifest),
+    manifestExtraRssMb: impactUnder.maxRssMb - planUnder.maxRssMb,
   };
 }
 
@@ -106,19 +125,31 @@ interface ChildReport {
   readonly changes: number;
   readonly planMs: number;
   readonly impactMs: number;
+  /** Of `impactMs`, reading and indexing the hits; the rest is evaluating the changes. */
+  readonly readMs: number;
   readonly listings: number;
   readonly hitsRead: number;
   readonly maxRssMb: number;
+  /** Heap in use after a full collection, at the end. */
+  readonly retainedMb: number;
 }
 
 interface FloorReport {
   readonly floorMs: number;
   readonly listings: number;
+  readonly maxRssMb: number;
 }
 
-function runChild<T>(mode: 'plan' | 'impact' | 'floor', url: string, policies: string): Promise<T> {
+function runChild<T>(mode: 'plan' | 'impact' | 'floor', url: string, policies: string, runtime: RuntimeEnv = NO_RUNTIME_ENV): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), mode, policies], { env: { ...process.env, BENCH_API_URL: url }, stdio: ['ignore', 'pipe', 'inherit'] });
+    // BENCH_PROFILE_DIR: write a CPU profile of each process there (open it in Chrome DevTools).
+    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
+    const env: NodeJS.ProcessEnv = { ...process.env, BENCH_API_URL: url };
+    for (const [name, value] of Object.entries(runtime)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+    const child = spawn(process.execPath, [...profile, '--expose-gc', fileURLToPath(import.meta.url), mode, policies], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.once('error', reject);
@@ -136,15 +167,27 @@ async function child(mode: string, policies: string): Promise<void> {
   if (mode === 'floor') {
     const started = performance.now();
     const listings = await floorRead(api, window);
-    process.stdout.write(JSON.stringify({ floorMs: Math.round(performance.now() - started), listings } satisfies FloorReport));
+    process.stdout.write(JSON.stringify({ floorMs: Math.round(performance.now() - started), listings, maxRssMb: maxRssMb() } satisfies FloorReport));
   } else {
     const started = performance.now();
     const prepared = await prepare({ policies, api, settings: runSettings({ owner: 'rampart' }) });
     const planned = performance.now();
-    const plan = mode === 'impact' ? await withImpact(prepared.plan, prepared.live, api, { windowSeconds: WINDOW_SECONDS, nowSeconds }) : prepared.plan;
+    let readMs = 0;
+    let plan = prepared.plan;
+    if (mode === 'impact') {
+      // The steps of withImpact, timed apart: reading (and indexing) the hits, then evaluating the changes.
+      const read = await readImpactHits(api, plan.changes, window);
+      readMs = performance.now() - planned;
+      const impacts = evaluateChanges({ changes: plan.changes, live: prepared.live, seen: read.seen, experimental: read.experimental });
+      plan = { ...plan, impacts, impact: { window_seconds: WINDOW_SECONDS, hits_read: read.seen.size + read.experimental.size, listings: read.listings, complete: true, not_evaluable: 0 } };
+    }
+    const peak = maxRssMb();
+    globalThis.gc?.();
     const report: ChildReport = {
       changes: plan.changes.length, planMs: Math.round(planned - started), impactMs: Math.round(performance.now() - planned),
-      listings: plan.impact?.listings ?? 0, hitsRead: plan.impact?.hits_read ?? 0, maxRssMb: maxRssMb(),
+      readMs: Math.round(readMs), listings: plan.impact?.listings ?? 0, hitsRead: plan.impact?.hits_read ?? 0, maxRssMb: peak,
+      // Collected above while the plan (and its impact) are still used below: what the process holds for the output.
+      retainedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
     };
     process.stdout.write(JSON.stringify(report));
   }

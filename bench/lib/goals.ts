@@ -116,7 +116,8 @@ export function goalRows(r: GoalInputs): GoalRow[] {
     });
     rows.push({
       goal: `plan --impact: ≤ ${IMPACT_EXTRA_MB} MB of peak memory over the plan without it`,
-      figure: `+${x.extraRssMb} MB (${x.impactMaxRssMb} MB against ${x.planMaxRssMb} MB)`,
+      figure: `+${x.extraRssMb} MB (${x.impactMaxRssMb} MB against ${x.planMaxRssMb} MB), of which the index of the requests holds ${x.extraRetainedMb} MB; ` +
+        `+${x.manifestExtraRssMb} MB under the manifests' settings; the floor alone (the same pages fetched and parsed) peaks at ${x.floorMaxRssMb} MB`,
       met: x.extraRssMb <= IMPACT_EXTRA_MB,
     });
   }

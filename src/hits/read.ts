@@ -111,46 +111,49 @@ export async function readHits(api: ServiceApi, client: number, filter: Readonly
   }
 }
 
-/** Every hit of a window, and how many listing calls it took. */
-export interface WindowRead {
-  readonly hits: Hit[];
-  readonly listings: number;
-}
-
 /**
  * Every hit of `client` matching `filter` in a window of any length, read in
- * time slices so no slice pages past the offset cap. The listing is sorted by
- * time; a slice still full at the cap ends at its last hit's second, and the
- * next slice starts at that second (its hits there read again, those already
- * read dropped), so each hit is read about once. Only a single second holding
- * more hits than the cap cannot be read whole: that throws.
+ * time slices so no slice pages past the offset cap, each handed to `each`
+ * as listed (checked) as soon as its page arrives; returns the listing calls
+ * it took. The listing is sorted by time; a slice still full at the cap ends
+ * at its last hit's second, and the next slice starts at that second: the
+ * hits of that second already handed over are known by id and skipped, so
+ * each hit is read about once and handed over once. Only a single second
+ * holding more hits than the cap cannot be read whole: that throws.
  */
-export async function readHitWindow(api: ServiceApi, client: number, filter: Readonly<Record<string, unknown>>, read: HitRead): Promise<WindowRead> {
-  const hits: Hit[] = [];
+export async function readHitWindow(
+  api: ServiceApi, client: number, filter: Readonly<Record<string, unknown>>, read: HitRead, each: (hit: ListedHit) => void,
+): Promise<number> {
   let listings = 0;
   let from = read.window.from;
+  // The ids handed over at the latest second seen: the next slice reads that second again.
+  let second = Number.NEGATIVE_INFINITY;
+  let atSecond = new Set<string>();
   for (;;) {
-    const slice: Hit[] = [];
     const full = { ...standardHitFilter({ from, to: read.window.to }, read), ...filter };
-    let capped = false;
+    const seenBefore = atSecond;
+    let listed = 0;
     for (let offset = 0; ; offset += HIT_PAGE_LIMIT) {
-      if (offset + HIT_PAGE_LIMIT > HIT_OFFSET_CAP) {
-        capped = true;
-        break;
-      }
+      if (offset + HIT_PAGE_LIMIT > HIT_OFFSET_CAP) break;
       const page = await api.listHits(client, full, offset, HIT_PAGE_LIMIT, read.signal ? { signal: read.signal } : {});
       listings += 1;
-      for (const record of page) slice.push(hitOf(record, client));
-      if (page.length < HIT_PAGE_LIMIT) break;
+      listed += page.length;
+      for (const record of page) {
+        const hit = checkedHit(record);
+        const id = `${hit.id[0]}/${hit.id[1]}`;
+        if (hit.time === from && seenBefore.has(id)) continue;
+        if (hit.time !== second) {
+          second = hit.time;
+          atSecond = new Set();
+        }
+        atSecond.add(id);
+        each(hit);
+      }
+      if (page.length < HIT_PAGE_LIMIT) return listings;
     }
-    if (!capped) {
-      hits.push(...slice);
-      return { hits, listings };
-    }
-    const last = slice[slice.length - 1]?.time ?? from;
-    if (last <= from) throw new HitListingCapError(client, slice.length);
-    for (const hit of slice) if (hit.time < last) hits.push(hit);
-    from = last;
+    // Still full at the cap: the next slice starts at the last second read, unless the whole slice was that second.
+    if (second <= from) throw new HitListingCapError(client, listed);
+    from = second;
   }
 }
 
@@ -168,36 +171,79 @@ export class HitListingCapError extends ApiProtocolError {
   }
 }
 
-function hitOf(record: unknown, client: number): Hit {
+/** A hit as the listing gives it, checked for the fields every reader needs. */
+export interface ListedHit {
+  readonly id: readonly [string | number, string | number];
+  readonly attackid: readonly [string | number, string | number];
+  readonly type: string;
+  readonly request_id: string;
+  readonly point: readonly (string | number)[];
+  readonly domain: string;
+  readonly path: string;
+  readonly time: number;
+  readonly stamps?: readonly number[] | null;
+  readonly poolid?: unknown;
+  readonly value?: unknown;
+  readonly ip?: unknown;
+  readonly block_status?: unknown;
+  readonly remote_country?: unknown;
+  readonly proxy_type?: unknown;
+  readonly datacenter?: unknown;
+  readonly tor?: unknown;
+  readonly regex?: unknown;
+}
+
+/** The record, if it carries what every reader needs; a protocol error naming the route otherwise. */
+export function checkedHit(record: unknown): ListedHit {
   const r = (record ?? {}) as Record<string, unknown>;
   const pair = (value: unknown): value is [string, string] => Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' || typeof v === 'number');
   const ok = pair(r.id) && pair(r.attackid) && typeof r.type === 'string' && typeof r.request_id === 'string'
     && Array.isArray(r.point) && typeof r.domain === 'string' && typeof r.path === 'string' && typeof r.time === 'number'
     && (r.stamps === undefined || r.stamps === null || (Array.isArray(r.stamps) && r.stamps.every((s) => Number.isInteger(s))));
   if (!ok) throw new ApiProtocolError(`${ROUTE} listed a hit without its id, type, request, point, host, path or time`, { route: ROUTE, body: record });
+  return r as unknown as ListedHit;
+}
+
+/** The application a hit names: 0 when it names none. */
+export function hitApplication(hit: ListedHit): number {
+  return typeof hit.poolid === 'number' ? hit.poolid : 0;
+}
+
+/** The regex rules (their ids) that matched a hit. */
+export function hitRegexIds(hit: ListedHit): number[] {
+  return Array.isArray(hit.regex) ? hit.regex.filter((id): id is number => Number.isInteger(id)) : [];
+}
+
+/** What the service knew of a hit's source: its country (upper-cased), proxy type (a Tor exit reads as `TOR`) and datacenter. */
+export function hitSource(hit: ListedHit): { country?: string; proxyType?: string; datacenter?: string } {
+  const country = typeof hit.remote_country === 'string' && hit.remote_country !== '' ? hit.remote_country.toUpperCase() : undefined;
+  return { ...(country ? { country } : {}), ...sourceKind(hit) };
+}
+
+function hitOf(record: unknown, client: number): Hit {
+  const r = checkedHit(record);
   return {
-    id: [String((r.id as unknown[])[0]), String((r.id as unknown[])[1])],
+    id: [String(r.id[0]), String(r.id[1])],
     client,
-    requestId: r.request_id as string,
-    attackId: [String((r.attackid as unknown[])[0]), String((r.attackid as unknown[])[1])],
-    type: r.type as string,
-    stamps: (r.stamps as number[] | null | undefined) ?? [],
-    point: r.point as (string | number)[],
-    application: typeof r.poolid === 'number' ? r.poolid : 0,
-    domain: r.domain as string,
-    path: r.path as string,
-    time: r.time as number,
+    requestId: r.request_id,
+    attackId: [String(r.attackid[0]), String(r.attackid[1])],
+    type: r.type,
+    stamps: r.stamps ?? [],
+    point: r.point,
+    application: hitApplication(r),
+    domain: r.domain,
+    path: r.path,
+    time: r.time,
     ...(typeof r.value === 'string' ? { value: r.value } : {}),
     ...(typeof r.ip === 'string' ? { ip: r.ip } : {}),
     blocked: r.block_status === 'blocked',
-    ...(typeof r.remote_country === 'string' && r.remote_country !== '' ? { country: r.remote_country.toUpperCase() } : {}),
-    ...sourceKind(r),
-    regexIds: Array.isArray(r.regex) ? r.regex.filter((id): id is number => Number.isInteger(id)) : [],
+    ...hitSource(r),
+    regexIds: hitRegexIds(r),
   };
 }
 
 /** The proxy type (a Tor exit reads as `TOR`, as the IP lists name it) and datacenter of a hit's source. */
-function sourceKind(r: Record<string, unknown>): { proxyType?: string; datacenter?: string } {
+function sourceKind(r: ListedHit): { proxyType?: string; datacenter?: string } {
   const proxy = typeof r.proxy_type === 'string' && r.proxy_type !== '' ? r.proxy_type.toUpperCase() : r.tor === true ? 'TOR' : undefined;
   const datacenter = typeof r.datacenter === 'string' && r.datacenter !== '' ? r.datacenter.toLowerCase() : undefined;
   return { ...(proxy ? { proxyType: proxy } : {}), ...(datacenter ? { datacenter } : {}) };

@@ -10,7 +10,6 @@
  * or a detection ignored. IP-list changes act on the requests from their
  * sources (sources.ts). Anything hits cannot show is `not_evaluable`, with why.
  */
-import type { Hit } from '../hits/read.js';
 import { InternalError } from '../errors.js';
 import type { Change, CreateIp, DeleteIp, IpChange, RuleChange } from '../model/change.js';
 import type { IpListName } from '../model/ip.js';
@@ -21,7 +20,8 @@ import type { KindEvidence } from '../rules/kind.js';
 import type { ChangeImpact, ImpactEffect } from '../plan/types.js';
 import { changesOf, dispatch, type ByClass } from './classes.js';
 import { FilteringModes } from './modes.js';
-import type { ClientRequests, RequestIndex, SeenRequest } from './requests.js';
+import { HOST_POINT_KEY, pointKeyOf } from './point.js';
+import type { ClientRequests, EvidenceHit, RequestIndex, SeenRequest } from './requests.js';
 import { requestsFrom } from './sources.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
 
@@ -152,12 +152,12 @@ class Context {
   }
 
   /** Requests in the rule's scope with a hit at its point that `hitCounts` accepts. */
-  private flaggedAt(rule: Rule, requests: ClientRequests, hitCounts: (hit: Hit) => boolean): Set<SeenRequest> {
-    const point = flatPoint(rule.point);
+  private flaggedAt(rule: Rule, requests: ClientRequests, hitCounts: (hit: EvidenceHit) => boolean): Set<SeenRequest> {
+    const point = pointKeyOf(rule.point);
     const found = new Set<SeenRequest>();
     for (const request of requests.candidates(rule.conditions)) {
       if (!scopeMatches(rule.conditions, request)) continue;
-      if (request.hits.some((hit) => flatPoint([hit.point]) === point && hitCounts(hit))) found.add(request);
+      if (request.hits.some((hit) => hit.pointKey === point && hitCounts(hit))) found.add(request);
     }
     return found;
   }
@@ -165,7 +165,7 @@ class Context {
   private blockingAtPoint(rule: Rule, evidence: Extract<KindEvidence, { decides: 'blocking-at-point' }>, requests: ClientRequests): Set<SeenRequest> {
     const attack = (rule.fields as Readonly<Record<string, unknown>>)[evidence.field];
     // Every request carries its Host: a patch there acts on every request of its scope.
-    if (flatPoint(rule.point) === HOST_POINT) {
+    if (pointKeyOf(rule.point) === HOST_POINT_KEY) {
       return new Set(requests.candidates(rule.conditions).filter((request) => scopeMatches(rule.conditions, request)));
     }
     return this.flaggedAt(rule, requests, (hit) => attack === 'any' || hit.type === attack);
@@ -203,7 +203,7 @@ class Context {
     if (evidence?.decides !== 'detection-by-regex') return undefined;
     const field = (r: Rule, name: string) => (r.fields as Readonly<Record<string, unknown>>)[name];
     return this.input.live.rules.find((live) => live.kind === rule.kind && live.client === rule.client && field(live, evidence.experimental) === true
-      && field(live, evidence.field) === field(rule, evidence.field) && flatPoint(live.point) === flatPoint(rule.point)
+      && field(live, evidence.field) === field(rule, evidence.field) && pointKeyOf(live.point) === pointKeyOf(rule.point)
       && sameConditions(live, rule));
   }
 
@@ -243,15 +243,7 @@ const LIST_EFFECTS: Readonly<Record<IpListName, (from: readonly SeenRequest[]) =
   white: (from) => tally('no_longer_blocked', from.filter((r) => r.blocked)),
 };
 
-const HOST_POINT = JSON.stringify(['header', 'HOST']);
-
-/** A point as one flat list, header names upper-cased (a hit's point is flat; a rule's is two-level). */
-function flatPoint(point: readonly Point[]): string {
-  const flat = point.flat();
-  return JSON.stringify(flat.map((part, i) => (flat[i - 1] === 'header' && typeof part === 'string' ? part.toUpperCase() : part)));
-}
-
-function ignoredBy(rule: Rule, evidence: Extract<KindEvidence, { decides: 'ignoring-stamp' | 'ignoring-attack-type' }>, hit: Hit): boolean {
+function ignoredBy(rule: Rule, evidence: Extract<KindEvidence, { decides: 'ignoring-stamp' | 'ignoring-attack-type' }>, hit: EvidenceHit): boolean {
   const value = (rule.fields as Readonly<Record<string, unknown>>)[evidence.field];
   return evidence.decides === 'ignoring-stamp' ? hit.stamps.includes(value as number) : value === 'any' || hit.type === value;
 }

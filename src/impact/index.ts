@@ -9,7 +9,6 @@ import type { LiveState } from '../model/state.js';
 import type { ChangeImpact, Plan, PlanImpact } from '../plan/types.js';
 import { evaluateChanges } from './evaluate.js';
 import { readImpactHits } from './read.js';
-import { RequestIndex } from './requests.js';
 
 export interface ImpactOptions {
   readonly windowSeconds: number;
@@ -26,14 +25,12 @@ const LIMITED_EFFECTS: ReadonlySet<ChangeImpact['effect']> = new Set(['newly_blo
 export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, options: ImpactOptions): Promise<Plan> {
   const window = { from: options.nowSeconds - options.windowSeconds, to: options.nowSeconds };
   const read = await readImpactHits(api, plan.changes, window, options.signal);
-  const impacts = evaluateChanges({
-    changes: plan.changes, live, seen: new RequestIndex(read.hits), experimental: new RequestIndex(read.experimental),
-  });
+  const impacts = evaluateChanges({ changes: plan.changes, live, seen: read.seen, experimental: read.experimental });
   const all = [...impacts.values()];
   const overLimit = options.limit === undefined ? undefined : all.filter((i) => LIMITED_EFFECTS.has(i.effect) && i.requests > (options.limit as number)).length;
   const impact: PlanImpact = {
     window_seconds: options.windowSeconds,
-    hits_read: read.hits.length + read.experimental.length,
+    hits_read: read.seen.size + read.experimental.size,
     listings: read.listings,
     complete: read.incomplete === undefined,
     ...(read.incomplete !== undefined ? { reason: read.incomplete } : {}),

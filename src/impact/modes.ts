@@ -59,7 +59,7 @@ export class FilteringModes {
       const will = mostSpecific(afterRules, request);
       const governed = (transition.before !== undefined && was?.rule === transition.before) || (transition.after !== undefined && will?.rule === transition.after);
       if (!governed) continue;
-      const blocks = will === undefined ? request.blocked : blocksUnder(will.mode, request, lists);
+      const blocks = will === undefined ? request.blocked : blocksUnder(will.mode, request, lists, requests);
       if (blocks === undefined) continue;
       if (!request.blocked && blocks) newly.push(request);
       if (request.blocked && !blocks) released.push(request);
@@ -126,12 +126,12 @@ function candidatesOf(rule: Rule | undefined, requests: ClientRequests): SeenReq
 }
 
 /** Whether an attack from this request's source is blocked under `mode`; undefined for the node's own mode. */
-function blocksUnder(mode: string, request: SeenRequest, lists: Readonly<Record<IpListName, SourceList>>): boolean | undefined {
-  if (lists.white.holds(request)) return false;
+function blocksUnder(mode: string, request: SeenRequest, lists: Readonly<Record<IpListName, SourceList>>, requests: ClientRequests): boolean | undefined {
+  if (lists.white.holds(request, requests)) return false;
   if (mode === NODE_MODE) return undefined;
-  if (lists.black.holds(request)) return mode !== 'off';
+  if (lists.black.holds(request, requests)) return mode !== 'off';
   if (mode === 'block') return true;
-  if (mode === 'safe_blocking') return lists.gray.holds(request);
+  if (mode === 'safe_blocking') return lists.gray.holds(request, requests);
   return false;
 }
 

@@ -7,16 +7,18 @@
  * impact incomplete, saying why; it never fails the plan.
  */
 import type { ServiceApi } from '../api/service.js';
-import { readHitWindow, type Hit, type HitWindow } from '../hits/read.js';
+import { readHitWindow, type HitWindow } from '../hits/read.js';
 import type { Change } from '../model/change.js';
 import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
 import { kindOf } from '../model/rule.js';
 import { dispatch, type ByClass } from './classes.js';
+import { RequestIndex } from './requests.js';
 import { planClassOf } from '../plan/classes/index.js';
 
 export interface ImpactHits {
-  readonly hits: Hit[];
-  readonly experimental: Hit[];
+  readonly seen: RequestIndex;
+  /** The experimental regexes' dry run. */
+  readonly experimental: RequestIndex;
   readonly listings: number;
   /** Why some evidence is missing (a failed listing), if any is. */
   readonly incomplete?: string;
@@ -63,18 +65,23 @@ const EXPERIMENTAL: ByClass<boolean> = {
 };
 
 export async function readImpactHits(api: ServiceApi, changes: readonly Change[], window: HitWindow, signal?: AbortSignal): Promise<ImpactHits> {
-  const hits: Hit[] = [];
-  const experimental: Hit[] = [];
+  const wanted = [...hitsWanted(changes)].sort((a, b) => a[0] - b[0]);
+  // Payloads only where a regex change will test them: they are most of a hit's size.
+  const values = wanted.some(([, w]) => w.experimental);
+  const seen = new RequestIndex({ values });
+  const experimental = new RequestIndex();
   let listings = 0;
   const failures: string[] = [];
-  for (const [client, wanted] of [...hitsWanted(changes)].sort((a, b) => a[0] - b[0])) {
-    const filter = wanted.applications ? { poolid: [...wanted.applications].sort((a, b) => a - b) } : {};
-    const reads: [Hit[], boolean][] = [[hits, false], ...(wanted.experimental ? [[experimental, true] as [Hit[], boolean]] : [])];
+  for (const [client, want] of wanted) {
+    const filter = want.applications ? { poolid: [...want.applications].sort((a, b) => a - b) } : {};
+    const reads: [RequestIndex, boolean][] = [[seen, false], ...(want.experimental ? [[experimental, true] as [RequestIndex, boolean]] : [])];
     for (const [into, isExperimental] of reads) {
+      // A listing that fails part way leaves what it read out: evidence from a partial window would pass for the whole.
+      const staged = new RequestIndex({ values });
       try {
-        const read = await readHitWindow(api, client, filter, { window, experimental: isExperimental, ...(signal ? { signal } : {}) });
-        listings += read.listings;
-        into.push(...read.hits);
+        listings += await readHitWindow(api, client, filter, { window, experimental: isExperimental, ...(signal ? { signal } : {}) }, (hit) => staged.add(client, hit));
+        staged.finish();
+        into.absorb(staged);
       } catch (error) {
         // A stop (Ctrl-C, the deadline) is the command's, not a gap in the evidence.
         if (signal?.aborted) throw error;
@@ -82,5 +89,5 @@ export async function readImpactHits(api: ServiceApi, changes: readonly Change[]
       }
     }
   }
-  return { hits, experimental, listings, ...(failures.length > 0 ? { incomplete: `the hits listing failed for ${failures.join('; ')}` } : {}) };
+  return { seen, experimental, listings, ...(failures.length > 0 ? { incomplete: `the hits listing failed for ${failures.join('; ')}` } : {}) };
 }

@@ -36,18 +36,19 @@ export class SourceList {
     }
   }
 
-  holds(request: SeenRequest): boolean {
+  /** Whether the request's source is in the list; `requests` numbers its address once. */
+  holds(request: SeenRequest, requests: ClientRequests): boolean {
     const covers = (pools: readonly number[]) => pools.includes(ALL_APPLICATIONS_POOL) || pools.includes(request.application);
-    const address = request.ip !== undefined ? rangeOf(request.ip) : undefined;
+    const address = request.ip !== undefined ? requests.numberOf(request.ip) : undefined;
     const keys = [
-      ...(address ? [`ip:${address.family}:${address.first}`] : []),
+      ...(address ? [`ip:${address.family}:${address.value}`] : []),
       ...(request.country ? [`country:${request.country}`] : []),
       ...(request.proxyType ? [`proxy_type:${request.proxyType}`] : []),
       ...(request.datacenter ? [`datacenter:${request.datacenter}`] : []),
     ];
     if (keys.some((key) => this.exact.get(key)?.some(covers))) return true;
     return address !== undefined && this.ranges.some(({ range, pools }) =>
-      range.family === address.family && address.first >= range.first && address.first <= range.last && covers(pools));
+      range.family === address.family && address.value >= range.first && address.value <= range.last && covers(pools));
   }
 }
 

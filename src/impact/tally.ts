@@ -8,15 +8,15 @@ const TOP_PATHS = 5;
 const SAMPLES = 3;
 
 export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, options: { readonly lowerBound?: boolean; readonly reason?: string } = {}): ChangeImpact {
-  const unique = new Map<string, SeenRequest>();
-  for (const request of requests) unique.set(request.id, request);
+  // One object per request of a client: identity is the request id, and cheaper to hash.
+  const unique = new Set<SeenRequest>(requests);
   const ips = new Set<string>();
   const paths = new Map<string, number>();
-  for (const request of unique.values()) {
+  for (const request of unique) {
     if (request.ip !== undefined) ips.add(request.ip);
     paths.set(request.rawPath, (paths.get(request.rawPath) ?? 0) + 1);
   }
-  const latest = [...unique.values()].sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : 1)).slice(0, SAMPLES);
+  const latest = latestOf(unique, SAMPLES);
   return {
     effect, evaluable: true,
     ...(options.reason !== undefined ? { reason: options.reason } : {}),
@@ -27,6 +27,22 @@ export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, opt
     sample_request_ids: latest.map((r) => r.id),
     ...(options.lowerBound ? { lower_bound: true } : {}),
   };
+}
+
+/** The `n` latest requests, latest first (ties by id), in one pass: a mode change may govern every request read. */
+function latestOf(requests: Iterable<SeenRequest>, n: number): SeenRequest[] {
+  const later = (a: SeenRequest, b: SeenRequest) => a.time > b.time || (a.time === b.time && a.id < b.id);
+  const kept: SeenRequest[] = [];
+  for (const request of requests) {
+    if (kept.length === n && !later(request, kept[n - 1] as SeenRequest)) continue;
+    let i = Math.min(kept.length, n - 1);
+    kept[i] = request;
+    while (i > 0 && later(kept[i] as SeenRequest, kept[i - 1] as SeenRequest)) {
+      [kept[i - 1], kept[i]] = [kept[i] as SeenRequest, kept[i - 1] as SeenRequest];
+      i--;
+    }
+  }
+  return kept;
 }
 
 export function notEvaluable(reason: string): ChangeImpact {

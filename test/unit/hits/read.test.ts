@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ServiceApi } from '../../../src/api/service.js';
-import { HIT_OFFSET_CAP, HitListingCapError, readHits, readRequestHits } from '../../../src/hits/read.js';
+import { HIT_OFFSET_CAP, HitListingCapError, readHits, readHitWindow, readRequestHits } from '../../../src/hits/read.js';
 
 const hit = (n: number) => ({
   id: ['i', `h${n}`], attackid: ['i', `a${n}`], type: 'sqli', request_id: `r${n}`, point: ['get', 'q'], domain: 'shop.example.com', path: '/', time: 1, poolid: -1,
@@ -49,5 +49,38 @@ describe('reading hits', () => {
     await expect(read).rejects.toBeInstanceOf(HitListingCapError);
     await expect(read).rejects.toThrow(/still full after 10000 hits.*narrow the time window/);
     expect(filters.length).toBe(HIT_OFFSET_CAP / 1000);
+  });
+});
+
+describe('reading a long window in time slices', () => {
+  /** A listing of `count` hits, `perSecond` to a second from second 1000 on, that refuses to page past the cap as the service may. */
+  function capped(count: number, perSecond: number) {
+    const all = Array.from({ length: count }, (_, n) => ({ ...hit(n), time: 1000 + Math.floor(n / perSecond) }));
+    const windows: [number, number][] = [];
+    const api = {
+      listHits: (_client: number, filter: { time: [[number, number]] }, offset: number, limit: number) => {
+        if (offset + limit > HIT_OFFSET_CAP) return Promise.reject(new Error('paged past the cap'));
+        const [[from, to]] = filter.time;
+        if (offset === 0) windows.push([from, to]);
+        return Promise.resolve(all.filter((h) => h.time >= from && h.time <= to).slice(offset, offset + limit));
+      },
+    } as unknown as ServiceApi;
+    return { api, windows };
+  }
+
+  it('hands over every hit exactly once, starting each slice at the second the last one ended on', async () => {
+    const { api, windows } = capped(25_500, 7);
+    const ids: string[] = [];
+    const listings = await readHitWindow(api, 7, {}, { window: { from: 0, to: 10_000 } }, (h) => ids.push(String(h.id[1])));
+    expect(new Set(ids).size).toBe(25_500);
+    expect(ids).toHaveLength(25_500);
+    // 10,000 a slice, then what is left: each slice starts at the second its predecessor ended on.
+    expect(windows.map(([from]) => from)).toEqual([0, 1000 + Math.floor(9_999 / 7), 1000 + Math.floor(19_997 / 7)]);
+    expect(listings).toBe(10 + 10 + 6);
+  });
+
+  it('refuses a single second holding more hits than one filter can page through', async () => {
+    const { api } = capped(12_000, 12_000);
+    await expect(readHitWindow(api, 7, {}, { window: { from: 0, to: 10_000 } }, () => undefined)).rejects.toBeInstanceOf(HitListingCapError);
   });
 });

@@ -6,7 +6,7 @@
  * hits cannot show. The counts are those each case's requests imply.
  */
 import { describe, expect, it } from 'vitest';
-import type { Hit } from '../../../src/hits/read.js';
+import type { ListedHit } from '../../../src/hits/read.js';
 import { evaluateChanges } from '../../../src/impact/evaluate.js';
 import { RequestIndex } from '../../../src/impact/requests.js';
 import type { Change } from '../../../src/model/change.js';
@@ -39,20 +39,22 @@ function liveOf(body: string): LiveState {
 }
 
 let serial = 0;
-/** One request of one hit: a SQL injection in `q` on the shop, let through, unless the fields say otherwise. */
-function hit(fields: Partial<Hit> = {}): Hit {
+/** One request of one hit, as the listing gives it: a SQL injection in `q` on the shop, let through, unless the fields say otherwise. */
+function hit(fields: Partial<Record<keyof ListedHit, unknown>> = {}): ListedHit {
   serial++;
   return {
-    id: ['i', `h${serial}`], client: CLIENT, requestId: `r${serial}`, attackId: ['i', 'a'], type: 'sqli', stamps: [7730],
-    point: ['get', 'q'], application: 7, domain: 'shop.example.com', path: '/api/search', time: 1_800_000_000,
-    ip: '192.0.2.1', blocked: false, regexIds: [], ...fields,
-  };
+    id: ['i', `h${serial}`], request_id: `r${serial}`, attackid: ['i', 'a'], type: 'sqli', stamps: [7730],
+    point: ['get', 'q'], poolid: 7, domain: 'shop.example.com', path: '/api/search', time: 1_800_000_000,
+    ip: '192.0.2.1', block_status: 'monitored', ...fields,
+  } as ListedHit;
 }
 
-function impactsOf(before: string, after: string, hits: readonly Hit[], experimental: readonly Hit[] = []): Map<string, ReturnType<typeof evaluateChanges> extends Map<Change, infer I> ? I : never> {
+const indexOf = (hits: readonly ListedHit[]) => RequestIndex.of(CLIENT, hits, { values: true });
+
+function impactsOf(before: string, after: string, hits: readonly ListedHit[], experimental: readonly ListedHit[] = []): Map<string, ReturnType<typeof evaluateChanges> extends Map<Change, infer I> ? I : never> {
   const live = liveOf(before);
   const plan = buildPlan(desired(after), live);
-  const impacts = evaluateChanges({ changes: plan.changes, live, seen: new RequestIndex(hits), experimental: new RequestIndex(experimental) });
+  const impacts = evaluateChanges({ changes: plan.changes, live, seen: indexOf(hits), experimental: indexOf(experimental) });
   return new Map([...impacts].map(([change, impact]) => [label(change), impact]));
 }
 
@@ -65,7 +67,7 @@ describe('a filtering mode change', () => {
   it('counts only the requests it governs: a more specific rule keeps its own', async () => {
     const before = 'mode: monitoring\nrules:\n  - { name: admin, type: mode, mode: monitoring, when: [{ url: /admin/** }] }\n';
     const after = 'mode: block\nrules:\n  - { name: admin, type: mode, mode: monitoring, when: [{ url: /admin/** }] }\n';
-    const hits = [hit(), hit({ path: '/login' }), hit({ path: '/admin/users' }), hit({ blocked: true })];
+    const hits = [hit(), hit({ path: '/login' }), hit({ path: '/admin/users' }), hit({ block_status: 'blocked' })];
     const impact = impactsOf(before, after, hits).get('update mode mode');
     expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 2, path_count: 2 });
   });
@@ -81,7 +83,7 @@ describe('a filtering mode change', () => {
   it('from block to monitoring: the blocked requests it governs are let through, a denylisted source stays blocked', async () => {
     const deny = 'ip_lists:\n  deny:\n    - countries: [KP]\n';
     const impact = impactsOf(`mode: block\n${deny}`, `mode: monitoring\n${deny}`, [
-      hit({ blocked: true }), hit({ blocked: true, country: 'KP' }), hit({ blocked: false }),
+      hit({ block_status: 'blocked' }), hit({ block_status: 'blocked', remote_country: 'KP' }), hit(),
     ]).get('update mode mode');
     expect(impact).toMatchObject({ effect: 'no_longer_blocked', requests: 1 });
   });
@@ -95,7 +97,7 @@ describe('a filtering mode change', () => {
 describe('rules that block, detect or ignore at a point', () => {
   it('a patch on the Host acts on every request of its scope, a floor of what it blocks', async () => {
     const impact = impactsOf('', 'rules:\n  - { name: admin, type: vpatch, attack: any, point: [[header, HOST]], when: [{ url: /admin/** }] }\n', [
-      hit({ path: '/admin/a' }), hit({ path: '/admin/b/c', blocked: true }), hit({ path: '/shop' }),
+      hit({ path: '/admin/a' }), hit({ path: '/admin/b/c', block_status: 'blocked' }), hit({ path: '/shop' }),
     ]).get('create vpatch admin');
     expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 1, lower_bound: true });
   });
@@ -129,15 +131,15 @@ describe('rules that block, detect or ignore at a point', () => {
 describe('IP-list entries', () => {
   it('a deny subnet counts the attack requests from addresses inside it, in the applications it covers', async () => {
     const impact = impactsOf('', 'ip_lists:\n  deny:\n    - ips: [203.0.113.0/24]\n', [
-      hit({ ip: '203.0.113.5' }), hit({ ip: '203.0.113.200', blocked: true }), hit({ ip: '203.0.114.1' }), hit({ ip: '203.0.113.9', application: 8 }),
+      hit({ ip: '203.0.113.5' }), hit({ ip: '203.0.113.200', block_status: 'blocked' }), hit({ ip: '203.0.114.1' }), hit({ ip: '203.0.113.9', poolid: 8 }),
     ]).get('create black');
     expect(impact).toMatchObject({ effect: 'attack_hits_from', requests: 2, ips: 2 });
   });
 
   it('an allow entry counts the blocked requests it would let through; a removed deny entry the requests from it', async () => {
-    const allow = impactsOf('', 'ip_lists:\n  allow:\n    - proxies: [TOR]\n', [hit({ proxyType: 'TOR', blocked: true }), hit({ proxyType: 'TOR' })]).get('create white');
+    const allow = impactsOf('', 'ip_lists:\n  allow:\n    - proxies: [TOR]\n', [hit({ proxy_type: 'TOR', block_status: 'blocked' }), hit({ proxy_type: 'TOR' })]).get('create white');
     expect(allow).toMatchObject({ effect: 'no_longer_blocked', requests: 1 });
-    const removed = impactsOf('ip_lists:\n  deny:\n    - datacenters: [ovh]\n', '', [hit({ datacenter: 'ovh', blocked: true })]).get('delete ip');
+    const removed = impactsOf('ip_lists:\n  deny:\n    - datacenters: [ovh]\n', '', [hit({ datacenter: 'ovh', block_status: 'blocked' })]).get('delete ip');
     expect(removed).toMatchObject({ effect: 'attack_hits_from', requests: 1 });
   });
 });
@@ -149,8 +151,8 @@ describe('an experimental regex promoted to a blocking one', () => {
     const trial = { ...(live.rules[0] as LiveRule), regexId: 42 } as LiveRule;
     const plan = buildPlan(desired(rule(false)), { ...live, rules: [trial] });
     const impacts = evaluateChanges({
-      changes: plan.changes, live: { ...live, rules: [trial] }, seen: new RequestIndex([]),
-      experimental: new RequestIndex([hit({ regexIds: [42] }), hit({ regexIds: [42] }), hit({ regexIds: [7] })]),
+      changes: plan.changes, live: { ...live, rules: [trial] }, seen: indexOf([]),
+      experimental: indexOf([hit({ regex: [42] }), hit({ regex: [42] }), hit({ regex: [7] })]),
     });
     const created = [...impacts].find(([change]) => change.action === 'create')?.[1];
     expect(created).toMatchObject({ effect: 'newly_detected', requests: 2 });
