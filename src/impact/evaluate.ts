@@ -13,7 +13,7 @@
 import { InternalError } from '../errors.js';
 import type { Change, CreateIp, DeleteIp, IpChange, RuleChange } from '../model/change.js';
 import type { IpListName } from '../model/ip.js';
-import { kindOf, type LiveRule, type Point, type Rule } from '../model/rule.js';
+import { kindOf, type LiveRule, type Rule } from '../model/rule.js';
 import { scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { KindEvidence } from '../rules/kind.js';

@@ -134,6 +134,18 @@ const RUNNABLE: Record<string, Runnable> = {
     exitCode: 0,
     expect: ({ stdout }) => expect(stdout).toMatch(/^Plan: \d+ to create, 0 to update, 0 to delete/m),
   },
+  'docs/impact.md: rampart apply --auto-approve                           # the sample policies, as they are': {
+    env: ({ apiUrl }) => ({ RAMPART_API_URL: apiUrl }),
+    exitCode: 0,
+    expect: ({ stdout, stderr }) => {
+      // The emulator's demo week: the shop's monitoring traffic, governed by its mode (not /admin/, which blocks already).
+      expect(stdout).toMatch(/^ +impact \(7 d\): would newly block 105 requests from 17 IPs on 5 paths \(top: \/api\/search 36, /m);
+      expect(stdout).toMatch(/^Impact over 7 d: 136 hits read \(1 listing\)\.$/m);
+      expect(stdout).toMatch(/^ +impact \(30 d\): would newly block 105 requests/m);
+      expect(stdout).toMatch(/^exit 1$/m);
+      expect(stderr).toMatch(/more than 100 of the requests the service saw \(--impact-limit\).*\[unsafe_plan\]/);
+    },
+  },
   'docs/emulator.md: rampart emulator --listen 127.0.0.1:8080 --token-file ./token --data .rampart/emulator.json': {
     rewrite: () => [['127.0.0.1:8080', '127.0.0.1:$PORT'], [/$/, ' &\npid=$!\nfor _ in $(seq 100); do curl -s "http://127.0.0.1:$PORT/v4/ip_rules" >/dev/null && break; sleep 0.1; done\nkill -TERM $pid; wait $pid']],
     before: 'echo dev-token > token',

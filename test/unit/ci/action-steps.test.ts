@@ -42,6 +42,17 @@ describe('the action steps under bash -e', () => {
     expect(JSON.parse(readFileSync(plan, 'utf8'))).toMatchObject({ format_version: 3 });
   });
 
+  it('plan with impact: the saved plan carries it; past impact-limit the step fails with the refusal for the comment', () => {
+    const plan = join(dir, 'plan-impact.json');
+    const env = { RAMPART_POLICIES: 'policies', RAMPART_API_URL: '', RAMPART_API_TOKEN: '', EMULATOR: 'true', FORMAT: 'text', PLAN_JSON: plan, IMPACT: 'true', IMPACT_WINDOW: '7d' };
+    const result = runStep('plan', { ...env, IMPACT_LIMIT: '' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(plan, 'utf8'))).toMatchObject({ impact: { window_seconds: 604_800, complete: true } });
+    const limited = runStep('plan', { ...env, IMPACT_LIMIT: '0' });
+    expect(limited.status).toBe(1);
+    expect(readFileSync(join(dir, 'plan-errors.txt'), 'utf8')).toMatch(/--impact-limit/);
+  });
+
   it('validate: an invalid policy fails the step and leaves its diagnostics for the comment', () => {
     const bad = join(dir, 'bad');
     mkdirSync(bad);
