@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListedHit } from '../../../src/hits/read.js';
 import { evaluateChanges } from '../../../src/impact/evaluate.js';
+import { hitsWanted } from '../../../src/impact/read.js';
 import { RequestIndex } from '../../../src/impact/requests.js';
 import type { Change } from '../../../src/model/change.js';
 import type { LiveIpEntry } from '../../../src/model/ip.js';
@@ -157,5 +158,16 @@ describe('an experimental regex promoted to a blocking one', () => {
     const created = [...impacts].find(([change]) => change.action === 'create')?.[1];
     expect(created).toMatchObject({ effect: 'newly_detected', requests: 2 });
     expect(created?.lower_bound).toBeUndefined();
+  });
+});
+
+describe('what the impact reads', () => {
+  it('narrows to the applications the changes name, and to every one where a change is account-wide', () => {
+    const scoped = buildPlan(desired('rules:\n  - { name: p, type: vpatch, attack: any, point: [[get, q]], when: [{ url: shop.example.com/x }] }\n'), liveOf(''));
+    expect(hitsWanted(scoped.changes).get(CLIENT)).toEqual({ applications: new Set([7]), experimental: false });
+    const wide = loadPolicyTexts([{ file: 'policies/all.yaml', text: `version: 1\nclient: ${CLIENT}\napplication: all\nip_lists:\n  deny:\n    - countries: [KP]\n` }]).desired;
+    expect(hitsWanted(buildPlan(wide as DesiredState, liveOf('')).changes).get(CLIENT)).toEqual({ experimental: false });
+    const regex = buildPlan(desired('rules:\n  - { name: r, type: regex, regex: x, attack: scanner, point: [[get, q]] }\n'), liveOf(''));
+    expect(hitsWanted(regex.changes).get(CLIENT)).toMatchObject({ experimental: true });
   });
 });
