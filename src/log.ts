@@ -22,12 +22,22 @@ export interface LogOptions {
   format?: 'json' | 'pretty';
   /** Where lines go; standard error by default so stdout holds only plans and reports. */
   destination?: NodeJS.WritableStream;
+  /**
+   * A one-shot command (plan, apply, export, tune): on a terminal its result
+   * is its output, so unless a level is asked for, only what needs attention
+   * (warn and above) follows it. JSON logs (CI, files) keep every record.
+   */
+  oneShot?: boolean;
 }
+
+/** The level a one-shot command logs at on a terminal when none is asked for. */
+const ONE_SHOT_TERMINAL_LEVEL = 'warn';
 
 /** The process logger. Logs go to stderr; stdout is for plans and reports. */
 export function createLogger(options: LogOptions = {}): Logger {
-  const level = options.level ?? process.env.RAMPART_LOG_LEVEL ?? 'info';
   const format = options.format ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  const quiet = options.oneShot === true && format === 'pretty' && process.stderr.isTTY === true;
+  const level = options.level ?? process.env.RAMPART_LOG_LEVEL ?? (quiet ? ONE_SHOT_TERMINAL_LEVEL : 'info');
   const base: LoggerOptions = {
     level,
     base: undefined,
@@ -43,7 +53,8 @@ export function createLogger(options: LogOptions = {}): Logger {
       ...base,
       transport: {
         target: 'pino-pretty',
-        options: { destination: 2, colorize: !process.env.NO_COLOR, ignore: 'pid,hostname' },
+        // One line per event: a record's fields follow its message, not an indented block under it.
+        options: { destination: 2, colorize: !process.env.NO_COLOR, ignore: 'pid,hostname', singleLine: true },
       },
     });
   }

@@ -129,6 +129,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   return summarize(results, {
     calls: options.api.http.totalCalls - callsBefore, durationMs: Date.now() - started, settled, concurrentCopies: copies,
     ...(audit.revision !== undefined ? { revision: audit.revision } : {}),
+    ...(audit.unknownCause !== undefined && results.some((result) => result.cause === 'unknown') ? { unknownCause: audit.unknownCause } : {}),
   });
 }
 

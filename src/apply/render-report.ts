@@ -67,6 +67,8 @@ function reportJson(plan: Plan, report: ApplyReport) {
     duration_ms: report.durationMs,
     settled: report.settled,
     ...(report.revision !== undefined ? { revision: report.revision } : {}),
+    // Why the results whose cause is `unknown` have none: once, not on every result.
+    ...(report.unknownCause !== undefined ? { unknown_cause: report.unknownCause } : {}),
     results: report.results.map((result) => resultJson(result, report.revision)),
     // Another writer's copies of what this run created, deleted: the audit record of each (cause `concurrent-writer`).
     ...(report.concurrentCopies.length > 0 ? {

@@ -17,13 +17,15 @@ export interface ApplyReport {
   readonly settled: boolean;
   /** The policy revision the plan was made from, when known. */
   readonly revision?: string;
+  /** Present when some result's cause is `unknown`: why, said once. */
+  readonly unknownCause?: string;
   /** Copies another writer of the same owner made at the same time, deleted (apply/concurrent-copies.ts). */
   readonly concurrentCopies: readonly ConcurrentCopy[];
 }
 
 export function summarize(
   results: readonly ChangeResult[],
-  extra: Pick<ApplyReport, 'calls' | 'durationMs' | 'settled' | 'revision'> & { readonly concurrentCopies?: readonly ConcurrentCopy[] },
+  extra: Pick<ApplyReport, 'calls' | 'durationMs' | 'settled' | 'revision' | 'unknownCause'> & { readonly concurrentCopies?: readonly ConcurrentCopy[] },
 ): ApplyReport {
   const count = (status: ChangeStatus) => results.filter((result) => result.status === status).length;
   return {

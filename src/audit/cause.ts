@@ -33,6 +33,17 @@ export type WriteCause = 'intent' | 'drift' | 'unknown';
 
 export const WRITE_CAUSES: readonly WriteCause[] = ['intent', 'drift', 'unknown'];
 
+/**
+ * Why no cause can be told for a write: a create with no owner mark to read
+ * and no memory of an earlier converged run is a new declaration or an object
+ * deleted outside Rampart, and the two look the same.
+ */
+export function unknownCauseReason(remembered: boolean): string {
+  return remembered
+    ? 'the policies changed since the converged run remembered, and nothing marks these objects'
+    : 'no earlier converged run is remembered (a first run, or no --journal): a new declaration and an object deleted outside Rampart look the same';
+}
+
 /** What a cycle declared: its policies' digest and the write keys of every declared object. */
 export interface DeclaredFingerprints {
   readonly digest: string;

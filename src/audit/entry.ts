@@ -15,6 +15,8 @@ export interface AuditContext {
   readonly revision?: string;
   /** Per change of the plan, in its order (audit/cause.ts); applyPlan copies it onto each result. */
   readonly why?: readonly ChangeWhy[];
+  /** Why a cause is `unknown` where one is (audit/cause.ts `unknownCauseReason`): said once, in the log and the report. */
+  readonly unknownCause?: string;
 }
 
 /** The record: what was written (Subject), the fields it changes, what it lists (Listed), when and why, and how it ended. */

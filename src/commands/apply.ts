@@ -4,6 +4,7 @@
  * Exit 0 when everything applied, 1 on any error or failed change.
  */
 import { confirmed, shouldAsk } from './confirm.js';
+import { progressLine } from './progress.js';
 import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
@@ -80,7 +81,7 @@ export function addWritingOptions(command: Command, own: () => void): void {
 }
 
 export async function apply(flags: ApplyFlags): Promise<number> {
-  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel, oneShot: true });
   // Checked before anything is planned or connected.
   const fromFlags = runSettingsFrom(flags);
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
@@ -128,15 +129,19 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       }
     }
 
+    const progress = flags.format === 'text' && !settings.dryRun ? progressLine(process.stderr, plan.changes.length) : undefined;
     const done = await reconcile({
       plan, desired: prepared.desired, digest: prepared.policy.digest, live: saved ? prepared.listed : prepared.live,
       converged: async () => memory?.load(), settings, api: connection.api, journal, stop: stop.signal, logger,
       revision: revision?.revision, nextStep: 'run apply again to converge',
-    });
+      ...(progress ? { onResult: () => progress.tick() } : {}),
+    }).finally(() => progress?.done());
     if (done.result === 'unsafe') throw done.error;
     if (done.result === 'dry-run' || done.result === 'no-op') {
       if (done.result === 'no-op' && !flags.adoptOnly) await memory?.save(done.declared);
       if (flags.format === 'json') await writePlan(encodePlan(plan), 'json');
+      // The text plan's last line says what would be done; a dry run says too that nothing was.
+      else if (settings.dryRun && plan.changes.length > 0) process.stdout.write('Dry run: nothing was applied.\n');
       logger.info({ dryRun: settings.dryRun, ...plan.summary }, settings.dryRun ? 'dry run: nothing applied' : 'nothing to apply');
       return EXIT.ok;
     }

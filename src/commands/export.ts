@@ -47,7 +47,7 @@ export function register(program: Command): void {
 }
 
 export async function exportAccount(flags: ExportFlags): Promise<number> {
-  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel, oneShot: true });
   if (flags.includeOwned && flags.excludeOwned) throw new UsageError('--include-owned and --exclude-owned contradict each other');
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const connection = await connect(flags, logger, { failFast: true });

@@ -48,7 +48,7 @@ export function register(program: Command): void {
 }
 
 export async function plan(flags: PlanFlags): Promise<number> {
-  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel, oneShot: true });
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const settings = runSettingsFrom(flags);
   const impact = impactSettingsFrom(flags);

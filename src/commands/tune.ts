@@ -60,7 +60,7 @@ export function register(program: Command): void {
 }
 
 export async function runTune(flags: TuneFlags): Promise<number> {
-  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel });
+  const logger = createLogger({ format: flags.logFormat, level: flags.logLevel, oneShot: true });
   const documents = await readDocuments(flags.policies);
   const loaded = loadPolicyTexts(documents);
   if (!loaded.desired) throw new PolicyInvalidError(`the policies are invalid; fix them before tuning:\n${formatDiagnostics({ files: documents.map((d) => d.file), diagnostics: loaded.diagnostics }, 'text')}`);

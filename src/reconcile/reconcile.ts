@@ -12,7 +12,7 @@ import { onlyPermanentFailures } from '../apply/run-change.js';
 import type { ServiceApi } from '../api/service.js';
 import { applyPlan } from '../apply/apply.js';
 import type { ApplyReport } from '../apply/results.js';
-import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../audit/cause.js';
+import { declaredFingerprints, explainChanges, unknownCauseReason, type DeclaredFingerprints } from '../audit/cause.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import { ApplyFailedError, UnsafePlanError } from '../errors.js';
 import type { WriteJournal } from '../live/write-journal.js';
@@ -74,6 +74,12 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
   const declared = input.declared ?? declaredFingerprints(input.desired, input.digest);
   if (!hasChanges(plan)) return { result: 'no-op', plan, declared };
 
+  const previous = await input.converged?.();
+  const why = explainChanges(plan, input.live, declared, previous);
+  const unknownCause = unknownCauseReason(previous !== undefined);
+  const unknown = why.filter((w) => w.cause === 'unknown').length;
+  // Said once, before the `write` records that carry `cause: unknown`.
+  if (unknown > 0) input.logger.info({ writes: unknown }, `the cause of ${unknown} write(s) below is unknown: ${unknownCause}`);
   const report = await applyPlan(plan, {
     api: input.api,
     concurrency: settings.concurrency,
@@ -83,7 +89,8 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
     settleTimeoutMs: settings.settleTimeoutMs,
     // The owner marks tell drift from intent where an object is there to read; the last converged run's memory, elsewhere.
     audit: {
-      why: explainChanges(plan, input.live, declared, await input.converged?.()),
+      why,
+      unknownCause,
       ...(input.revision !== undefined ? { revision: input.revision } : {}),
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
@@ -96,3 +103,4 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
   }
   return { result: 'applied', plan, report, declared };
 }
+

@@ -24,9 +24,10 @@ afterEach(async () => {
   await policies.cleanup();
 });
 
-/** Runs apply on a pseudo-terminal, typing `typed` once the question shows. */
-function atTerminal(args: string[], typed: string): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, CLI, 'apply', '--api-url', emulator.url, '--policies', policies.dir, '--settle-timeout', '5s', ...args]
+/** Runs apply (or another command) on a pseudo-terminal, typing `typed` once the question shows. */
+function atTerminal(args: string[], typed: string, command_ = 'apply'): Promise<{ code: number | null; output: string }> {
+  const settle = command_ === 'apply' ? ['--settle-timeout', '5s'] : [];
+  const command = [process.execPath, CLI, command_, '--api-url', emulator.url, '--policies', policies.dir, ...settle, ...args]
     .map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(' ');
   return new Promise((resolve) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, RAMPART_API_TOKEN: TEST_TOKEN, NO_COLOR: '1' } });
@@ -61,5 +62,18 @@ describe.skipIf(!hasScript)('apply at a terminal', () => {
     const auto = await atTerminal(['--auto-approve'], '');
     expect(auto.code, auto.output).toBe(0);
     expect(auto.output).not.toContain('Only \'yes\' is accepted');
+    // The report is the last thing said: no log record after it at the default level.
+    expect(auto.output.trimEnd().split('\n').at(-1)).toMatch(/^Apply complete: /);
+    expect(auto.output).not.toMatch(/INFO/);
+  }, 30_000);
+
+  it('a one-shot command prints its result and nothing else; asked for, a log record is one line', async () => {
+    await policies.write('shop.yaml', POLICY.replace('X-T', 'X-V'));
+    const plain = await atTerminal([], '', 'plan');
+    expect(plain.code, plain.output).toBe(0);
+    expect(plain.output.trimEnd().split('\n').at(-1)).toMatch(/^Plan: 1 to create/);
+    const logged = await atTerminal(['--log-level', 'info'], '', 'plan');
+    const record = logged.output.split('\n').find((line) => line.includes('plan ready')) ?? '';
+    expect(record).toMatch(/INFO.*plan ready.*"create":1/);
   }, 30_000);
 });

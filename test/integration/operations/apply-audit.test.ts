@@ -35,6 +35,13 @@ describe('apply: the audit record and the pause', () => {
     expect(ip).toMatchObject({ values: expect.any(Array), ids: expect.any(Array) });
     // The log line says the same.
     expect(created.logs.filter((l) => l.msg === 'write')).toHaveLength(report.results.length);
+    // Why no cause can be told is said once, before the writes, in the log and the report.
+    const unknown = report.results.filter((r) => r.cause === 'unknown').length;
+    const explained = created.logs.filter((l) => String(l.msg).startsWith('the cause of'));
+    expect(explained).toHaveLength(1);
+    expect(explained[0]).toMatchObject({ writes: unknown, msg: expect.stringContaining('no earlier converged run is remembered') });
+    expect(created.logs.indexOf(explained[0] as (typeof created.logs)[number])).toBeLessThan(created.logs.findIndex((l) => l.msg === 'write'));
+    expect(parseJson<{ unknown_cause?: string }>(created).unknown_cause).toMatch(/a new declaration and an object deleted outside Rampart look the same/);
 
     await policies.edit('shop.yaml', 'comment: flags a known scanner', 'comment: flags a known scanner (ticket 7)');
     const second = gitCommitAll(policies.root);
