@@ -4,8 +4,6 @@
  * shows no changes. Reads only; never writes to the account. See
  * docs/operations.md ("Onboarding an existing account") and src/export/.
  */
-import { relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
@@ -16,6 +14,7 @@ import { createLogger } from '../log.js';
 import { connect } from './connect.js';
 import { accountId, addConnectionOptions, addDeadlineOption, addLogOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration } from './options.js';
 import { UsageError } from '../errors.js';
+import { POLICY_SCHEMA_URL } from '../policy/schema-document.js';
 
 interface ExportFlags extends ConnectionOptions, LogFlags, DeadlineFlags {
   client: number;
@@ -36,7 +35,7 @@ export function register(program: Command): void {
     .option('--exclude-owned', 'leave out objects carrying the --owner mark (for an export written next to the policies that declare them)')
     .addOption(new Option('--include-owned', 'deprecated: objects carrying the --owner mark are exported by default').hideHelp())
     .option('--force', 'overwrite files in --out that an earlier export did not write')
-    .option('--schema-ref <ref>', 'what the yaml-language-server modeline points at (default: the installed schema, relative to --out)')
+    .option('--schema-ref <ref>', 'what the yaml-language-server modeline points at (default: the published schema URL; e.g. ../schemas/policy.schema.json in a repository that keeps a copy)')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'json']).default('text'));
   addConnectionOptions(command);
   addDeadlineOption(command, 'reading the account');
@@ -61,7 +60,8 @@ export async function exportAccount(flags: ExportFlags): Promise<number> {
       owner: flags.owner,
       excludeOwned: Boolean(flags.excludeOwned),
       now: Math.floor(Date.now() / 1000),
-      schemaRef: flags.schemaRef ?? defaultSchemaRef(flags.out),
+      // The published schema: a path into this machine's install would not resolve on a colleague's, or in CI.
+      schemaRef: flags.schemaRef ?? POLICY_SCHEMA_URL,
     });
     const write = await writeExport(flags.out, result.files, { force: Boolean(flags.force), record: result.record });
     process.stdout.write(renderReport({ client: flags.client, out: flags.out, owner: flags.owner, result, write }, flags.format));
@@ -72,8 +72,4 @@ export async function exportAccount(flags: ExportFlags): Promise<number> {
   }
 }
 
-/** The schema shipped with this Rampart, relative to the output directory. */
-function defaultSchemaRef(out: string): string {
-  const schema = fileURLToPath(new URL('../../schemas/policy.schema.json', import.meta.url));
-  return relative(resolve(out), schema).split('\\').join('/');
-}
+

@@ -76,3 +76,23 @@ export function assignNames(rules: readonly Rule[]): string[] {
     if (!grew) return names;
   }
 }
+
+/** What a policy file accepts as a rule name (the schema's). */
+const VALID_NAME = /^[^\r\n]{1,128}$/;
+
+/**
+ * The names to write: a managed rule keeps the name its owner mark carries
+ * (what its policy called it), where that name is unique in the file; every
+ * other rule keeps its generated name. An export of an account Rampart
+ * manages then reads like the policies it came from.
+ */
+export function withMarkedNames(rules: readonly (Rule & { readonly name?: string })[], generated: readonly string[]): string[] {
+  const marked = rules.map((rule) => (rule.name !== undefined && VALID_NAME.test(rule.name) ? rule.name : undefined));
+  const uses = new Map<string, number>();
+  for (const name of [...marked, ...generated]) if (name !== undefined) uses.set(name, (uses.get(name) ?? 0) + 1);
+  return generated.map((name, i) => {
+    const kept = marked[i];
+    // Unique among the marked names and the generated ones alike (its own generated name aside).
+    return kept !== undefined && (uses.get(kept) ?? 0) - (kept === name ? 1 : 0) === 1 ? kept : name;
+  });
+}

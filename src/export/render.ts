@@ -12,7 +12,8 @@ import { KIND_NAMES } from '../rules/registry.js';
 import { cidrRange } from '../policy/address.js';
 import { OWNER_MARK_PATTERN } from '../policy/document.js';
 import { formatSeconds } from '../policy/expiry.js';
-import { assignNames, contentHash } from './names.js';
+import { formatPolicyText } from '../fmt/canonical.js';
+import { assignNames, contentHash, withMarkedNames } from './names.js';
 import { EXPORT_HEADER, fileNameOf, type ExportFile, type PlacedIpEntry, type PlacedRule, type Scope } from './types.js';
 
 export interface RenderOptions {
@@ -48,10 +49,16 @@ export function renderFiles(rules: readonly PlacedRule[], ipEntries: readonly Pl
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, file]) => ({
       name,
-      text: renderFile(file, options),
+      // Already in `rampart fmt`'s form: `fmt --check` on a fresh export finds nothing.
+      text: inFmtForm(renderFile(file, options)),
       rules: file.rules.length,
       ipValues: file.ipEntries.length,
     }));
+}
+
+function inFmtForm(text: string): string {
+  const formatted = formatPolicyText(text);
+  return formatted.ok ? formatted.text : text;
 }
 
 function renderFile(file: FileContent, options: RenderOptions): string {
@@ -75,7 +82,7 @@ function renderFile(file: FileContent, options: RenderOptions): string {
   const shorthand = modeOnly.length === 1 && modeOnly[0]?.kind === 'mode' ? modeOnly[0] : undefined;
   if (shorthand) top.mode = shorthand.fields.mode;
   const listed = sorted.filter((r) => r !== shorthand);
-  const names = assignNames(listed.map((rule) => ({ ...rule, comment: cleanText(rule.comment) })));
+  const names = withMarkedNames(listed, assignNames(listed.map((rule) => ({ ...rule, comment: cleanText(rule.comment) }))));
   if (listed.length > 0) {
     top.rules = listed.map((rule, i) => {
       const node = doc.createNode(ruleSpec(rule, names[i] as string, flow)) as Node;

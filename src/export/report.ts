@@ -63,8 +63,13 @@ export function renderReport(input: ReportInput, format: ReportFormat): string {
       `they belong to your existing policies. Plan ${input.out} together with them; planned alone, Rampart would delete those objects.`,
     );
   }
-  lines.push('', 'Next: rampart validate --policies ' + input.out + ' && rampart plan --policies ' + input.out + ' --detailed-exitcode');
-  lines.push(`Then: rampart adopt --policies ${input.out} makes the exported objects Rampart's, in place (see "Onboarding an existing account" in docs/operations.md).`);
+  // The next step must not be the plan just warned about: planned alone, an export without the owned objects deletes them.
+  if (owned > 0) {
+    lines.push('', `Next: move the files into your policy directory, beside the policies that declare those ${plural(owned, 'object')}, then run rampart validate && rampart plan --detailed-exitcode there.`);
+  } else {
+    lines.push('', 'Next: rampart validate --policies ' + input.out + ' && rampart plan --policies ' + input.out + ' --detailed-exitcode');
+  }
+  lines.push(`Then: rampart adopt makes the exported objects Rampart's, in place (see "Onboarding an existing account" in docs/operations.md).`);
   return `${lines.join('\n')}\n`;
 }
 

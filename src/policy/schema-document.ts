@@ -6,10 +6,13 @@
  */
 import { filteringModeSchema, ruleSchema } from '../rules/schema.js';
 
+/** Where the schema is published: what an exported file's `yaml-language-server` modeline names, on any machine. */
+export const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/rampart-dev/rampart/main/schemas/policy.schema.json';
+
 export function buildPolicySchema(): Record<string, unknown> {
   return {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://raw.githubusercontent.com/rampart-dev/rampart/main/schemas/policy.schema.json",
+  "$id": POLICY_SCHEMA_URL,
   "title": "Rampart policy file",
   "description": "One Rampart policy file: the rules and IP lists of one client for one or more applications. See docs/policy-reference.md.",
   "type": "object",

@@ -27,7 +27,7 @@ const BELOW: Readonly<Record<string, readonly string[]>> = {
   audit: ['plan', 'model', 'rules'],
   apply: ['audit', 'plan', 'live', 'api', 'model', 'rules'],
   fmt: ['policy', 'model', 'rules'],
-  export: ['policy', 'plan', 'model', 'rules'],
+  export: ['fmt', 'policy', 'plan', 'model', 'rules'],
   hits: ['api', 'model', 'rules'],
   tune: ['hits', 'policy', 'api', 'model', 'rules'],
   impact: ['hits', 'plan', 'api', 'model', 'rules'],

@@ -48,7 +48,7 @@ function seed(emulator: TestEmulator, granularity: 'per-value' | 'per-request'):
   hint({ type: 'regex', attack_type: 'ptrav', regex: '\\.\\./', point: ['post', 'json_doc', 'hash', 'password'], action: [], comment: 'Ünïcode & "quotes": kept as written' });
   hint({ type: 'service_mode', mode: 'off', action: [{ point: ['header', 'X-HEALTH'], type: 'equal', value: 'true' }] });
   // Left out: ours, another owner's, unmappable, and a type Rampart does not manage.
-  hint({ type: 'vpatch', attack_type: 'xss', point: ['get', 'owned'], action: [instance(7)], comment: 'created by rampart [managed-by:rampart]' });
+  hint({ type: 'vpatch', attack_type: 'xss', point: ['get', 'owned'], action: [instance(7)], comment: 'created by rampart [managed-by:rampart name:owned-xss-probe]' });
   hint({ type: 'vpatch', attack_type: 'xss', point: ['get', 'other'], action: [instance(7)], comment: '[managed-by:team-b]' });
   hint({ type: 'vpatch', attack_type: 'any', point: ['uri'], action: [instance(7), instance(8)] });
   hint({ type: 'disable_stamp', stamp: 1234, action: [instance(7)] });
@@ -142,7 +142,14 @@ for (const granularity of ['per-value', 'per-request'] as const) {
       const validate = await rampart(['validate', '--policies', join(dir, 'out')]);
       expect(validate.stdout + validate.stderr).not.toMatch(/error/i);
       expect(validate.code).toBe(0);
-      expect(await readFile(join(dir, 'out', 'app-7.yaml'), 'utf8')).toContain('comment: created by rampart\n');
+      const app7 = await readFile(join(dir, 'out', 'app-7.yaml'), 'utf8');
+      expect(app7).toContain('comment: created by rampart\n');
+      // A managed rule keeps the name its policy gave it (its owner mark says it); the others get generated ones.
+      expect(app7).toMatch(/- name: owned-xss-probe\n/);
+      // Already in fmt's form, with a modeline that resolves on any machine.
+      const fmt = await rampart(['fmt', '--check', '--policies', join(dir, 'out')]);
+      expect(fmt.code, fmt.stdout + fmt.stderr).toBe(0);
+      expect(app7.split('\n')[0]).toBe('# yaml-language-server: $schema=https://raw.githubusercontent.com/rampart-dev/rampart/main/schemas/policy.schema.json');
       const plan = await rampart(['plan', '--policies', join(dir, 'out'), '--detailed-exitcode', '--format', 'json'], env);
       expect(plan.stderr).not.toContain('"level":50');
       expect(JSON.parse(plan.stdout).summary).toMatchObject({ create: 0, update: 0, delete: 0, replace: 0 });
@@ -156,6 +163,9 @@ for (const granularity of ['per-value', 'per-request'] as const) {
       expect(run.stdout).toMatch(/rule id \d+: managed by this owner/);
       expect(run.stdout).toMatch(/IP object id \d+ \(198\.51\.100\.99\/32\): managed by this owner/);
       expect(run.stdout).toContain('planned alone, Rampart would delete those objects');
+      // The next step it gives is not the plan it has just warned about.
+      expect(run.stdout).toMatch(/^Next: move the files into your policy directory, beside the policies that declare those 2 objects/m);
+      expect(run.stdout).not.toContain(`rampart plan --policies ${out}`);
       const alone = await rampart(['plan', '--policies', out, '--detailed-exitcode', '--format', 'json'], env);
       expect(alone.code).toBe(2);
       expect(JSON.parse(alone.stdout).summary).toMatchObject({ create: 0, delete: 2 });
@@ -178,7 +188,6 @@ for (const granularity of ['per-value', 'per-request'] as const) {
       for (const file of await readdir(join(dir, 'out'))) {
         const a = await readFile(join(dir, 'out', file), 'utf8');
         const b = await readFile(join(dir, 'again', file), 'utf8');
-        // The modeline is relative to --out; both directories are siblings.
         expect(b).toBe(a);
       }
     }, 30_000);
