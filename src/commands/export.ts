@@ -2,7 +2,7 @@
  * `rampart export --client ID`: writes the live rules and IP lists of an
  * account as policy files (`--out DIR`) so that `plan` on them right after
  * shows no changes. Reads only; never writes to the account. See
- * docs/operations.md ("Onboarding an existing account") and src/export/.
+ * docs/onboarding.md and src/export/.
  */
 import type { Command } from 'commander';
 import { Option } from './commander.js';

@@ -69,7 +69,7 @@ export function renderReport(input: ReportInput, format: ReportFormat): string {
   } else {
     lines.push('', 'Next: rampart validate --policies ' + input.out + ' && rampart plan --policies ' + input.out + ' --detailed-exitcode');
   }
-  lines.push(`Then: rampart adopt makes the exported objects Rampart's, in place (see "Onboarding an existing account" in docs/operations.md).`);
+  lines.push(`Then: rampart adopt makes the exported objects Rampart's, in place (see docs/onboarding.md).`);
   return `${lines.join('\n')}\n`;
 }
 

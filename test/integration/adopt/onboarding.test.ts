@@ -1,5 +1,5 @@
 /**
- * docs/operations.md, "Onboarding an existing account": its commands, as
+ * docs/onboarding.md: its commands, as
  * written, against an account made in the console. Every command exits 0,
  * the account ends up Rampart's without a create or a delete, and then a
  * removal from the files is a delete.
@@ -10,12 +10,12 @@ import { afterEach, expect, it } from 'vitest';
 import type { Plan } from '../../../src/plan/types.js';
 import { CLIENT, consoleAccount, parseJson, seedConsoleObjects, type ConsoleAccount } from './console-account.js';
 
-const DOC = join(import.meta.dirname, '../../../docs/operations.md');
+const DOC = join(import.meta.dirname, '../../../docs/onboarding.md');
 
 /** The `rampart ...` lines of the first `sh` block under the heading, comments dropped. */
 async function documentedCommands(): Promise<string[][]> {
   const doc = await readFile(DOC, 'utf8');
-  const section = doc.slice(doc.indexOf('## Onboarding an existing account'));
+  const section = doc.slice(doc.indexOf('# Onboarding an existing account'));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
   return block.split('\n')
     .map((line) => line.replace(/#.*$/, '').trim())
