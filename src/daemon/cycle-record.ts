@@ -4,7 +4,7 @@
  */
 import type { Pause } from '../policy/pause.js';
 import type { PolicyRevision } from '../policy/revision.js';
-import type { CycleOutcome, CycleResult } from '../reconcile/outcome.js';
+import type { CycleOutcome, CycleResult, PolicyProblems } from '../reconcile/outcome.js';
 
 /**
  * What became of the cycle's plan:
@@ -40,6 +40,8 @@ export interface CycleRecord {
   readonly paused?: { readonly reason: string; readonly since: string; readonly by: string };
   /** The error's message, when the cycle did not succeed. */
   readonly error?: string;
+  /** Invalid policy files: their errors, and how many there are. */
+  readonly problems?: PolicyProblems;
 }
 
 export function cycleRecord(id: string, outcome: CycleOutcome, startedAt: number, finishedAt: number): CycleRecord {
@@ -53,6 +55,7 @@ export function cycleRecord(id: string, outcome: CycleOutcome, startedAt: number
     ...(outcome.readRevision ? { readRevision: outcome.readRevision } : {}),
     ...(outcome.paused ? { paused: shownPause(outcome.paused) } : {}),
     ...(outcome.error !== undefined ? { error: errorMessage(outcome.error) } : {}),
+    ...(outcome.problems ? { problems: outcome.problems } : {}),
   };
 }
 

@@ -24,7 +24,7 @@ import { readPauseFile, type Pause } from '../policy/pause.js';
 import { readPolicyRevision, type PolicyRevision } from '../policy/revision.js';
 import { ListingSizeMemory } from '../live/listing-sizes.js';
 import { ChurnBreaker } from './churn-breaker.js';
-import type { CycleContext, CycleOutcome } from './outcome.js';
+import { MAX_PROBLEMS_KEPT, type CycleContext, type CycleOutcome } from './outcome.js';
 import { emptyPolicies, NOTHING_DECLARED, prepare } from './prepare.js';
 import { reconcile } from './reconcile.js';
 import type { RunSettings } from './settings.js';
@@ -48,7 +48,7 @@ export interface CycleSettings {
 const RESYNC_REASONS = new Set(['initial', 'resync', 'retry after failure', 'once']);
 
 /** What a cycle knows before it fails, reported with the failure: which revision, whether the files were valid. */
-type Seen = Pick<CycleOutcome, 'revision' | 'readRevision' | 'policyValid'>;
+type Seen = Pick<CycleOutcome, 'revision' | 'readRevision' | 'policyValid' | 'problems'>;
 
 type GoodPolicies = PolicyLoadResult & { desired: NonNullable<PolicyLoadResult['desired']>; revision?: PolicyRevision };
 
@@ -109,6 +109,7 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     } else if (!desired) {
       const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
       for (const d of errors.slice(0, 20)) logger.error({ file: d.file, line: d.line, col: d.col, code: d.code }, d.message);
+      seen.problems = { count: errors.length, list: errors.slice(0, MAX_PROBLEMS_KEPT).map(({ file, line, col, code, message }) => ({ file, line, col, code, message })) };
       const [first] = errors;
       const where = first ? ` (first: ${first.file}:${first.line}:${first.col}: ${first.message})` : '';
       const keeping = lastGood ? 'keeping the last good policies' : 'nothing is applied';

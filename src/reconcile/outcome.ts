@@ -26,6 +26,23 @@ export const CYCLE_RESULTS = ['success', 'no-op', 'skipped', 'invalid', 'failed'
  */
 export type CycleResult = (typeof CYCLE_RESULTS)[number];
 
+/** One error of an invalid policy file, where it is and why. */
+export interface PolicyProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface PolicyProblems {
+  readonly count: number;
+  readonly list: readonly PolicyProblem[];
+}
+
+/** The errors a cycle keeps for the status page; the count says how many more. */
+export const MAX_PROBLEMS_KEPT = 200;
+
 export interface CycleOutcome {
   result: CycleResult;
   /** Objects applied (`success`) or planned but not applied (`skipped`, `unsafe`), by the plan's vocabulary (plan/counts.ts). */
@@ -59,6 +76,8 @@ export interface CycleOutcome {
    * cycle that then fails on the API still knows); undefined when it failed before.
    */
   policyValid?: boolean;
+  /** Invalid policy files: every error, as `validate` lists it (the first MAX_PROBLEMS_KEPT), and how many there are. */
+  problems?: PolicyProblems;
   /** What became of each change the cycle applied (the loop counts them into metrics). */
   results?: readonly ChangeResult[];
   /** The audit record of each write the cycle made (audit/entry.ts), for the status page. */

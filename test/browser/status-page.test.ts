@@ -85,6 +85,49 @@ describe.skipIf(!available)('the status page in Chromium', () => {
     await expect(view.getByTestId('writes').textContent()).resolves.toMatch(/update\s*rule\s*mode/);
   });
 
+  it('lists every policy error and marks every kind of cycle; the screenshot holds the page\'s structure', async () => {
+    const daemon = await start();
+    await daemon.waitForCycle((line) => line.result === 'success', 'the first cycle');
+    daemon.resync();
+    await daemon.waitForCycle((line) => line.result === 'no-op', 'a quiet cycle', { after: 1 });
+    // Two files broken at once: the page names both errors, not the first alone.
+    await policies.edit('shop.yaml', 'mode: monitoring', 'mode: sometimes');
+    await policies.edit('api.yaml', 'mode: block', 'mode: always');
+    daemon.resync();
+    await daemon.waitForCycle((line) => line.result === 'invalid', 'the invalid files', { after: 2 });
+    const view = await open(daemon);
+    const problems = await view.getByTestId('problems').textContent();
+    expect(problems).toMatch(/2 policy errors/);
+    expect(problems).toMatch(/shop\.yaml:\d+:\d+/);
+    expect(problems).toMatch(/api\.yaml:\d+:\d+/);
+    // The chart: axes labelled, and each cycle drawn whatever it was.
+    const marks = await view.locator('[data-testid="chart"] [data-result]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-result')));
+    // The watcher may run a cycle of its own on the edits: every one after the quiet cycle found the files invalid.
+    expect(marks.slice(0, 2)).toEqual(['success', 'no-op']);
+    expect(new Set(marks.slice(2))).toEqual(new Set(['invalid']));
+    await expect(view.getByTestId('chart-max').textContent()).resolves.toMatch(/^\d+$/);
+    await expect(view.getByTestId('chart-to').textContent()).resolves.toMatch(/^\d\d:\d\d UTC$/);
+
+    // The screenshot against the structure the page must have: the summary on top, then the plan,
+    // the chart, the cycles, the writes and the API health, each visible, in that order, none empty.
+    const shot = await view.screenshot({ path: join(ARTIFACTS, 'status-invalid.png'), fullPage: true });
+    expect(shot.byteLength).toBeGreaterThan(20_000);
+    const boxes = await view.evaluate(() => [...document.querySelectorAll('main section, section')].map((section) => {
+      const box = section.getBoundingClientRect();
+      return { heading: section.querySelector('h2')?.textContent ?? 'summary', top: box.top, height: box.height, width: box.width };
+    }));
+    const headings = boxes.map((b) => b.heading);
+    expect(headings[0]).toBe('summary');
+    expect(headings.slice(2)).toEqual(['Changes and drift repairs per cycle', 'Last cycles', 'Recent writes', 'API health', 'Pause']);
+    for (let i = 1; i < boxes.length; i++) expect((boxes[i] as { top: number }).top).toBeGreaterThan((boxes[i - 1] as { top: number }).top);
+    for (const box of boxes) expect(box.height, box.heading).toBeGreaterThan(20);
+    const chart = await view.getByTestId('chart').boundingBox();
+    expect(chart?.width).toBeGreaterThan(600);
+    // The chart's pixels are not blank: its bars and marks are drawn.
+    const pixels = await view.getByTestId('chart').screenshot();
+    expect(new Set(pixels.subarray(pixels.length / 2, pixels.length / 2 + 4000)).size).toBeGreaterThan(8);
+  });
+
   it('renders a hostile comment as text: no script runs, no markup is made', async () => {
     const daemon = await start();
     await daemon.waitForCycle((line) => line.result === 'success', 'the first cycle');

@@ -112,10 +112,17 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 td.cause.drift, td.result.failed, td.result.unsafe { color: var(--bad); } td.cause.intent { color: var(--ok); }
-.chart { width: 100%; height: 120px; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
-.chart .changes { fill: #54aeff; } .chart .drift { fill: #fa4549; } .chart .axis { stroke: var(--line); }
+.chart { width: 100%; height: auto; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
+.chart .changes { fill: #54aeff; } .chart .drift { fill: #fa4549; } .chart .axis { stroke: var(--muted); }
+.chart .tick { font-size: 10px; fill: var(--muted); }
+.chart .no-op, .legend .swatch.no-op, .chart .skipped, .legend .swatch.skipped { fill: #8c959f; background: #8c959f; }
+.chart .paused, .legend .swatch.paused { fill: #bf8700; background: #bf8700; }
+.chart .unsafe, .chart .churn, .legend .swatch.unsafe { fill: #bc4c00; background: #bc4c00; }
+.chart .failed, .legend .swatch.failed, .chart .invalid, .legend .swatch.invalid { fill: #cf222e; background: #cf222e; }
 .legend .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 12px; }
+.legend .swatch.mark { width: 4px; }
 .legend .swatch.changes { background: #54aeff; } .legend .swatch.drift { background: #fa4549; }
+.problems { margin: 8px 0; } .problems ul { margin: 4px 0; padding-left: 20px; }
 .admin form { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; }
 input { padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; }
 button { padding: 5px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); cursor: pointer; }

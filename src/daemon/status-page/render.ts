@@ -10,6 +10,7 @@ import type { AuditEntry } from '../../audit/entry.js';
 import { renderText } from '../../plan/render/text.js';
 import { planChangeIds, type PlanDocument } from '../../plan/types.js';
 import type { CycleRecord } from '../cycle-record.js';
+import type { PolicyProblems } from '../../reconcile/outcome.js';
 import type { DaemonState } from '../state.js';
 import type { CycleSummary } from './history.js';
 import { html, type Html } from './html.js';
@@ -44,6 +45,7 @@ export function renderMain(input: PageInput): Html {
 <section class="summary">
   <div class="badge ${status.replace(' ', '-')}" data-testid="status">${status}</div>
   ${reason ? html`<p class="reason" data-testid="reason">${reason}</p>` : ''}
+  ${problemList(state.lastCycle?.problems)}
   <dl>
     <dt>Policy revision</dt><dd data-testid="revision">${revision ? html`<code>${revision.revision}</code> <span class="muted">(${revision.source})</span>` : html`<span class="muted">unknown (not a git or ConfigMap checkout)</span>`}</dd>
     <dt>Last success</dt><dd>${state.lastSuccessAt !== undefined ? moment(state.lastSuccessAt, input.now) : 'never'}</dd>
@@ -101,6 +103,14 @@ function planSection(state: DaemonState, plan: PlanDocument | undefined, now: nu
   return html`<h2 data-testid="plan-title">${title}</h2>${stale}${made ? html`<p class="muted">Made by the cycle at ${moment(made.finishedAt, now)}${made.revision ? html` from revision <code>${made.revision.revision}</code>` : ''}.</p>` : ''}${pendingPlan(plan)}`;
 }
 
+/** Every error of invalid policy files, as `rampart validate` lists them. */
+function problemList(problems: PolicyProblems | undefined): Html | string {
+  if (!problems || problems.list.length === 0) return '';
+  const more = problems.count - problems.list.length;
+  return html`<details class="problems" open data-testid="problems"><summary>${problems.count} policy error${problems.count === 1 ? '' : 's'}; <code>rampart validate</code> on the revision read lists the same</summary><ul>${problems.list.map((p) => html`
+<li><code>${p.file}:${p.line}:${p.col}</code> ${p.message} <span class="muted">[${p.code}]</span></li>`)}</ul>${more > 0 ? html`<p class="muted">and ${more} more</p>` : ''}</details>`;
+}
+
 function isPlan(value: unknown): value is PlanDocument {
   return typeof value === 'object' && value !== null && Array.isArray((value as PlanDocument).changes) && typeof (value as PlanDocument).summary === 'object';
 }
@@ -130,7 +140,15 @@ function changesText(cycle: CycleSummary): string {
 function writesTable(writes: readonly AuditEntry[]): Html {
   if (writes.length === 0) return html`<p class="muted">No write yet.</p>`;
   return html`<table data-testid="writes"><thead><tr><th>Action</th><th>Kind</th><th>Name</th><th>Where</th><th>Cause</th><th>Status</th></tr></thead><tbody>${writes.map((w) => html`
-<tr><td>${w.action}</td><td>${w.kind}</td><td>${w.name ?? (w.values ? w.values.join(', ') : '')}</td><td>${w.file !== undefined ? `${w.file}:${w.line ?? ''}` : `client ${w.client}`}</td><td class="cause ${w.cause}">${w.cause}</td><td>${w.status}</td></tr>`)}</tbody></table>`;
+<tr><td>${w.action}</td><td>${w.kind}</td><td>${w.name ?? ''}${w.values ? html`${w.name ? ': ' : ''}<span class="values" data-testid="write-values">${valuesText(w.values)}</span>` : ''}</td><td>${w.file !== undefined ? `${w.file}:${w.line ?? ''}` : `client ${w.client}`}</td><td class="cause ${w.cause}">${w.cause}</td><td>${w.status}</td></tr>`)}</tbody></table>`;
+}
+
+/** The values an IP write wrote or removed, the first ones named. */
+const VALUES_SHOWN = 8;
+
+function valuesText(values: readonly string[]): string {
+  const named = values.slice(0, VALUES_SHOWN).join(', ');
+  return values.length > VALUES_SHOWN ? `${named} and ${values.length - VALUES_SHOWN} more` : named;
 }
 
 function apiTable(api: PageInput['api']): Html {

@@ -9,6 +9,8 @@ import type { CycleRecord } from '../../../src/daemon/cycle-record.js';
 import type { DaemonState } from '../../../src/daemon/state.js';
 import { renderMain } from '../../../src/daemon/status-page/render.js';
 import { relativeTime } from '../../../src/daemon/status-page/time.js';
+import { StatusHistory } from '../../../src/daemon/status-page/history.js';
+import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
 import { planDocument } from '../../helpers/plan-document.js';
 
 const PLAN = planDocument({ clients: [1], rules: [], ipEntries: [] }, { clients: [1], rules: [], ipEntries: [] });
@@ -56,5 +58,47 @@ describe('the status page\'s plan', () => {
     expect(text).toContain('data-testid="plan-stale"');
     const plain = text.replace(/<[^>]+>/g, '');
     expect(plain).toMatch(/The latest cycle \(2026-11-28 06:05:00 UTC \((\d+ \w+ ago|in \d+ \w+|just now)\)\) did not get to a plan \(failed\): POST \/v1\/objects\/hint: 503 after 5 attempts\. The plan below is from the cycle at 2026-11-28 06:00:01 UTC/);
+  });
+});
+
+describe('the status page tells the truth about a bad cycle and the past', () => {
+  it('lists every error of invalid policies, and says how many more there are', () => {
+    const list = Array.from({ length: 3 }, (_, i) => ({ file: `policies/p${i}.yaml`, line: i + 1, col: 3, code: 'schema', message: `must be <b>${i}</b>` }));
+    const invalid = cycle('c5', { result: 'invalid', status: 'invalid', error: '250 policy error(s); nothing is applied', problems: { count: 250, list } });
+    const text = page({ lastCycle: invalid, everSucceeded: false });
+    const problems = /data-testid="problems"[\s\S]*?<\/details>/.exec(text)?.[0] ?? '';
+    expect(problems).toContain('250 policy errors');
+    for (const p of list) expect(problems).toContain(`<code>${p.file}:${p.line}:3</code>`);
+    // What a user wrote stays text.
+    expect(problems).toContain('must be &#60;b&#62;1&#60;/b&#62;');
+    expect(problems).toContain('and 247 more');
+  });
+
+  it('the chart has axes and marks every kind of cycle, not only those that wrote', () => {
+    const history = new StatusHistory();
+    const at = Date.parse('2026-11-28T06:00:00Z');
+    const outcomes: CycleOutcome[] = [
+      { result: 'success', changes: { create: 3 }, writes: [] },
+      { result: 'no-op' }, { result: 'paused' }, { result: 'failed', error: new Error('503') }, { result: 'invalid' },
+    ];
+    outcomes.forEach((outcome, i) => history.record(`c${i}`, outcome, at + i * 60_000, at + i * 60_000 + 500));
+    const text = page({ history });
+    const chart = /<svg[\s\S]*?<\/svg>/.exec(text)?.[0] ?? '';
+    expect([...chart.matchAll(/data-result="([a-z-]+)"/g)].map((m) => m[1])).toEqual(['success', 'no-op', 'paused', 'failed', 'invalid']);
+    expect(chart).toMatch(/data-testid="chart-max">3</);
+    expect(chart).toMatch(/data-testid="chart-from">06:00</);
+    expect(chart).toMatch(/data-testid="chart-to">06:04 UTC</);
+    expect(text).toMatch(/class="legend"[\s\S]*nothing to do[\s\S]*paused[\s\S]*failed[\s\S]*invalid policies/);
+  });
+
+  it('names the values of an IP write beside its declaration', () => {
+    const history = new StatusHistory();
+    const values = Array.from({ length: 10 }, (_, i) => `203.0.113.${i}/32`);
+    history.record('c1', {
+      result: 'success', changes: { create: 10 },
+      writes: [{ action: 'create', kind: 'ip', client: 1, application: 7, name: 'ip_lists.deny[0]', values, cause: 'intent', status: 'applied' }],
+    }, 0, 1);
+    const cell = /data-testid="write-values">([^<]*)</.exec(page({ history }))?.[1];
+    expect(cell).toBe('203.0.113.0/32, 203.0.113.1/32, 203.0.113.2/32, 203.0.113.3/32, 203.0.113.4/32, 203.0.113.5/32, 203.0.113.6/32, 203.0.113.7/32 and 2 more');
   });
 });
