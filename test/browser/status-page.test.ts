@@ -112,7 +112,7 @@ describe.skipIf(!available)('the status page in Chromium', () => {
     // the chart, the cycles, the writes and the API health, each visible, in that order, none empty.
     const shot = await view.screenshot({ path: join(ARTIFACTS, 'status-invalid.png'), fullPage: true });
     expect(shot.byteLength).toBeGreaterThan(20_000);
-    const boxes = await view.evaluate(() => [...document.querySelectorAll('main section, section')].map((section) => {
+    const boxes = await view.evaluate(() => Array.from(document.querySelectorAll('main section, section')).map((section) => {
       const box = section.getBoundingClientRect();
       return { heading: section.querySelector('h2')?.textContent ?? 'summary', top: box.top, height: box.height, width: box.width };
     }));

@@ -90,6 +90,15 @@ describe('object classes', () => {
   });
 });
 
+describe('actions', () => {
+  it('are never told apart by hand in the class adapters: each layer keys its cells by action (model/by-action.ts)', () => {
+    const adapters = sources(SRC).filter((file) => /[\\/](plan|audit|apply)[\\/]classes[\\/]/.test(file));
+    expect(adapters.length).toBeGreaterThanOrEqual(10);
+    const branches = adapters.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\.action\s*[!=]==?\s*["']/g)].map(() => relative(SRC, file)));
+    expect(branches, branches.join('\n')).toEqual([]);
+  });
+});
+
 describe('errors', () => {
   it('are plain `new Error(` in at most 3 places outside the emulator', () => {
     const plain = sources(SRC).filter((file) => folderOf(file) !== 'emulator')

@@ -2,7 +2,8 @@
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
-import type { IpChange } from '../../model/change.js';
+import type { CreateIp, IpChange } from '../../model/change.js';
+import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 
 export function ipCopyFinder(): CopyFinder<IpChange> {
@@ -10,14 +11,17 @@ export function ipCopyFinder(): CopyFinder<IpChange> {
   const ipKeys = new Map<string, Map<string, OwnValue>>();
   return {
     note(change, { ids }) {
-      if (change.action !== 'create') return;
-      // One object holds every value of the request when the answer names one id; otherwise the listing tells.
-      const holder = ids?.length === 1 ? ids[0] : undefined;
-      for (const entry of change.entries.map(plainIpEntry)) {
-        const list = `${change.client}|${entry.list}`;
-        const keys = ipKeys.get(list) ?? new Map<string, OwnValue>();
-        ipKeys.set(list, keys.set(ipWriteKey(entry), { value: entry.value, ...(holder !== undefined ? { holder } : {}) }));
-      }
+      // Only a create can leave a copy: an adoption moves values into one object, a delete removes them.
+      const created = (c: CreateIp) => {
+        // One object holds every value of the request when the answer names one id; otherwise the listing tells.
+        const holder = ids?.length === 1 ? ids[0] : undefined;
+        for (const entry of c.entries.map(plainIpEntry)) {
+          const list = `${c.client}|${entry.list}`;
+          const keys = ipKeys.get(list) ?? new Map<string, OwnValue>();
+          ipKeys.set(list, keys.set(ipWriteKey(entry), { value: entry.value, ...(holder !== undefined ? { holder } : {}) }));
+        }
+      };
+      onAction(change, { create: created, adopt: () => undefined, delete: () => undefined });
     },
     async remove(options) {
       const removed: ConcurrentCopy[] = [];

@@ -1,7 +1,8 @@
 /** What the IP-list listings must show after an apply's IP writes (see apply/settle.ts). */
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
-import type { IpChange } from '../../model/change.js';
+import type { AdoptIp, CreateIp, IpChange } from '../../model/change.js';
+import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';
@@ -23,16 +24,21 @@ export function ipListingCheck(): ListingCheck<IpChange> {
   };
   return {
     expect(change, { status }) {
-      if (change.action === 'delete') {
-        for (const object of change.objects) {
-          const list = (object.entries[0] ?? object.moved[0])?.list;
-          if (list) of(change.client, list).gone.push(object.id);
-        }
-        return;
-      }
-      // Answered 409: the values were there already, under whatever mark they carry.
-      if (status === 'already-done') return;
-      for (const entry of change.entries.map(plainIpEntry)) of(change.client, entry.list).keys.push(ipWriteKey(entry));
+      const written = (c: CreateIp | AdoptIp) => {
+        // Answered 409: the values were there already, under whatever mark they carry.
+        if (status === 'already-done') return;
+        for (const entry of c.entries.map(plainIpEntry)) of(c.client, entry.list).keys.push(ipWriteKey(entry));
+      };
+      onAction(change, {
+        create: written,
+        adopt: written,
+        delete(c) {
+          for (const object of c.objects) {
+            const list = (object.entries[0] ?? object.moved[0])?.list;
+            if (list) of(c.client, list).gone.push(object.id);
+          }
+        },
+      });
     },
     async shown(reads: ListingReads, owner: string) {
       for (const [clientList, expected] of byList) {

@@ -1,7 +1,8 @@
 /** IP-list entries as the applier writes them: one call per object created, one per client's deletes. */
 import { runBounded } from '../../concurrency.js';
 import { InternalError } from '../../errors.js';
-import type { IpChange } from '../../model/change.js';
+import type { DeleteIp, IpChange } from '../../model/change.js';
+import { onAction } from '../../model/by-action.js';
 import { adoptIp, createIp, deleteIp } from '../execute.js';
 import { runChange } from '../run-change.js';
 import type { ApplyClass } from './class.js';
@@ -9,16 +10,20 @@ import { ipCopyFinder } from './ip-copies.js';
 import { ipListingCheck } from './ip-listing-check.js';
 
 export const IP_WRITES: ApplyClass<IpChange> = {
-  write(change, context) {
-    if (change.action === 'create') return createIp(change.entries, change.force, context);
-    if (change.action === 'adopt') return adoptIp(change, context);
-    throw new InternalError('IP deletes run through runDeletes');
-  },
+  write: (change, context) => onAction(change, {
+    create: (c) => createIp(c.entries, c.force, context),
+    adopt: (c) => adoptIp(c, context),
+    delete: () => {
+      throw new InternalError('IP deletes run through runDeletes');
+    },
+  }),
 
   async runDeletes(items, run, blocked) {
     await runBounded(items.map((item) => () => runChange(item, run, async () => {
-      const { change } = item;
-      if (change.action !== 'delete') throw new InternalError(`an IP ${change.action} among the deletes`);
+      const notADelete = (c: IpChange): never => {
+        throw new InternalError(`an IP ${c.action} among the deletes`);
+      };
+      const change = onAction<IpChange, DeleteIp>(item.change, { create: notADelete, adopt: notADelete, delete: (c) => c });
       // Objects whose values a failed forced create should have moved out first stay.
       const all = change.objects.map((o) => o.id);
       const ids = all.filter((id) => id >= 0 && !blocked.has(id));

@@ -2,7 +2,8 @@
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
-import type { RuleChange } from '../../model/change.js';
+import type { CreateRule, RuleChange } from '../../model/change.js';
+import { onAction } from '../../model/by-action.js';
 import { plainRule } from '../../model/rule.js';
 
 export function ruleCopyFinder(): CopyFinder<RuleChange> {
@@ -10,10 +11,13 @@ export function ruleCopyFinder(): CopyFinder<RuleChange> {
   const ruleKeys = new Map<number, Map<string, number | undefined>>();
   return {
     note(change, { id }) {
-      if (change.action !== 'create') return;
-      const { client } = change.rule;
-      const keys = ruleKeys.get(client) ?? new Map<string, number | undefined>();
-      ruleKeys.set(client, keys.set(ruleWriteKey(plainRule(change.rule)), id));
+      // Only a create can leave a copy: an update or adoption rewrites one rule, a delete removes it.
+      const created = (c: CreateRule) => {
+        const { client } = c.rule;
+        const keys = ruleKeys.get(client) ?? new Map<string, number | undefined>();
+        ruleKeys.set(client, keys.set(ruleWriteKey(plainRule(c.rule)), id));
+      };
+      onAction(change, { create: created, update: () => undefined, adopt: () => undefined, delete: () => undefined });
     },
     async remove(options) {
       const removed: ConcurrentCopy[] = [];

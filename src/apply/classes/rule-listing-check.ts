@@ -2,7 +2,8 @@
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
 import { plainRule } from '../../model/rule.js';
-import type { RuleChange } from '../../model/change.js';
+import type { AdoptRule, RuleChange, UpdateRule } from '../../model/change.js';
+import { onAction } from '../../model/by-action.js';
 import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';
 
@@ -28,10 +29,14 @@ export function ruleListingCheck(): ListingCheck<RuleChange> {
   return {
     expect(change, { id }) {
       const expected = of(change.rule.client);
-      if (change.action === 'delete') expected.gone.push(change.rule.id);
-      else if (change.action === 'create' && id !== undefined) expected.ids.push({ id, key: ruleWriteKey(plainRule(change.rule)) });
       // An update or adoption is listed with the mark it wrote: the listing shows the new version.
-      else expected.keys.push(ruleWriteKey(plainRule(change.rule)));
+      const rewritten = (c: UpdateRule | AdoptRule) => expected.keys.push(ruleWriteKey(plainRule(c.rule)));
+      onAction(change, {
+        create: (c) => (id !== undefined ? expected.ids.push({ id, key: ruleWriteKey(plainRule(c.rule)) }) : expected.keys.push(ruleWriteKey(plainRule(c.rule)))),
+        update: rewritten,
+        adopt: rewritten,
+        delete: (c) => expected.gone.push(c.rule.id),
+      });
     },
     async shown(reads: ListingReads, owner: string) {
       for (const [client, expected] of byClient) {

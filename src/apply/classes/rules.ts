@@ -3,6 +3,7 @@ import { runBounded } from '../../concurrency.js';
 import { InternalError } from '../../errors.js';
 import { appendTo } from '../../plan/append.js';
 import type { CreateRule, RuleChange } from '../../model/change.js';
+import { onAction } from '../../model/by-action.js';
 import { referencesOfRule } from '../../model/rule.js';
 import { RULE_DELETE_BATCH } from '../../plan/classes/rules.js';
 import { ruleApplication } from '../../plan/objects.js';
@@ -16,24 +17,29 @@ import { ruleListingCheck } from './rule-listing-check.js';
 
 /** The rule a create names by reference (`regex_rule`), which the same apply may create first. */
 function referenceOf(change: RuleChange): NamedReference | undefined {
-  return change.action === 'create' ? referencesOfRule(change.rule)[0] : undefined;
+  return onAction(change, { create: (c) => referencesOfRule(c.rule)[0], update: () => undefined, adopt: () => undefined, delete: () => undefined });
 }
 
 /** The create of the rule `change` names: same client, file and application. */
 function isCreateOf(change: CreateRule, reference: NamedReference, result: ChangeResult): boolean {
-  const c = result.change;
-  if (result.status !== 'applied' || c.kind !== change.kind || c.action !== 'create') return false;
-  const [named, referring] = [c.rule, change.rule];
+  if (result.status !== 'applied' || result.change.kind !== change.kind) return false;
+  const created = onAction<RuleChange, CreateRule['rule'] | undefined>(result.change as RuleChange, { create: (c) => c.rule, update: () => undefined, adopt: () => undefined, delete: () => undefined });
+  if (!created) return false;
+  const [named, referring] = [created, change.rule];
   return named.kind === reference.kind && named.client === referring.client && named.source.file === referring.source.file
     && named.source.name === reference.name && JSON.stringify(ruleApplication(named)) === JSON.stringify(ruleApplication(referring));
 }
 
 export const RULE_WRITES: ApplyClass<RuleChange> = {
-  write(change, context, referencedId) {
-    if (change.action === 'create') return createRule(change, context, referencedId);
-    if (change.action === 'delete') throw new InternalError('rule deletes run in batches (runDeletes)');
-    return updateRule(change, context);
-  },
+  write: (change, context, referencedId) => onAction(change, {
+    create: (c) => createRule(c, context, referencedId),
+    update: (c) => updateRule(c, context),
+    // An adoption is an update that writes the owner mark.
+    adopt: (c) => updateRule(c, context),
+    delete: () => {
+      throw new InternalError('rule deletes run in batches (runDeletes)');
+    },
+  }),
 
   async runDeletes(items, run, blocked) {
     const [kept, deletable] = partition(items, ({ change }) => blocked.has(deletedId(change)));
@@ -65,17 +71,23 @@ export const RULE_WRITES: ApplyClass<RuleChange> = {
     const reference = referenceOf(change);
     return reference && `its ${reference.kind} rule "${reference.name}"`;
   },
-  referencedId(change, results) {
-    const reference = referenceOf(change);
-    if (change.action !== 'create' || !reference) return undefined;
-    // The id a create answers for references to it: a regex rule's `regex_id`.
-    return results.find((result) => isCreateOf(change, reference, result))?.regexId;
-  },
+  referencedId: (change, results) => onAction(change, {
+    create(c) {
+      const reference = referenceOf(c);
+      // The id a create answers for references to it: a regex rule's `regex_id`.
+      return reference ? results.find((result) => isCreateOf(c, reference, result))?.regexId : undefined;
+    },
+    update: () => undefined,
+    adopt: () => undefined,
+    delete: () => undefined,
+  }),
   listingCheck: ruleListingCheck,
   copyFinder: ruleCopyFinder,
 };
 
 function deletedId(change: RuleChange): number {
-  if (change.action !== 'delete') throw new InternalError(`a rule ${change.action} among the deletes`);
-  return change.rule.id;
+  const notADelete = (c: RuleChange): never => {
+    throw new InternalError(`a rule ${c.action} among the deletes`);
+  };
+  return onAction(change, { create: notADelete, update: notADelete, adopt: notADelete, delete: (c) => c.rule.id });
 }

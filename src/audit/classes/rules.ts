@@ -1,55 +1,84 @@
 /** Why a rule is written, and what its audit record lists. */
 import type { RuleChange } from '../../model/change.js';
+import { onAction, type ByAction } from '../../model/by-action.js';
+import type { DesiredRule } from '../../model/rule.js';
+import type { ChangeResult } from '../change-result.js';
+import type { WriteCause } from '../cause.js';
 import { ruleFingerprint } from '../../model/fingerprint.js';
 import { conditionKey, fieldValues, plainRule, pointKey, sortConditions, type Rule } from '../../model/rule.js';
 import { planClassOf } from '../../plan/classes/index.js';
 import { ruleApplication } from '../../plan/objects.js';
-import { remembered, type AuditClass } from './class.js';
+import { remembered, type AuditClass, type CauseContext, type Subject } from './class.js';
+
+/** Who and where, by action: a declared rule names its line; a deleted one the name its mark kept. */
+const SUBJECT: ByAction<RuleChange, Subject> = {
+  create: (change) => declared(change.rule),
+  update: (change) => declared(change.rule),
+  adopt: (change) => declared(change.rule),
+  delete: ({ rule }) => ({ client: rule.client, application: ruleApplication(rule), ...(rule.name !== undefined ? { name: rule.name } : {}) }),
+};
+
+function declared(rule: DesiredRule): Subject {
+  const { source } = rule;
+  return { client: rule.client, application: ruleApplication(rule), name: source.name, file: source.file, line: source.line, col: source.col };
+}
+
+/** The fingerprints the live rules a create replaces or an update rewrites were written from. */
+function writtenFrom(ids: readonly number[], context: CauseContext): (string | undefined)[] {
+  return ids.map((id) => context.rulesById.get(id)?.fingerprint);
+}
+
+/** Why a write of a declaration is made: the live copy's fingerprint says, or else the memory of a converged run. */
+function declaredCause(rule: DesiredRule, written: readonly (string | undefined)[], context: CauseContext): WriteCause {
+  const fingerprint = ruleFingerprint(plainRule(rule));
+  if (written.includes(fingerprint)) return 'drift';
+  if (written.some((stored) => stored !== undefined)) return 'intent';
+  return remembered((p) => p.rules.has(fingerprint), context.previous);
+}
+
+/** The audit record's id, by action: the new rule's (from the answer), or the live one's. */
+const LISTED_ID: ByAction<RuleChange, (result: ChangeResult) => number | undefined> = {
+  create: () => (result) => result.id,
+  update: (change) => () => change.live.id,
+  adopt: (change) => () => change.live.id,
+  delete: (change) => () => change.rule.id,
+};
 
 export const RULE_AUDIT: AuditClass<RuleChange> = {
-  subject(change) {
-    const { rule } = change;
-    if (change.action === 'delete') {
-      const { name } = change.rule;
-      return { client: rule.client, application: ruleApplication(rule), ...(name !== undefined ? { name } : {}) };
-    }
-    const { source } = change.rule;
-    return { client: rule.client, application: ruleApplication(rule), name: source.name, file: source.file, line: source.line, col: source.col };
-  },
+  subject: (change) => onAction(change, SUBJECT),
 
-  cause(change, context) {
-    if (change.action === 'delete') {
-      if (change.reason === 'replaced') return undefined;
-      if (change.reason === 'duplicate') return 'drift';
+  cause: (change, context) => onAction<RuleChange, WriteCause | undefined>(change, {
+    create: (c) => declaredCause(c.rule, writtenFrom(c.replaces ?? [], context).filter((f) => f !== undefined), context),
+    update: (c) => declaredCause(c.rule, writtenFrom([c.live.id], context), context),
+    adopt: () => 'intent',
+    delete(c) {
+      if (c.reason === 'replaced') return undefined;
+      if (c.reason === 'duplicate') return 'drift';
       // Written from a declaration that is still there, yet not recognized: it was changed outside.
-      const stored = context.rulesById.get(change.rule.id)?.fingerprint;
+      const stored = context.rulesById.get(c.rule.id)?.fingerprint;
       return stored !== undefined && context.current.rules.has(stored) ? 'drift' : 'intent';
-    }
-    if (change.action === 'adopt') return 'intent';
-    const fingerprint = ruleFingerprint(plainRule(change.rule));
-    const written = change.action === 'update'
-      ? [context.rulesById.get(change.live.id)?.fingerprint]
-      : (change.replaces ?? []).flatMap((id) => context.rulesById.get(id)?.fingerprint ?? []);
-    if (written.includes(fingerprint)) return 'drift';
-    if (written.some((stored) => stored !== undefined)) return 'intent';
-    return remembered((p) => p.rules.has(fingerprint), context.previous);
-  },
+    },
+  }),
 
   causeAfter(change, why, { plan }) {
     // A replaced rule goes for the reason its replacement comes.
-    const id = change.action === 'delete' ? change.rule.id : undefined;
-    const by = plan.changes.findIndex((c) => c.kind === change.kind && c.action === 'create' && id !== undefined && planClassOf(c).takesOver(c).includes(id));
+    const [id] = planClassOf(change).deletedIds(change);
+    const by = plan.changes.findIndex((c) => c.kind === change.kind && id !== undefined && planClassOf(c).takesOver(c).includes(id));
     return why[by] ?? 'intent';
   },
 
-  replacedFields(change, live) {
-    if (change.action !== 'create' || !change.replaces?.length) return [];
-    const old = live.rules.find((rule) => rule.id === change.replaces?.[0]);
-    return old ? ruleDifferences(old, plainRule(change.rule)) : [];
-  },
+  replacedFields: (change, live) => onAction(change, {
+    create(c) {
+      const old = c.replaces?.length ? live.rules.find((rule) => rule.id === c.replaces?.[0]) : undefined;
+      return old ? ruleDifferences(old, plainRule(c.rule)) : [];
+    },
+    update: () => [],
+    adopt: () => [],
+    delete: () => [],
+  }),
 
   listed(change, result) {
-    const id = change.action === 'create' ? result.id : change.action === 'delete' ? change.rule.id : change.live.id;
+    const id = onAction(change, LISTED_ID)(result);
     return id !== undefined ? { id } : {};
   },
 };

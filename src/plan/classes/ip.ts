@@ -1,6 +1,10 @@
 /** IP-list entries as the planner and readers of a plan see them: one change writes the values of one object. */
 import { InternalError } from '../../errors.js';
-import type { CreateIp, DeleteIp, IpAttributesBefore, IpChange } from '../../model/change.js';
+import type { AdoptIp, CreateIp, DeleteIp, IpAttributesBefore, IpChange } from '../../model/change.js';
+import { onAction, type ByAction } from '../../model/by-action.js';
+import type { IpEntry } from '../../model/ip.js';
+import type { ObjectCounts } from '../counts.js';
+import type { GuardedDeletes } from '../safety.js';
 import type { Source } from '../../model/rule.js';
 import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/fingerprint.js';
@@ -10,48 +14,56 @@ import type { PlanClass } from './class.js';
 
 export type PlanIpChange = PlanCreateIp | PlanDeleteIp | PlanAdoptIp;
 
-export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
-  order: 1,
-  noun: 'IP object',
-  objectLabel: ({ id, value }) => `${value ?? '?'} #${id}`,
-
-  client: (change) => change.client,
-  sortTail(change) {
-    if (change.action === 'create') return change.list;
-    return String(change.action === 'adopt' ? (change.from[0] ?? 0) : 0).padStart(16, '0');
-  },
-  firstSource: (change) => (change.action === 'create' ? firstOf(change.entries) : undefined),
-
-  toPlanChange(change) {
-    if (change.action === 'delete') return deleteChange(change);
-    const sources = planSources(change.entries);
-    const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
-    const head = { kind: 'ip', client: change.client, application: poolsApplication(change.pools) } as const;
-    const source = { file: first.file, line: first.line, col: first.col, name: first.name };
-    const tail = {
+/** What a create or an adoption writes, as the plan carries it. */
+function written(change: CreateIp | AdoptIp) {
+  const sources = planSources(change.entries);
+  const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
+  return {
+    head: { kind: 'ip', client: change.client, application: poolsApplication(change.pools) } as const,
+    source: { file: first.file, line: first.line, col: first.col, name: first.name },
+    tail: {
       ...(change.before && change.before.length > 0 ? { before: change.before.map(toPlanIpBefore) } : {}),
       object: toPlanIpObject(change, change.entries.map((e) => e.value)),
       sources,
-    };
-    if (change.action === 'adopt') return { action: 'adopt', ...head, ids: [...change.from], ...source, fields: [...change.fields], ...tail };
+    },
+  };
+}
+
+/** Each action's part of the class, one cell per action (model/by-action.ts). */
+const TO_PLAN: ByAction<IpChange, PlanIpChange> = {
+  create(change) {
+    const { head, source, tail } = written(change);
     return {
       action: 'create', ...head, ...source, force: change.force,
       ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
       ...tail,
     };
   },
+  adopt(change) {
+    const { head, source, tail } = written(change);
+    return { action: 'adopt', ...head, ids: [...change.from], ...source, fields: [...change.fields], ...tail };
+  },
+  delete: (change) => deleteChange(change),
+};
 
-  counts(change) {
-    if (change.action === 'adopt') return { adopt: change.entries.length };
-    if (change.action === 'create') return change.force ? { replace: change.entries.length } : { create: change.entries.length };
+const COUNTS: ByAction<IpChange, ObjectCounts> = {
+  create: (change) => (change.force ? { replace: change.entries.length } : { create: change.entries.length }),
+  adopt: (change) => ({ adopt: change.entries.length }),
+  delete(change) {
     let deleted = 0;
     for (const o of change.objects) deleted += o.size - o.moved.length;
     return { delete: deleted };
   },
-  guarded(change) {
+};
+
+const NOTHING_GUARDED = { count: 0, moves: 0 } as const;
+
+const GUARDED: ByAction<IpChange, GuardedDeletes> = {
+  create: () => NOTHING_GUARDED,
+  adopt: () => NOTHING_GUARDED,
+  delete(change) {
     let count = 0;
     let moves = 0;
-    if (change.action !== 'delete') return { count, moves };
     for (const o of change.objects) {
       if (o.reason === 'not-declared') count += o.entries.length;
       if (o.reason === 'moved') {
@@ -61,32 +73,63 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
     }
     return { count, moves };
   },
+};
+
+const whereOf = (entries: CreateIp['entries']): string => {
+  const first = firstOf(entries);
+  return `${first.file}:${first.line}:${first.col}`;
+};
+const valuesOf = (change: CreateIp | AdoptIp): string => `${change.list} ${change.entries.map((e) => e.value).join(', ')}`;
+
+const DESCRIBE: ByAction<IpChange, string> = {
+  create: (change) => `create ${valuesOf(change)} (${whereOf(change.entries)})`,
+  adopt: (change) => `adopt ${valuesOf(change)} from ${change.from.map((id) => `#${id}`).join(', ')} (${whereOf(change.entries)})`,
+  delete: (change) => `delete IP objects ${change.objects.map((o) => o.id).join(', ')} of client ${change.client}`,
+};
+
+const NONE: readonly number[] = [];
+
+export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
+  order: 1,
+  noun: 'IP object',
+  objectLabel: ({ id, value }) => `${value ?? '?'} #${id}`,
+
+  client: (change) => change.client,
+  sortTail: (change) => onAction(change, {
+    create: (c) => c.list,
+    adopt: (c) => String(c.from[0] ?? 0).padStart(16, '0'),
+    delete: () => '0'.padStart(16, '0'),
+  }),
+  firstSource: (change) => onAction(change, { create: (c) => firstOf(c.entries), adopt: () => undefined, delete: () => undefined }),
+  toPlanChange: (change) => onAction(change, TO_PLAN),
+
+  counts: (change) => onAction(change, COUNTS),
+  guarded: (change) => onAction(change, GUARDED),
   // One call per change: a create or adoption is one object, a delete one batch per client.
   calls: (changes) => changes.length,
-  describe(change) {
-    if (change.action === 'delete') return `delete IP objects ${change.objects.map((o) => o.id).join(', ')} of client ${change.client}`;
-    const first = firstOf(change.entries);
-    const where = `${first.file}:${first.line}:${first.col}`;
-    const values = `${change.list} ${change.entries.map((e) => e.value).join(', ')}`;
-    if (change.action === 'adopt') return `adopt ${values} from ${change.from.map((id) => `#${id}`).join(', ')} (${where})`;
-    return `create ${values} (${where})`;
-  },
-  takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : change.action === 'adopt' ? change.from : []),
-  deletesFirst: () => [],
-  deletedIds: (change) => (change.action === 'delete' ? change.objects.map((o) => o.id) : []),
+  describe: (change) => onAction(change, DESCRIBE),
+  takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE }),
+  deletesFirst: () => NONE,
+  deletedIds: (change) => onAction(change, { create: () => NONE, adopt: () => NONE, delete: (c) => c.objects.map((o) => o.id) }),
 
   writeKey(change) {
-    const entries = change.action === 'delete' ? change.objects.flatMap((o) => o.entries) : change.entries;
+    const entries = onAction<IpChange, readonly IpEntry[]>(change, { create: (c) => c.entries, adopt: (c) => c.entries, delete: (c) => c.objects.flatMap((o) => o.entries) });
     return `ip|${entries.map(ipWriteKey).sort().join(',')}`;
   },
-  writtenValues: (change) => (change.action === 'delete' ? [] : change.entries.map((e) => `${e.list}|${e.value}`)),
-  without(change, heldIds, heldValues) {
-    if (change.action !== 'delete') return change;
-    const objects = change.objects.filter((o) =>
-      !heldIds.has(o.id) && !o.entries.some((e) => heldValues.has(`${change.client}|${e.list}|${e.value}`)));
-    if (objects.length === change.objects.length) return change;
-    return objects.length === 0 ? undefined : { ...change, objects };
-  },
+  writtenValues: (change) => onAction(change, {
+    create: (c) => c.entries.map((e) => `${e.list}|${e.value}`),
+    adopt: (c) => c.entries.map((e) => `${e.list}|${e.value}`),
+    delete: () => [],
+  }),
+  without: (change, heldIds, heldValues) => onAction<IpChange, IpChange | undefined>(change, {
+    create: (c) => c,
+    adopt: (c) => c,
+    delete(c) {
+      const objects = c.objects.filter((o) => !heldIds.has(o.id) && !o.entries.some((e) => heldValues.has(`${c.client}|${e.list}|${e.value}`)));
+      if (objects.length === c.objects.length) return c;
+      return objects.length === 0 ? undefined : { ...c, objects };
+    },
+  }),
 };
 
 function deleteChange(c: DeleteIp): PlanDeleteIp {

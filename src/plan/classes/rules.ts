@@ -1,5 +1,7 @@
 /** Rules (the service's hints) as the planner and readers of a plan see them. */
-import type { RuleChange } from '../../model/change.js';
+import type { AdoptRule, CreateRule, RuleChange, UpdateRule } from '../../model/change.js';
+import { onAction, type ByAction } from '../../model/by-action.js';
+import type { ObjectCounts } from '../counts.js';
 import { nestedKeys } from '../changed-keys.js';
 import { ruleWriteKey } from '../../model/fingerprint.js';
 import { ruleApplication, toPlanRule } from '../objects.js';
@@ -13,6 +15,69 @@ export const RULE_DELETE_BATCH = 1000;
 
 const padId = (id: number): string => String(id).padStart(16, '0');
 
+/** The rule an in-place change writes, as the plan carries it: an update, or an adoption. */
+function inPlace(change: UpdateRule | AdoptRule) {
+  const { rule, live } = change;
+  return {
+    kind: 'rule', client: rule.client, application: ruleApplication(rule), id: live.id, ...sourceOf(change),
+    fields: [...change.fields], ...nestedKeys(rule, live, change.fields), rule: toPlanRule(rule), before: toPlanRule(live),
+  } as const;
+}
+
+function sourceOf(change: CreateRule | UpdateRule | AdoptRule) {
+  const { file, line, col, name } = change.rule.source;
+  return { file, line, col, name };
+}
+
+const where = (change: CreateRule | UpdateRule | AdoptRule): string => {
+  const { source } = change.rule;
+  return `${source.file}:${source.line}:${source.col}`;
+};
+
+/** Each action's part of the class, one cell per action (model/by-action.ts). */
+const TO_PLAN: ByAction<RuleChange, PlanRuleChange> = {
+  create: (change) => ({
+    action: 'create', kind: 'rule', client: change.rule.client, application: ruleApplication(change.rule), ...sourceOf(change),
+    ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
+    ...(change.deleteFirst ? { delete_first: true } : {}),
+    rule: toPlanRule(change.rule),
+  }),
+  update: (change) => ({ action: 'update', ...inPlace(change), ...(change.live.adopted ? { adopted: true } : {}) }),
+  adopt: (change) => ({ action: 'adopt', ...inPlace(change) }),
+  delete: (change) => ({
+    action: 'delete', kind: 'rule', client: change.rule.client, application: ruleApplication(change.rule), id: change.rule.id,
+    ...(change.rule.name !== undefined ? { name: change.rule.name } : {}), reason: change.reason, rule: toPlanRule(change.rule),
+  }),
+};
+
+/** The live rule a change touches: none for a create. */
+const TOUCHED: ByAction<RuleChange, number | undefined> = {
+  create: () => undefined,
+  update: (change) => change.live.id,
+  adopt: (change) => change.live.id,
+  delete: (change) => change.rule.id,
+};
+
+const COUNTS: ByAction<RuleChange, ObjectCounts> = {
+  create: (change) => ((change.replaces?.length ?? 0) > 0 ? { replace: 1 } : { create: 1 }),
+  update: () => ({ update: 1 }),
+  adopt: () => ({ adopt: 1 }),
+  // A replaced rule is counted by its replacement's create.
+  delete: (change) => (change.reason === 'replaced' ? {} : { delete: 1 }),
+};
+
+const DESCRIBE: ByAction<RuleChange, string> = {
+  create: (change) => `create rule ${change.rule.source.name} (${where(change)})`,
+  update: (change) => `update rule ${change.rule.source.name} #${change.live.id} (${where(change)})`,
+  adopt: (change) => `adopt rule ${change.rule.source.name} #${change.live.id} (${where(change)})`,
+  delete: ({ rule }) => `delete rule ${rule.name !== undefined ? `${rule.name} ` : ''}#${rule.id} of client ${rule.client}`,
+};
+
+/** Calls a change takes on its own; deletes of one client share batched calls instead. */
+const OWN_CALLS: ByAction<RuleChange, number> = { create: () => 1, update: () => 1, adopt: () => 1, delete: () => 0 };
+
+const NONE: readonly number[] = [];
+
 export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
   order: 0,
   noun: 'rule',
@@ -20,72 +85,33 @@ export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
 
   client: (change) => change.rule.client,
   sortTail(change) {
-    if (change.action === 'create') return '';
-    return padId(change.action === 'delete' ? change.rule.id : change.live.id);
+    const id = onAction(change, TOUCHED);
+    return id === undefined ? '' : padId(id);
   },
-  firstSource: (change) => (change.action === 'create' ? change.rule.source : undefined),
+  firstSource: (change) => onAction(change, { create: (c) => c.rule.source, update: () => undefined, adopt: () => undefined, delete: () => undefined }),
+  toPlanChange: (change) => onAction(change, TO_PLAN),
 
-  toPlanChange(change) {
-    const base = { kind: 'rule', client: change.rule.client, application: ruleApplication(change.rule) } as const;
-    if (change.action === 'delete') {
-      return {
-        action: 'delete', ...base, id: change.rule.id, ...(change.rule.name !== undefined ? { name: change.rule.name } : {}),
-        reason: change.reason, rule: toPlanRule(change.rule),
-      };
-    }
-    const { rule } = change;
-    const source = { file: rule.source.file, line: rule.source.line, col: rule.source.col, name: rule.source.name };
-    if (change.action === 'create') {
-      return {
-        action: 'create', ...base, ...source,
-        ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
-        ...(change.deleteFirst ? { delete_first: true } : {}),
-        rule: toPlanRule(rule),
-      };
-    }
-    const { live } = change;
-    const inPlace = {
-      ...base, id: live.id, ...source, fields: [...change.fields], ...nestedKeys(rule, live, change.fields),
-      rule: toPlanRule(rule), before: toPlanRule(live),
-    };
-    if (change.action === 'adopt') return { action: 'adopt', ...inPlace };
-    return { action: 'update', ...inPlace, ...(live.adopted ? { adopted: true } : {}) };
-  },
-
-  counts(change) {
-    if (change.action === 'create') return (change.replaces?.length ?? 0) > 0 ? { replace: 1 } : { create: 1 };
-    if (change.action === 'delete') return change.reason === 'replaced' ? {} : { delete: 1 };
-    return { [change.action]: 1 };
-  },
-  guarded: (change) => ({ count: change.action === 'delete' && change.reason === 'not-declared' ? 1 : 0, moves: 0 }),
+  counts: (change) => onAction(change, COUNTS),
+  guarded: (change) => ({ count: onAction(change, { create: () => 0, update: () => 0, adopt: () => 0, delete: (c) => (c.reason === 'not-declared' ? 1 : 0) }), moves: 0 }),
   calls(changes) {
     const deletesByClient = new Map<number, number>();
     let calls = 0;
-    for (const c of changes) {
-      if (c.action === 'delete') deletesByClient.set(c.rule.client, (deletesByClient.get(c.rule.client) ?? 0) + 1);
-      else calls++;
+    for (const change of changes) {
+      calls += onAction(change, OWN_CALLS);
+      if (RULES.deletedIds(change).length > 0) deletesByClient.set(change.rule.client, (deletesByClient.get(change.rule.client) ?? 0) + 1);
     }
     for (const n of deletesByClient.values()) calls += Math.ceil(n / RULE_DELETE_BATCH);
     return calls;
   },
-  describe(change) {
-    if (change.action === 'delete') {
-      const { rule } = change;
-      return `delete rule ${rule.name !== undefined ? `${rule.name} ` : ''}#${rule.id} of client ${rule.client}`;
-    }
-    const { source } = change.rule;
-    const where = `${source.file}:${source.line}:${source.col}`;
-    if (change.action === 'create') return `create rule ${source.name} (${where})`;
-    return `${change.action} rule ${source.name} #${change.live.id} (${where})`;
-  },
-  takesOver: (change) => (change.action === 'create' ? change.replaces ?? [] : []),
-  deletesFirst: (change) => (change.action === 'create' && change.deleteFirst ? change.replaces ?? [] : []),
-  deletedIds: (change) => (change.action === 'delete' ? [change.rule.id] : []),
+  describe: (change) => onAction(change, DESCRIBE),
+  takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, update: () => NONE, adopt: () => NONE, delete: () => NONE }),
+  deletesFirst: (change) => onAction(change, { create: (c) => (c.deleteFirst ? c.replaces ?? NONE : NONE), update: () => NONE, adopt: () => NONE, delete: () => NONE }),
+  deletedIds: (change) => onAction(change, { create: () => NONE, update: () => NONE, adopt: () => NONE, delete: (c) => [c.rule.id] }),
 
   writeKey: (change) => `rule|${ruleWriteKey(change.rule)}`,
   writtenValues: () => [],
   without(change, heldIds) {
-    const id = change.action === 'delete' ? change.rule.id : change.action === 'create' ? undefined : change.live.id;
+    const id = onAction(change, TOUCHED);
     return id !== undefined && heldIds.has(id) ? undefined : change;
   },
 };
