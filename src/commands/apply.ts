@@ -33,8 +33,9 @@ import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-opti
 import { runSettingsFrom } from './run-settings.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
 import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
+import { addTargetOption, targetsFrom, type TargetFlags } from './target-option.js';
 
-interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags {
+interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags, TargetFlags {
   plan?: string;
   dryRun?: boolean;
   format: 'text' | 'json';
@@ -55,6 +56,7 @@ export function register(program: Command): void {
     addRuleUpdatesOption(command);
     addAdoptOption(command);
     addImpactOptions(command);
+    addTargetOption(command);
   });
   command.action(async (flags: ApplyFlags) => {
     process.exitCode = await apply(flags);
@@ -92,8 +94,10 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   if (saved && flags.adopt && !saved.plan.adopt) {
     throw new UsageError(`${saved.file} was made without --adopt; make the plan with \`rampart plan --adopt --out FILE\` to review and apply adoptions`);
   }
-  const settings = saved ? { ...fromFlags, ...planSettingsOf(saved.plan) } : fromFlags;
   if (!policy) return EXIT.error;
+  if (saved && flags.target) throw new UsageError('--target shapes a new plan: a saved plan applies the targets it was made with');
+  const target = targetsFrom(flags.target, policy, flags.policies);
+  const settings = saved ? { ...fromFlags, ...planSettingsOf(saved.plan) } : target ? { ...fromFlags, target } : fromFlags;
   if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
   // Break-glass holds every writer, a pipeline too: the daemon plans only, apply refuses.
   const paused = await readPauseFile(policy.root);

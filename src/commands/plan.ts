@@ -9,6 +9,7 @@ import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { checkSafety, encodePlan, hasChanges } from '../plan/index.js';
 import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
+import { addTargetOption, targetsFrom, type TargetFlags } from './target-option.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { prepare } from '../reconcile/prepare.js';
 import { connect } from './connect.js';
@@ -21,7 +22,7 @@ import { addAdoptOption, type AdoptFlags } from './adopt-option.js';
 import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.js';
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 
-interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags {
+interface PlanFlags extends PolicyOptions, ConnectionOptions, LogFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags, TargetFlags {
   format: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -40,6 +41,7 @@ export function register(program: Command): void {
   addRuleUpdatesOption(command);
   addAdoptOption(command);
   addImpactOptions(command);
+  addTargetOption(command);
   addDeadlineOption(command);
   addLogOptions(command);
   command.action(async (flags: PlanFlags) => {
@@ -55,12 +57,13 @@ export async function plan(flags: PlanFlags): Promise<number> {
   // Policies first: an invalid file is reported without needing a token or the network.
   const policy = await loadOrReport(flags.policies, flags.format, settings.allowEmpty);
   if (!policy) return EXIT.error;
+  const target = targetsFrom(flags.target, policy, flags.policies);
   const paused = await readPauseFile(policy.root);
   if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
   const connection = await connect(flags, logger, { failFast: true });
   try {
     const plan = await withDeadline(timeoutMs, connection.target, async (signal) => {
-      const prepared = await prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, signal });
+      const prepared = await prepare({ policies: flags.policies, load: async () => policy, settings: target ? { ...settings, target } : settings, api: connection.api, signal });
       return planWithImpact(prepared.plan, prepared.live, connection.api, impact, signal);
     });
     await writePlan(encodePlan(plan), flags.format, flags.out);

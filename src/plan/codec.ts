@@ -37,6 +37,7 @@ export function encodePlan(plan: Plan, options: EncodeOptions = {}): PlanDocumen
     owner: plan.owner,
     ...(plan.rule_updates ? { rule_updates: plan.rule_updates } : {}),
     ...(plan.adopt ? { adopt: plan.adopt } : {}),
+    ...(plan.target ? { target: plan.target } : {}),
     summary: plan.summary,
     api_calls: plan.api_calls,
     safety: plan.safety,

@@ -1,6 +1,7 @@
 /** The pure core of `plan`: diff, ordering, digests, safety and renderers. */
 export { diff, type DiffOptions, type DiffResult } from './diff.js';
 export { buildPlan, hasChanges, restrictPlan, type PlanOptions } from './plan.js';
+export { targetPlan, type Targets } from './target.js';
 export { encodeChange, encodePlan, planChecksum, withoutImpact } from './codec.js';
 export { checkSafety, DEFAULT_SAFETY, guardedDeletes, type SafetyLimits, type SafetyOptions, type SafetyVerdict } from './safety.js';
 export { digestDesired, digestLive } from './digest.js';

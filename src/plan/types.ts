@@ -119,6 +119,14 @@ export interface ChangeImpact {
   readonly lower_bound?: true;
 }
 
+/** `--target`: the policy files and rule names a plan is narrowed to (plan/target.ts). */
+export interface PlanTarget {
+  readonly files: readonly string[];
+  readonly names: readonly string[];
+  /** Changes (or parts of them) of the full plan left out. */
+  readonly left_out: number;
+}
+
 /** The impact's figures for the whole plan. */
 export interface PlanImpact {
   readonly window_seconds: number;
@@ -378,6 +386,8 @@ export interface PlanDocument {
   readonly rule_updates?: 'replace';
   /** Present when unmanaged objects equal to declarations are adopted (`--adopt`); `apply --plan` plans the same way. */
   readonly adopt?: true;
+  /** Present with `--target`: the declarations the plan is narrowed to, and how many changes of the full plan it leaves out. */
+  readonly target?: PlanTarget;
   readonly summary: PlanSummary;
   /** API calls the changes take (rule deletes of one client share calls of up to 1000 ids). */
   readonly api_calls: number;

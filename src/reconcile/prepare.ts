@@ -15,6 +15,7 @@ import type { DesiredState, LiveState } from '../model/state.js';
 import type { RunSettings } from './settings.js';
 import { collectGarbage } from '../garbage-collector.js';
 import { buildPlan } from '../plan/plan.js';
+import { targetPlan } from '../plan/target.js';
 import type { Plan } from '../plan/types.js';
 import { loadPolicies } from '../policy/index.js';
 import type { Diagnostic, PolicyLoadResult } from '../policy/types.js';
@@ -124,13 +125,14 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const exported = await readExportRecords(options.policies, policy.files);
   const readDone = performance.now();
   if (process.memoryUsage().heapUsed >= COLLECT_ABOVE_BYTES) collectGarbage(1);
-  const plan = buildPlan(policy.desired, live, {
+  const full = buildPlan(policy.desired, live, {
     exported,
     owner: settings.owner,
     ...settings.limits,
     ruleUpdates: settings.ruleUpdates,
     adopt: settings.adopt,
   });
+  const plan = settings.target ? targetPlan(full, settings.target).plan : full;
   const ms = (from: number, to: number) => Math.round(to - from);
   const timings = { loadMs: ms(started, loaded), readMs: ms(loaded, readDone), planMs: ms(readDone, performance.now()) };
   options.logger?.debug(timings, 'prepared');

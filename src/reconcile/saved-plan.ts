@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { FileError, PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { buildPlan, digestDesired, digestLive, encodePlan, planChecksum, withoutImpact, type Plan, type SafetyLimits } from '../plan/index.js';
+import { buildPlan, digestDesired, digestLive, encodePlan, planChecksum, targetPlan, withoutImpact, type Plan, type SafetyLimits } from '../plan/index.js';
 import { sameJson } from '../plan/canonical.js';
 import { PLAN_FORMAT_VERSION, type PlanDocument } from '../plan/types.js';
 import type { PlanSettings } from './settings.js';
@@ -44,8 +44,11 @@ export async function readSavedPlan(file: string): Promise<PlanDocument> {
  * recorded on it, so the plan is made again exactly as it was reviewed,
  * whatever the command's own flags say.
  */
-export function planSettingsOf(plan: PlanDocument): Pick<PlanSettings, 'adopt' | 'ruleUpdates'> {
-  return { adopt: plan.adopt === true, ruleUpdates: plan.rule_updates ?? 'update' };
+export function planSettingsOf(plan: PlanDocument): Pick<PlanSettings, 'adopt' | 'ruleUpdates' | 'target'> {
+  return {
+    adopt: plan.adopt === true, ruleUpdates: plan.rule_updates ?? 'update',
+    ...(plan.target ? { target: { files: plan.target.files, names: plan.target.names } } : {}),
+  };
 }
 
 export interface ConfirmOptions {
@@ -63,7 +66,9 @@ export interface ConfirmOptions {
  */
 export function confirmSavedPlan(saved: PlanDocument, desired: DesiredState, listed: LiveState, options: ConfirmOptions): Plan {
   checkPlanIsCurrent(saved, desired, listed, options.owner);
-  const recomputed = buildPlan(desired, listed, { owner: saved.owner, ...options.limits, ...planSettingsOf(saved) });
+  const settings = planSettingsOf(saved);
+  const full = buildPlan(desired, listed, { owner: saved.owner, ...options.limits, ...settings });
+  const recomputed = settings.target ? targetPlan(full, settings.target).plan : full;
   // Compared as documents: the file is the document the reviewer read.
   if (!sameJson(encodePlan(recomputed).changes, saved.changes.map(withoutImpact))) {
     throw new PlanMismatchError(

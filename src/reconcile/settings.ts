@@ -10,6 +10,7 @@
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import type { RuleUpdates } from '../plan/diff-rules.js';
 import { DEFAULT_SAFETY, type SafetyLimits } from '../plan/safety.js';
+import type { Targets } from '../plan/target.js';
 
 /** How a plan is made. */
 export interface PlanSettings {
@@ -21,6 +22,8 @@ export interface PlanSettings {
   readonly ruleUpdates: RuleUpdates;
   /** `--allow-empty`: an empty or missing policy directory manages nothing instead of failing. */
   readonly allowEmpty: boolean;
+  /** `--target`: only these declarations are planned, and nothing outside them deleted (plan/target.ts). */
+  readonly target?: Targets;
 }
 
 /** How a plan is written. */

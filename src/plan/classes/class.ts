@@ -42,6 +42,12 @@ export interface PlanClass<M extends Change = Change, C extends PlanChange = Pla
   deletesFirst(change: M): readonly number[];
   /** The ids a delete removes; none for other actions. */
   deletedIds(change: M): readonly number[];
+  /**
+   * The part of a create, update or adoption that declarations `declared`
+   * accepts wrote (an IP change keeps those values only); undefined when none
+   * did, and for a delete, which no declaration writes (`--target`).
+   */
+  declaredBy(change: M, declared: (source: Source) => boolean): M | undefined;
 
   /** What a create writes, as a key that stays the same while its declaration does (the churn breaker's). */
   writeKey(change: M): string;

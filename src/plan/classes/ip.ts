@@ -89,6 +89,12 @@ const DESCRIBE: ByAction<IpChange, string> = {
 
 const NONE: readonly number[] = [];
 
+/** The change with these of its values only; undefined for none. */
+function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entries']): C | undefined {
+  if (entries.length === change.entries.length) return change;
+  return entries.length === 0 ? undefined : { ...change, entries };
+}
+
 export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
   order: 1,
   noun: 'IP object',
@@ -111,6 +117,11 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
   takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE }),
   deletesFirst: () => NONE,
   deletedIds: (change) => onAction(change, { create: () => NONE, adopt: () => NONE, delete: (c) => c.objects.map((o) => o.id) }),
+  declaredBy: (change, declared) => onAction<IpChange, IpChange | undefined>(change, {
+    create: (c) => withEntries(c, c.entries.filter((e) => declared(e.source))),
+    adopt: (c) => withEntries(c, c.entries.filter((e) => declared(e.source))),
+    delete: () => undefined,
+  }),
 
   writeKey(change) {
     const entries = onAction<IpChange, readonly IpEntry[]>(change, { create: (c) => c.entries, adopt: (c) => c.entries, delete: (c) => c.objects.flatMap((o) => o.entries) });

@@ -107,6 +107,12 @@ export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
   takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, update: () => NONE, adopt: () => NONE, delete: () => NONE }),
   deletesFirst: (change) => onAction(change, { create: (c) => (c.deleteFirst ? c.replaces ?? NONE : NONE), update: () => NONE, adopt: () => NONE, delete: () => NONE }),
   deletedIds: (change) => onAction(change, { create: () => NONE, update: () => NONE, adopt: () => NONE, delete: (c) => [c.rule.id] }),
+  declaredBy: (change, declared) => onAction<RuleChange, RuleChange | undefined>(change, {
+    create: (c) => (declared(c.rule.source) ? c : undefined),
+    update: (c) => (declared(c.rule.source) ? c : undefined),
+    adopt: (c) => (declared(c.rule.source) ? c : undefined),
+    delete: () => undefined,
+  }),
 
   writeKey: (change) => `rule|${ruleWriteKey(change.rule)}`,
   writtenValues: () => [],

@@ -61,6 +61,18 @@ export function leftUnmanagedPhrase(plan: PlanDocument): string | undefined {
     'To have Rampart delete an object, declare it again, run `rampart adopt`, then remove it; or delete it in the console.';
 }
 
+/**
+ * With `--target`: what the plan is narrowed to, and that the rest waits (as
+ * Terraform warns of `-target`); undefined for a full plan.
+ */
+export function targetPhrase(plan: PlanDocument): string | undefined {
+  const target = plan.target;
+  if (!target) return undefined;
+  const what = [...target.files.map((f) => `file ${f}`), ...target.names.map((n) => `rule ${n}`)].join(', ');
+  const left = target.left_out === 0 ? 'nothing of the full plan is left out' : `${target.left_out} change${target.left_out === 1 ? '' : 's'} of the full plan ${target.left_out === 1 ? 'is' : 'are'} left out`;
+  return `Targeted: only ${what} ${target.files.length + target.names.length === 1 ? 'is' : 'are'} planned, and nothing outside ${target.files.length + target.names.length === 1 ? 'it' : 'them'} is deleted; ${left}. Plan without --target before relying on the account matching the policies.`;
+}
+
 const WIDTH = 100;
 
 export interface AttributeLine {

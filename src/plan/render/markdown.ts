@@ -6,7 +6,7 @@ import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
 import { movesPhrase } from '../safety.js';
-import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
+import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, unmanagedPhrase } from './layout.js';
 
 export { escapeMarkdown, type CommentContext } from './header.js';
 
@@ -106,6 +106,8 @@ export function renderMarkdown(plan: PlanDocument, options: MarkdownOptions = {}
   } else {
     head.push(`**${planSummaryLine(plan)}** Owner \`${plan.owner}\`.`, '');
   }
+  const target = targetPhrase(plan);
+  if (target) head.push(`> [!WARNING]\n> ${escapeMarkdown(target)}`, '');
   const unmanaged = unmanagedPhrase(plan);
   if (unmanaged) head.push(`> [!NOTE]\n> ${escapeMarkdown(unmanaged).replace(/\\`/g, '`')}`, '');
   const left = leftUnmanagedPhrase(plan);

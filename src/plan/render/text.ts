@@ -4,7 +4,7 @@ import { impactLine, impactSummaryLine } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { movesPhrase } from '../safety.js';
-import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, unmanagedPhrase } from './layout.js';
+import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, unmanagedPhrase } from './layout.js';
 
 export interface TextOptions {
   /** ANSI colours; callers pass `isTTY && !NO_COLOR`. */
@@ -65,6 +65,8 @@ export function renderText(plan: PlanDocument, options: TextOptions = {}): strin
       `owned objects${movesPhrase(plan.safety.move_count)}, more than the safety limit; apply refuses it without --force.`));
     out.push('');
   }
+  const target = targetPhrase(plan);
+  if (target) out.push(paint(ANSI.yellow, target), '');
   const impact = impactSummaryLine(plan);
   if (impact) out.push(plan.impact?.complete === false || (plan.impact?.over_limit ?? 0) > 0 ? paint(ANSI.yellow, impact) : impact, '');
   out.push(planSummaryLine(plan));
