@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   run: () => import('./run.js'),
   fmt: () => import('./fmt.js'),
   tune: () => import('./tune.js'),
+  completion: () => import('./completion.js'),
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
