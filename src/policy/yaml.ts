@@ -139,7 +139,11 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
       if (resolving.has(target)) throw new LimitError('yaml-alias-limit', `alias *${node.source} refers to itself`, position);
       resolving.add(target);
       try {
-        return convertInner(target);
+        const value = convertInner(target);
+        // What lies inside an aliased collection is reported at the alias: at the anchor, each use's error
+        // would point at the same lines, and none at where the value was used.
+        if (built) built = pinnedTo(built, node.range?.[0] ?? 0);
+        return value;
       } finally {
         resolving.delete(target);
       }
@@ -247,5 +251,14 @@ function locator(lineCounter: LineCounter): (offset: number) => Position {
   return (offset) => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, col };
+  };
+}
+
+/** The same spots with every position at `offset` (the alias a collection was read through). */
+function pinnedTo(spots: Spots, offset: number): Spots {
+  return {
+    ...(spots.keys ? { keys: spots.keys, keyAt: spots.keys.map(() => offset) } : {}),
+    valueAt: spots.valueAt.map(() => offset),
+    ...(spots.children ? { children: spots.children.map((child) => (child ? pinnedTo(child, offset) : undefined)) } : {}),
   };
 }

@@ -135,6 +135,19 @@ describe('YAML safety', () => {
     expect(parsePolicyText({ file: 'a.yaml', text }).diagnostics).toEqual([]);
   });
 
+  it('reports an error inside an aliased value where the alias uses it, not once more at the anchor', () => {
+    const text = [
+      'version: 1', 'client: 10042', 'application: 7', 'rules:',
+      '  - { name: a, type: vpatch, attack: any, point: &pt [[get, r], [oops]] }',
+      '  - name: b',
+      '    type: vpatch',
+      '    attack: any',
+      '    point: *pt', '',
+    ].join('\n');
+    const { diagnostics } = loadPolicyTexts([{ file: 'a.yaml', text }]);
+    expect(diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['unknown-point', 5, 66], ['unknown-point', 9, 12]]);
+  });
+
   it('reports duplicate keys at the second occurrence', () => {
     const { diagnostics } = loadPolicyTexts([{ file: 'a.yaml', text: policy(1) + 'ip_lists: {}\n' }]);
     expect(diagnostics).toMatchObject([{ code: 'duplicate-key', line: 7, col: 1 }]);

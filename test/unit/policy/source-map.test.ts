@@ -28,10 +28,12 @@ describe('SourceMap', () => {
     expect(map.value('/list/0')).toEqual({ line: 6, col: 5 });
   });
 
-  it('places an alias at the alias, and what it expands to at the anchored nodes', () => {
+  it('places an alias, and everything it expands to, at the alias: where the value is used', () => {
     expect(map.at(['copy'])).toEqual({ line: 2, col: 7 });
-    expect(map.at(['copy', 'b', 0])).toEqual({ line: 1, col: 21 });
-    expect(map.keyAt(['copy', 'a'])).toEqual({ line: 1, col: 11 });
+    expect(map.at(['copy', 'b', 0])).toEqual({ line: 2, col: 7 });
+    expect(map.keyAt(['copy', 'a'])).toEqual({ line: 2, col: 7 });
+    // The anchored value itself keeps its own positions.
+    expect(map.at(['top', 'b', 0])).toEqual({ line: 1, col: 21 });
   });
 
   it('escapes and unescapes keys holding / and ~, and keeps __proto__ an ordinary key', () => {
