@@ -23,7 +23,7 @@ import type { HitSeed } from '../src/emulator/hits/records.js';
 import { HIT_OFFSET_CAP, standardHitFilter } from '../src/hits/read.js';
 import { evaluateChanges } from '../src/impact/evaluate.js';
 import { readImpactHits } from '../src/impact/read.js';
-import { prepare } from '../src/reconcile/prepare.js';
+import { loadDesired, prepare } from '../src/reconcile/prepare.js';
 import { runSettings } from '../src/reconcile/settings.js';
 import { seededRandom } from '../src/emulator/demo/prng.js';
 import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './lib/daemon-scale.js';
@@ -170,7 +170,7 @@ async function child(mode: string, policies: string): Promise<void> {
     process.stdout.write(JSON.stringify({ floorMs: Math.round(performance.now() - started), listings, maxRssMb: maxRssMb() } satisfies FloorReport));
   } else {
     const started = performance.now();
-    const prepared = await prepare({ policies, api, settings: runSettings({ owner: 'rampart' }) });
+    const prepared = await prepare({ policies, policy: await loadDesired({ policies }), api, settings: runSettings({ owner: 'rampart' }) });
     const planned = performance.now();
     let readMs = 0;
     let plan = prepared.plan;

@@ -12,7 +12,7 @@ import { RULE_DELETE_BATCH } from '../../src/plan/classes/rules.js';
 import { IP_LISTS } from '../../src/model/ip.js';
 import { applyPlan } from '../../src/apply/apply.js';
 import { loadPolicies } from '../../src/policy/index.js';
-import { prepare } from '../../src/reconcile/prepare.js';
+import { loadDesired, prepare } from '../../src/reconcile/prepare.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
 import { hintSeed, ipSeed, writeScalePolicies } from './scale.js';
 import { runSettings } from '../../src/reconcile/settings.js';
@@ -72,7 +72,7 @@ export async function benchApply(
     const cpu = process.cpuUsage();
     const started = performance.now();
     // More than 30% deletions of what we own: the guard is the command's job, not measured here.
-    const { plan } = await prepare({ policies, api, settings: runSettings({ owner: OWNER }) });
+    const { plan } = await prepare({ policies, policy: await loadDesired({ policies }), api, settings: runSettings({ owner: OWNER }) });
     const planned = performance.now();
     const readCalls = http.totalCalls;
     const report = await applyPlan(plan, { api, concurrency: CONCURRENCY });

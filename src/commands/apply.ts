@@ -114,7 +114,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const memory = flags.journal ? openConvergedMemory(convergedMemoryFile(flags.journal), settings.owner, logger) : undefined;
     const { prepared, plan } = await withDeadline(timeoutMs, connection.target, async (signal) => {
-      const ready = await prepare({ policies: flags.policies, load: async () => policy, settings, api: connection.api, journal, signal, logger });
+      const ready = await prepare({ policies: flags.policies, policy, settings, api: connection.api, journal, signal, logger });
       // A saved plan was made by `plan` from the listing alone; compare like with like.
       // Only its changes are compared: everything applied or counted comes from the recomputation.
       const computed = saved

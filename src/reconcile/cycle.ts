@@ -141,7 +141,7 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     }
 
     const read = (readSignal: AbortSignal) => prepare({
-      policies: cycleSettings.policies, load: async () => policy, settings, api: cycleSettings.api, journal: cycleSettings.journal, signal: readSignal, logger, listingSizes,
+      policies: cycleSettings.policies, policy, settings, api: cycleSettings.api, journal: cycleSettings.journal, signal: readSignal, logger, listingSizes,
     });
     const deadline = cycleSettings.readDeadline;
     const prepared = deadline

@@ -1,7 +1,10 @@
 /**
- * The read half of a cycle, shared by plan, apply and the daemon: load and
- * validate the policies, read the live state of the clients they name, and
- * compute the plan. Changes nothing.
+ * The read half of a cycle, shared by plan, apply and the daemon: given the
+ * policies as loaded and validated, read the live state of the clients they
+ * name and compute the plan. Changes nothing. Loading is the caller's (each
+ * loads once, its own way: a command before it connects, the daemon from a
+ * consistent snapshot, keeping the last good policies): `loadDesired` is the
+ * one way to load for those that need it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceApi } from '../api/service.js';
@@ -21,15 +24,16 @@ import { loadPolicies } from '../policy/index.js';
 import type { Diagnostic, PolicyLoadResult } from '../policy/types.js';
 
 export interface PrepareOptions {
+  /** The policy directory (export records lie beside its files). */
   readonly policies: string;
+  /** The policies, loaded and valid (`loadDesired`). */
+  readonly policy: LoadedPolicies;
   readonly logger?: Logger;
   readonly api: ServiceApi;
   /** The run's settings (reconcile/settings.ts): owner, adoption, rule updates, empty policies, limits, concurrency. */
   readonly settings: RunSettings;
   readonly journal?: WriteJournal;
   readonly signal?: AbortSignal;
-  /** Loads the policies; the daemon passes a snapshot-consistent loader. */
-  readonly load?: (dir: string) => Promise<PolicyLoadResult>;
   /** The daemon's memory of last cycle's listing sizes, to predict this read's pages. */
   readonly listingSizes?: ListingSizeMemory;
 }
@@ -42,12 +46,11 @@ export interface Prepared {
   /** The live state the plan was made from. */
   readonly live: LiveState;
   readonly plan: Plan;
-  /** Where the time went (wall ms): loading the policies, reading the live state (journal waits included), planning. */
+  /** Where the time went (wall ms): reading the live state (journal waits included), planning. */
   readonly timings: PrepareTimings;
 }
 
 export interface PrepareTimings {
-  readonly loadMs: number;
   readonly readMs: number;
   readonly planMs: number;
 }
@@ -65,7 +68,15 @@ export type LoadedPolicies = PolicyLoadResult & { desired: DesiredState };
 
 export const NOTHING_DECLARED: DesiredState = { clients: [], rules: [], ipEntries: [] };
 
-export async function loadDesired(options: Pick<PrepareOptions, 'policies' | 'load'> & { readonly allowEmpty?: boolean }): Promise<LoadedPolicies> {
+export interface LoadOptions {
+  readonly policies: string;
+  readonly allowEmpty?: boolean;
+  /** Loads the files (default: `loadPolicies`). */
+  readonly load?: (dir: string) => Promise<PolicyLoadResult>;
+}
+
+/** The policies of a directory, loaded and valid; throws on invalid ones, and on an empty directory unless allowed. */
+export async function loadDesired(options: LoadOptions): Promise<LoadedPolicies> {
   const policy = await (options.load ?? loadPolicies)(options.policies);
   if (policy.exists && !policy.desired) throw new InvalidPoliciesError(policy);
   const desired = policy.desired ?? NOTHING_DECLARED;
@@ -100,9 +111,7 @@ const COLLECT_ABOVE_BYTES = 128 * 2 ** 20;
 const UNCONFIRMED_POLL_MS = 2_000;
 
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
-  const started = performance.now();
-  const { settings } = options;
-  const policy = await loadDesired({ ...options, allowEmpty: settings.allowEmpty });
+  const { settings, policy } = options;
   const loaded = performance.now();
   const sizes = options.listingSizes;
   const read = () => readLiveState(options.api, policy.desired.clients, {
@@ -134,7 +143,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   });
   const plan = settings.target ? targetPlan(full, settings.target).plan : full;
   const ms = (from: number, to: number) => Math.round(to - from);
-  const timings = { loadMs: ms(started, loaded), readMs: ms(loaded, readDone), planMs: ms(readDone, performance.now()) };
+  const timings = { readMs: ms(loaded, readDone), planMs: ms(readDone, performance.now()) };
   options.logger?.debug(timings, 'prepared');
   throwOnConflicts(plan);
   return { policy, desired: policy.desired, listed, live, plan, timings };

@@ -9,7 +9,7 @@ import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { applyPlan } from '../../../src/apply/apply.js';
-import { prepare } from '../../../src/reconcile/prepare.js';
+import { loadDesired, prepare } from '../../../src/reconcile/prepare.js';
 import { startCli, type CliOptions, type CliResult, type RunningCli } from '../../helpers/cli.js';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { afterEach, beforeEach } from 'vitest';
@@ -70,7 +70,7 @@ export async function applyInProcess(harness: Harness, policies: string): Promis
   const http = new ApiClient({ baseUrl: harness.emulator.url, credentials: { token: TEST_TOKEN } });
   try {
     const api = new ServiceApi(http);
-    const { plan } = await prepare({ policies, api, settings: runSettings() });
+    const { plan } = await prepare({ policies, policy: await loadDesired({ policies }), api, settings: runSettings() });
     const report = await applyPlan(plan, { api, settleTimeoutMs: 10_000, settleIntervalMs: 50 });
     if (report.failed + report.skipped > 0 || !report.settled) throw new Error(`setup apply incomplete: ${JSON.stringify(report.results)}`);
   } finally {

@@ -10,7 +10,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { applyPlan } from '../../../src/apply/apply.js';
 import type { ApplyReport } from '../../../src/apply/results.js';
-import { prepare } from '../../../src/reconcile/prepare.js';
+import { loadDesired, prepare } from '../../../src/reconcile/prepare.js';
 import { createCycle } from '../../../src/reconcile/cycle.js';
 import { WriteJournal } from '../../../src/live/write-journal.js';
 import { silentLogger } from '../../../src/log.js';
@@ -25,7 +25,7 @@ const setup = useSampleSetup();
 async function writer(harness: Harness, policies: string) {
   const http = new ApiClient({ baseUrl: harness.emulator.url, credentials: { token: TEST_TOKEN } });
   const api = new ServiceApi(http);
-  const { plan } = await prepare({ policies, api, settings: runSettings() });
+  const { plan } = await prepare({ policies, policy: await loadDesired({ policies }), api, settings: runSettings() });
   return {
     plan,
     apply: async (): Promise<ApplyReport> => {
