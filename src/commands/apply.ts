@@ -99,12 +99,8 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const target = targetsFrom(flags.target, policy, flags.policies);
   const settings = saved ? { ...fromFlags, ...planSettingsOf(saved.plan) } : target ? { ...fromFlags, target } : fromFlags;
   if (policy.desired.clients.length === 0) logger.warn({ policies: flags.policies }, 'no policy files: nothing is managed, nothing is deleted');
-  // Break-glass holds every writer, a pipeline too: the daemon plans only, apply refuses.
-  const paused = await readPauseFile(policy.root);
-  if (paused && !settings.dryRun) {
-    throw new PausedError(`${flags.policies}/${PAUSE_FILE} pauses every write (since ${new Date(paused.since).toISOString()}): ${paused.reason}; `
-      + 'remove the file to resume (plan and apply --dry-run still work)');
-  }
+  // Break-glass holds every writer, a pipeline too: the plan is shown, the gate in reconcile() writes nothing.
+  const paused = settings.dryRun ? undefined : await readPauseFile(policy.root);
   const revision = await readPolicyRevision(policy.root);
 
   const connection = await connect(flags, logger, { failFast: true });
@@ -125,7 +121,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     });
     if (flags.format === 'text') await writePlan(encodePlan(plan), 'text');
     // A person at a terminal decides, with the plan in front of them; a saved plan was reviewed already.
-    if (!saved && !settings.dryRun && plan.changes.length > 0 && shouldAsk(process.stdin, flags.autoApprove ?? false)) {
+    if (!saved && !settings.dryRun && !paused && plan.changes.length > 0 && shouldAsk(process.stdin, flags.autoApprove ?? false)) {
       if (flags.format !== 'text') throw new UsageError('--format json on a terminal shows no plan to confirm: add --auto-approve, or use the text format');
       if (!(await confirmed())) {
         process.stderr.write('Apply cancelled: nothing was changed.\n');
@@ -137,9 +133,13 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     const done = await reconcile({
       plan, desired: prepared.desired, digest: prepared.policy.digest, live: saved ? prepared.listed : prepared.live,
       converged: async () => memory?.load(), settings, api: connection.api, journal, stop: stop.signal, logger,
-      revision: revision?.revision, nextStep: 'run apply again to converge',
+      revision: revision?.revision, nextStep: 'run apply again to converge', pause: paused,
       ...(progress ? { onResult: () => progress.tick() } : {}),
     }).finally(() => progress?.done());
+    if (done.result === 'paused') {
+      throw new PausedError(`${flags.policies}/${PAUSE_FILE} pauses every write (since ${new Date(done.pause.since).toISOString()}): ${done.pause.reason}; `
+        + 'remove the file to resume (plan and apply --dry-run still work)');
+    }
     if (done.result === 'unsafe') throw done.error;
     if (done.result === 'dry-run' || done.result === 'no-op') {
       if (done.result === 'no-op' && !flags.adoptOnly) await memory?.save(done.declared);

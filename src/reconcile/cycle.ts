@@ -147,14 +147,8 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     const prepared = deadline
       ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
       : await read(signal);
-    if (paused) {
-      const planned = prepared.plan.summary;
-      // Each action as itself: an update held by a pause is an update (the metric people alert on during a freeze).
-      const pending = summaryCounts(planned);
-      logger.info({ ...planned, calls: prepared.plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
-      return { result: 'paused', plan: encodePlan(prepared.plan, { liveDigestNow: true }), changes: pending, pending, paused, ...(invalid ? { error: invalid } : {}) };
-    }
-    const { plan, held, newlyHeld } = settings.dryRun ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
+    // Nothing is written under a pause or in a dry run: nothing for the churn breaker to hold.
+    const { plan, held, newlyHeld } = settings.dryRun || paused ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
     for (const object of newlyHeld) {
       logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
     }
@@ -162,13 +156,16 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     // What /plan and the status page show: the plan document, kept until the next cycle.
     const document = encodePlan(plan, { liveDigestNow: true });
     const pending = summaryCounts(plan.summary);
-    logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
+    if (paused) logger.info({ ...plan.summary, calls: plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
+    else logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
     const revision = policy.revision?.revision;
     const declared = lastDeclared?.digest === policy.digest ? lastDeclared : undefined;
     const done = await reconcile({
       plan, desired: policy.desired, digest: policy.digest, declared, live: prepared.live, converged: rememberConverged, settings,
-      api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again',
+      api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again', pause: paused,
     });
+    // Each action as itself: an update held by a pause is an update (the metric people alert on during a freeze).
+    if (done.result === 'paused') return { result: 'paused', plan: document, changes: pending, pending, paused: done.pause, ...(invalid ? { error: invalid } : {}) };
     if (done.result === 'unsafe') return { result: 'unsafe', error: done.error, plan: document, changes: pending, ...churn };
     if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan: document, changes: pending, pending, ...churn, ...(invalid ? { error: invalid } : {}) };
     const converges = !invalid && held.length === 0;

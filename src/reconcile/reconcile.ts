@@ -16,6 +16,7 @@ import { declaredFingerprints, explainChanges, unknownCauseReason, type Declared
 import type { ChangeResult } from '../audit/change-result.js';
 import { ApplyFailedError, UnsafePlanError } from '../errors.js';
 import type { WriteJournal } from '../live/write-journal.js';
+import type { Pause } from '../policy/pause.js';
 import type { Logger } from '../log.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { checkSafety, hasChanges, type Plan } from '../plan/index.js';
@@ -48,10 +49,17 @@ export interface ReconcileInput {
   readonly nextStep: string;
   /** Told after each change (progress). */
   readonly onResult?: (result: ChangeResult) => void;
+  /**
+   * The break-glass pause in effect (a `.rampart-pause` file, the daemon's
+   * endpoint): the plan stands as made, nothing is written. The one gate every
+   * writer passes, `apply` and the daemon's cycle alike.
+   */
+  readonly pause?: Pause | undefined;
 }
 
 /**
  * How a reconcile ended:
+ * - `paused`: a pause is in effect; nothing written;
  * - `unsafe`: the guard refused the plan (mass delete without `--force`); nothing written;
  * - `dry-run`: planned only, as asked;
  * - `no-op`: nothing to change: the account matches the policies;
@@ -60,6 +68,7 @@ export interface ReconcileInput {
  * `declared` is what a converged run remembers (converged-memory.ts).
  */
 export type Reconciled =
+  | { readonly result: 'paused'; readonly plan: Plan; readonly pause: Pause }
   | { readonly result: 'unsafe'; readonly plan: Plan; readonly error: UnsafePlanError }
   | { readonly result: 'dry-run'; readonly plan: Plan }
   | { readonly result: 'no-op'; readonly plan: Plan; readonly declared: DeclaredFingerprints }
@@ -68,6 +77,7 @@ export type Reconciled =
 
 export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
   const { plan, settings } = input;
+  if (input.pause) return { result: 'paused', plan, pause: input.pause };
   const safety = checkSafety(plan, { ...settings.limits, force: settings.force });
   if (!safety.ok) return { result: 'unsafe', plan, error: new UnsafePlanError(safety.message) };
   if (settings.dryRun) return { result: 'dry-run', plan };
