@@ -10,11 +10,11 @@
  * or a detection ignored. IP-list changes act on the requests from their
  * sources (sources.ts). Anything hits cannot show is `not_evaluable`, with why.
  */
-import { InternalError } from '../errors.js';
-import type { Change, CreateIp, DeleteIp, IpChange, RuleChange } from '../model/change.js';
+import type { AdoptRule, Change, CreateIp, DeleteIp, IpChange, RuleChange, UpdateRule } from '../model/change.js';
+import { onAction } from '../model/by-action.js';
 import type { IpListName } from '../model/ip.js';
 import { kindOf, type LiveRule, type Rule } from '../model/rule.js';
-import { scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
+import { isRecordedPoint, scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { KindEvidence } from '../rules/kind.js';
 import type { ChangeImpact, ImpactEffect } from '../plan/types.js';
@@ -68,18 +68,11 @@ class Context {
   }
 
   private ipChange(change: IpChange): ChangeImpact {
-    switch (change.action) {
-      case 'create':
-        return this.ipCreate(change);
-      case 'adopt':
-        return noEffect('adoption adds the owner mark; the lists stay as they are');
-      case 'delete':
-        return this.ipDelete(change);
-      default: {
-        const unknown: never = change;
-        throw new InternalError(`no impact for the IP change ${JSON.stringify(unknown)}`);
-      }
-    }
+    return onAction(change, {
+      create: (c) => this.ipCreate(c),
+      adopt: () => noEffect('adoption adds the owner mark; the lists stay as they are'),
+      delete: (c) => this.ipDelete(c),
+    });
   }
 
   private ruleChange(change: RuleChange): ChangeImpact {
@@ -90,7 +83,12 @@ class Context {
     if (!evidence) return notEvaluable(kindOf(rule).unevaluable ?? `hits record detected attacks; they do not show what a ${rule.kind} rule changes`);
     for (const side of [transition.before, transition.after]) {
       const unrecorded = side ? unrecordedCondition(side.conditions) : undefined;
-      if (unrecorded) return notEvaluable(`its scope tests ${JSON.stringify(unrecorded.point)}${unrecorded.type === 'regex' && unrecorded.point[0] !== 'header' ? ' with a regex JavaScript cannot read' : ''}, which hits do not record`);
+      if (unrecorded) {
+        const point = JSON.stringify(unrecorded.point);
+        return notEvaluable(isRecordedPoint(unrecorded.point)
+          ? `its scope's regex on ${point} is not one JavaScript can read, so the recorded values cannot be tested`
+          : `its scope tests ${point}, which hits do not record`);
+      }
     }
     const requests = this.input.seen.client(rule.client);
     switch (evidence.decides) {
@@ -112,23 +110,22 @@ class Context {
 
   /** Before and after, or the impact when there is nothing to evaluate (a comment, a replacement's delete). */
   private transition(change: RuleChange): RuleTransition | { impact: ChangeImpact } {
-    switch (change.action) {
-      case 'create': {
-        const replaced = (change.replaces ?? []).map((id) => this.liveById.get(id)).find((rule) => rule !== undefined);
-        return replaced ? { before: replaced, after: change.rule } : { after: change.rule };
-      }
-      case 'update':
-      case 'adopt':
-        if (change.fields.every((field) => field === 'comment')) {
-          return { impact: noEffect(change.action === 'adopt' ? 'adoption adds the owner mark; the rule acts as before' : 'only the comment changes') };
-        }
-        return { before: change.live, after: change.rule };
-      case 'delete':
-        if (change.reason === 'replaced') return { impact: noEffect('replaced by the create above, which carries the impact') };
-        if (change.reason === 'duplicate') return { impact: noEffect('another rule provides the same') };
-        if (this.promotedBy(change.rule)) return { impact: noEffect('promoted to a blocking regex above, which carries the impact') };
-        return { before: change.rule };
-    }
+    const inPlace = (c: UpdateRule | AdoptRule, unchanged: string): RuleTransition | { impact: ChangeImpact } =>
+      (c.fields.every((field) => field === 'comment') ? { impact: noEffect(unchanged) } : { before: c.live, after: c.rule });
+    return onAction<RuleChange, RuleTransition | { impact: ChangeImpact }>(change, {
+      create: (c) => {
+        const replaced = (c.replaces ?? []).map((id) => this.liveById.get(id)).find((rule) => rule !== undefined);
+        return replaced ? { before: replaced, after: c.rule } : { after: c.rule };
+      },
+      update: (c) => inPlace(c, 'only the comment changes'),
+      adopt: (c) => inPlace(c, 'adoption adds the owner mark; the rule acts as before'),
+      delete: (c) => {
+        if (c.reason === 'replaced') return { impact: noEffect('replaced by the create above, which carries the impact') };
+        if (c.reason === 'duplicate') return { impact: noEffect('another rule provides the same') };
+        if (this.promotedBy(c.rule)) return { impact: noEffect('promoted to a blocking regex above, which carries the impact') };
+        return { before: c.rule };
+      },
+    });
   }
 
   /**
