@@ -235,8 +235,9 @@ interface Direction {
 
 /** What a new entry of each list would have done to the requests from its sources. */
 const LIST_EFFECTS: Readonly<Record<IpListName, (from: readonly SeenRequest[]) => ChangeImpact>> = {
-  black: (from) => tally('attack_hits_from', from, { reason: 'the deny list blocks every request from it; attacks are all the service recorded' }),
-  gray: (from) => tally('attack_hits_from', from, { reason: 'the gray list has attacks from it blocked under safe_blocking' }),
+  // The attacks are counted exactly; what the entry acts on is more: its sources' clean traffic, never recorded.
+  black: (from) => tally('attack_hits_from', from, { lowerBound: true, reason: 'the deny list blocks every request from it; attacks are all the service recorded' }),
+  gray: (from) => tally('attack_hits_from', from, { lowerBound: true, reason: 'the gray list has attacks from it blocked under safe_blocking; clean traffic from it is not recorded' }),
   white: (from) => tally('no_longer_blocked', from.filter((r) => r.blocked)),
 };
 

@@ -28,14 +28,18 @@ const VERBS: Readonly<Record<Exclude<ImpactEffect, 'none' | 'not_evaluable'>, (n
 export function impactPhrase(impact: ChangeImpact, complete = true): string {
   if (impact.effect === 'not_evaluable') return `not evaluable: ${impact.reason ?? 'hits cannot show it'}`;
   if (impact.effect === 'none') return `no effect on traffic: ${impact.reason ?? 'it decides nothing about requests'}`;
-  const floor = !complete || impact.lower_bound ? 'at least ' : '';
+  // Attacks from a source are counted exactly (the rest of its traffic goes unrecorded); other floors read "at least".
+  const fromSource = impact.effect === 'attack_hits_from';
+  const floor = !complete || (impact.lower_bound && !fromSource) ? 'at least ' : '';
   const what = VERBS[impact.effect](impact.requests).replace(/(\d[\d,]*)/, `${floor}$1`);
-  if (impact.requests === 0) return `${what}${impact.lower_bound ? ' (clean traffic is not recorded)' : ''}`;
+  const clean = impact.lower_bound ? 'clean traffic is not recorded' : undefined;
+  if (impact.requests === 0) return clean ? `${what} (${clean})` : what;
   const top = impact.paths.slice(0, PATHS_SHOWN).map((p) => `${p.path} ${p.requests}`).join(', ');
-  const bound = impact.lower_bound ? '; clean traffic is not recorded' : '';
   const spread = `${count(impact.ips, 'IP')} on ${count(impact.path_count, 'path')}`;
   // "came from it" names the source already.
-  return impact.effect === 'attack_hits_from' ? `${what}: ${spread} (top: ${top}${bound})` : `${what} from ${spread} (top: ${top}${bound})`;
+  return fromSource
+    ? `${what}${clean ? ` (${clean})` : ''}: ${spread} (top: ${top})`
+    : `${what} from ${spread} (top: ${top}${clean ? `; ${clean}` : ''})`;
 }
 
 /** `impact (7 d): …`, for a block's line. */
