@@ -52,21 +52,20 @@ type Seen = Pick<CycleOutcome, 'revision' | 'readRevision' | 'policyValid' | 'pr
 
 type GoodPolicies = PolicyLoadResult & { desired: NonNullable<PolicyLoadResult['desired']>; revision?: PolicyRevision };
 
-export function createCycle(cycleSettings: CycleSettings): (context: CycleContext) => Promise<CycleOutcome> {
-  const { settings } = cycleSettings;
-  let lastGood: GoodPolicies | undefined;
-  let lastConvergedDigest: string | undefined;
+/**
+ * What one cycle leaves the next, as a value: the cycle keeps no state of its
+ * own. `runCycle` takes it and returns the next one beside its outcome;
+ * `createCycle` holds it between cycles.
+ */
+export interface CycleMemory {
+  /** The last valid policies: an invalid edit keeps planning from them. */
+  readonly lastGood?: GoodPolicies;
+  /** The digest of the policies the last converged cycle applied: a file event that leaves it unchanged is skipped. */
+  readonly lastConvergedDigest?: string;
   /** What the last converged cycle declared: tells drift from intent (audit/cause.ts). */
-  let converged: DeclaredFingerprints | undefined;
-  /** The memory on disk is read once, before the first cycle that writes. */
-  let remembered = false;
-  const rememberConverged = async (): Promise<DeclaredFingerprints | undefined> => {
-    if (!remembered) {
-      remembered = true;
-      converged ??= await cycleSettings.memory?.load();
-    }
-    return converged;
-  };
+  readonly converged?: DeclaredFingerprints;
+  /** The converged memory on disk has been read (once, before the first cycle that writes). */
+  readonly readFromDisk: boolean;
   /**
    * What this process last found the policies to declare (never a memory read
    * from disk). A cycle over the same policy files reuses it rather than hash
@@ -74,125 +73,180 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
    * is explained by the digest alone (audit/cause.ts). Keys of values that
    * expired since stay in it, harmlessly: such values are never created again.
    */
-  let lastDeclared: DeclaredFingerprints | undefined;
-  const convergedOn = async (declared: DeclaredFingerprints): Promise<void> => {
-    converged = declared;
-    lastDeclared = declared;
+  readonly lastDeclared?: DeclaredFingerprints;
+  /** The pause the last cycle saw: a change of it is worth a cycle even when the policies are the same. */
+  readonly lastPauseKey: string;
+  /** When this process first saw the pause in effect: a git-sync checkout gives the file a new time on every commit. */
+  readonly pausedSince?: number;
+}
+
+/** A daemon's first cycle: nothing remembered yet. */
+export const FIRST_CYCLE: CycleMemory = { readFromDisk: false, lastPauseKey: '' };
+
+/** What a cycle reads and is given: the policy files as one consistent snapshot, their revision, the pause in effect. */
+export interface CycleInput {
+  readonly settings: CycleSettings;
+  readonly context: CycleContext;
+  readonly snapshot: SnapshotRead;
+  /** The pause the files or the endpoint set, before the cycle settles since when. */
+  readonly pause?: Pause;
+  /** Helpers that keep their own bounded history across cycles: the churn breaker, the listing sizes. */
+  readonly helpers: CycleHelpers;
+}
+
+export interface SnapshotRead {
+  readonly policy: PolicyLoadResult;
+  readonly revision?: PolicyRevision;
+}
+
+export interface CycleHelpers {
+  readonly breaker: ChurnBreaker;
+  readonly listingSizes: ListingSizeMemory;
+}
+
+export function createCycle(cycleSettings: CycleSettings): (context: CycleContext) => Promise<CycleOutcome> {
+  let memory = FIRST_CYCLE;
+  const helpers: CycleHelpers = { breaker: new ChurnBreaker(), listingSizes: new ListingSizeMemory() };
+  return async (context) => {
+    let snapshot: SnapshotRead;
+    let pause: Pause | undefined;
+    try {
+      const policy = await readConsistentSnapshot(cycleSettings.policies, (dir) => loadPolicies(dir));
+      const revision = policy.exists ? await readPolicyRevision(policy.root) : undefined;
+      snapshot = { policy, ...(revision ? { revision } : {}) };
+      pause = (policy.exists ? await readPauseFile(policy.root) : undefined) ?? cycleSettings.pause?.();
+    } catch (error) {
+      return { result: 'failed', error };
+    }
+    const ran = await runCycle({ settings: cycleSettings, context, snapshot, ...(pause ? { pause } : {}), helpers }, memory);
+    memory = ran.memory;
+    return ran.outcome;
+  };
+}
+
+/**
+ * One cycle from what was read and what the last one left: its outcome, and
+ * what it leaves the next. A failure part-way still returns what the cycle
+ * learned before it (the last good policies, the pause), and the revision it
+ * read rides on the failure: /readyz and the logs say which commit failed.
+ */
+export async function runCycle(input: CycleInput, memory: CycleMemory): Promise<{ outcome: CycleOutcome; memory: CycleMemory }> {
+  const seen: Seen = {};
+  const state = { next: memory };
+  try {
+    const outcome = await cycleOutcome(input, state, seen);
+    return { outcome: { ...outcome, ...seen }, memory: state.next };
+  } catch (error) {
+    return { outcome: { result: 'failed', error, ...seen }, memory: state.next };
+  }
+}
+
+/** The cycle itself; `state.next` is what it leaves the next cycle, updated as it learns. */
+async function cycleOutcome(input: CycleInput, state: { next: CycleMemory }, seen: Seen): Promise<CycleOutcome> {
+  const { settings: cycleSettings, context: { reasons, signal, logger }, helpers: { breaker, listingSizes } } = input;
+  const { settings } = cycleSettings;
+  const remember = (changed: Partial<CycleMemory>) => {
+    state.next = { ...state.next, ...changed };
+  };
+  const rememberConverged = async (): Promise<DeclaredFingerprints | undefined> => {
+    if (!state.next.readFromDisk) remember({ readFromDisk: true, converged: state.next.converged ?? await cycleSettings.memory?.load() });
+    return state.next.converged;
+  };
+  const convergedOn = async (declared: DeclaredFingerprints, digest: string): Promise<void> => {
+    remember({ converged: declared, lastDeclared: declared, lastConvergedDigest: digest });
     await cycleSettings.memory?.save(declared);
   };
-  /** The pause the last cycle saw: a change of it is worth a cycle even when the policies are the same. */
-  let lastPauseKey = '';
-  /** When this process first saw the pause in effect: a git-sync checkout gives the file a new time on every commit. */
-  let pausedSince: number | undefined;
-  const breaker = new ChurnBreaker();
-  const listingSizes = new ListingSizeMemory();
-
-  return async (context) => {
-    // The revision read so far rides on a failure too: /readyz and the logs say which commit failed.
-    const seen: Seen = {};
-    try {
-      return { ...await runCycle(context, seen), ...seen };
-    } catch (error) {
-      return { result: 'failed', error, ...seen };
-    }
-  };
-
-  async function runCycle({ reasons, signal, logger }: CycleContext, seen: Seen): Promise<CycleOutcome> {
-    const snapshot = await readConsistentSnapshot(cycleSettings.policies, (dir) => loadPolicies(dir));
-    const readRevision = snapshot.exists ? await readPolicyRevision(snapshot.root) : undefined;
-    let invalid: PolicyInvalidError | undefined;
-    // A missing directory declares nothing; with --allow-empty that is a valid (empty) desired state.
-    const desired = snapshot.desired ?? (snapshot.exists ? undefined : NOTHING_DECLARED);
-    const empty = desired && !settings.allowEmpty ? emptyPolicies(cycleSettings.policies, snapshot.exists, desired) : undefined;
-    if (empty) {
-      invalid = new PolicyInvalidError(snapshot.exists ? empty : `policy directory ${cycleSettings.policies} does not exist (yet); nothing is deleted`);
-    } else if (!desired) {
-      const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
-      for (const d of errors.slice(0, 20)) logger.error({ file: d.file, line: d.line, col: d.col, code: d.code }, d.message);
-      seen.problems = { count: errors.length, list: errors.slice(0, MAX_PROBLEMS_KEPT).map(({ file, line, col, code, message }) => ({ file, line, col, code, message })) };
-      const [first] = errors;
-      const where = first ? ` (first: ${first.file}:${first.line}:${first.col}: ${first.message})` : '';
-      const keeping = lastGood ? 'keeping the last good policies' : 'nothing is applied';
-      invalid = new PolicyInvalidError(`${errors.length} policy error(s); ${keeping}${where}`);
-    } else {
-      lastGood = { ...snapshot, desired, ...(readRevision ? { revision: readRevision } : {}) };
-    }
-    if (lastGood?.revision) seen.revision = lastGood.revision;
-    if (readRevision && readRevision.revision !== lastGood?.revision?.revision) seen.readRevision = readRevision;
-    // Known now, whatever the API does next: a cycle that then fails on the API must not report valid files as invalid.
-    seen.policyValid = invalid === undefined;
-    const found = (snapshot.exists ? await readPauseFile(snapshot.root) : undefined) ?? cycleSettings.pause?.();
-    pausedSince = found ? Math.min(pausedSince ?? found.since, found.since) : undefined;
-    const paused = found && pausedSince !== undefined ? { ...found, since: pausedSince } : undefined;
-    const pauseKey = paused ? `${paused.by}|${paused.reason}` : '';
-    const pauseChanged = pauseKey !== lastPauseKey;
-    lastPauseKey = pauseKey;
-    if (invalid && !lastGood) return { result: 'invalid', error: invalid, ...(paused ? { paused } : {}) };
-    const policy = lastGood;
-    if (!policy) throw new InternalError('a cycle without policies got past the validity check');
-
-    if (paused && pauseChanged) logger.warn({ reason: paused.reason, by: paused.by, since: new Date(paused.since).toISOString() }, 'paused: planning and reporting only, nothing is written');
-    else if (!paused && pauseChanged) logger.warn('pause lifted: writes resume');
-
-    const onlyFileEvents = !reasons.some((reason) => RESYNC_REASONS.has(reason));
-    if (!invalid && onlyFileEvents && !pauseChanged && !paused && policy.digest === lastConvergedDigest) {
-      logger.info({ digest: policy.digest }, 'policy content unchanged; cycle skipped');
-      return { result: 'skipped' };
-    }
-
-    const read = (readSignal: AbortSignal) => prepare({
-      policies: cycleSettings.policies, policy, settings, api: cycleSettings.api, journal: cycleSettings.journal, signal: readSignal, logger, listingSizes,
-    });
-    const deadline = cycleSettings.readDeadline;
-    const prepared = deadline
-      ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
-      : await read(signal);
-    // Nothing is written under a pause or in a dry run: nothing for the churn breaker to hold.
-    const { plan, held, newlyHeld } = settings.dryRun || paused ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
-    for (const object of newlyHeld) {
-      logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
-    }
-    const churn = held.length > 0 ? { held } : {};
-    // What /plan and the status page show: the plan document, kept until the next cycle.
-    const document = encodePlan(plan, { liveDigestNow: true });
-    const pending = summaryCounts(plan.summary);
-    if (paused) logger.info({ ...plan.summary, calls: plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
-    else logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
-    const revision = policy.revision?.revision;
-    const declared = lastDeclared?.digest === policy.digest ? lastDeclared : undefined;
-    const done = await reconcile({
-      plan, desired: policy.desired, digest: policy.digest, declared, live: prepared.live, converged: rememberConverged, settings,
-      api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again', pause: paused,
-    });
-    // Each action as itself: an update held by a pause is an update (the metric people alert on during a freeze).
-    if (done.result === 'paused') return { result: 'paused', plan: document, changes: pending, pending, paused: done.pause, ...(invalid ? { error: invalid } : {}) };
-    if (done.result === 'unsafe') return { result: 'unsafe', error: done.error, plan: document, changes: pending, ...churn };
-    if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan: document, changes: pending, pending, ...churn, ...(invalid ? { error: invalid } : {}) };
-    const converges = !invalid && held.length === 0;
-    if (done.result === 'no-op') {
-      if (converges) {
-        lastConvergedDigest = policy.digest;
-        await convergedOn(done.declared);
-      }
-      if (invalid) return { result: 'invalid', error: invalid, plan: document, ...churn };
-      return { result: held.length > 0 ? 'churn' : 'no-op', plan: document, ...churn };
-    }
-
-    const { report } = done;
-    breaker.recordApplied(report.results);
-    const written = {
-      results: report.results,
-      writes: report.results.map((result) => auditEntry(result, revision !== undefined ? { revision } : {})),
-      ...(report.concurrentCopies.length > 0 ? { concurrentCopies: countByKind(report.concurrentCopies) } : {}),
-    };
-    logger.info({ objects: objectsDone(report), applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, apiCalls: report.calls }, 'apply finished');
-    if (done.result === 'failed') return { result: 'failed', plan: document, changes: pending, ...churn, error: done.error, ...written };
-    if (invalid) return { result: 'invalid', error: invalid, plan: document, changes: pending, ...churn, ...written };
-    if (held.length > 0) return { result: 'churn', plan: document, changes: pending, ...churn, ...written };
-    lastConvergedDigest = policy.digest;
-    await convergedOn(done.declared);
-    return { result: 'success', plan: document, changes: pending, ...churn, ...written };
+  const snapshot = input.snapshot.policy;
+  const readRevision = input.snapshot.revision;
+  let invalid: PolicyInvalidError | undefined;
+  // A missing directory declares nothing; with --allow-empty that is a valid (empty) desired state.
+  const desired = snapshot.desired ?? (snapshot.exists ? undefined : NOTHING_DECLARED);
+  const empty = desired && !settings.allowEmpty ? emptyPolicies(cycleSettings.policies, snapshot.exists, desired) : undefined;
+  if (empty) {
+    invalid = new PolicyInvalidError(snapshot.exists ? empty : `policy directory ${cycleSettings.policies} does not exist (yet); nothing is deleted`);
+  } else if (!desired) {
+    const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
+    for (const d of errors.slice(0, 20)) logger.error({ file: d.file, line: d.line, col: d.col, code: d.code }, d.message);
+    seen.problems = { count: errors.length, list: errors.slice(0, MAX_PROBLEMS_KEPT).map(({ file, line, col, code, message }) => ({ file, line, col, code, message })) };
+    const [first] = errors;
+    const where = first ? ` (first: ${first.file}:${first.line}:${first.col}: ${first.message})` : '';
+    const keeping = state.next.lastGood ? 'keeping the last good policies' : 'nothing is applied';
+    invalid = new PolicyInvalidError(`${errors.length} policy error(s); ${keeping}${where}`);
+  } else {
+    remember({ lastGood: { ...snapshot, desired, ...(readRevision ? { revision: readRevision } : {}) } });
   }
+  const { lastGood } = state.next;
+  if (lastGood?.revision) seen.revision = lastGood.revision;
+  if (readRevision && readRevision.revision !== lastGood?.revision?.revision) seen.readRevision = readRevision;
+  // Known now, whatever the API does next: a cycle that then fails on the API must not report valid files as invalid.
+  seen.policyValid = invalid === undefined;
+  const found = input.pause;
+  const pausedSince = found ? Math.min(state.next.pausedSince ?? found.since, found.since) : undefined;
+  const paused = found && pausedSince !== undefined ? { ...found, since: pausedSince } : undefined;
+  const pauseKey = paused ? `${paused.by}|${paused.reason}` : '';
+  const pauseChanged = pauseKey !== state.next.lastPauseKey;
+  remember({ lastPauseKey: pauseKey, pausedSince });
+  if (invalid && !lastGood) return { result: 'invalid', error: invalid, ...(paused ? { paused } : {}) };
+  const policy = lastGood;
+  if (!policy) throw new InternalError('a cycle without policies got past the validity check');
+
+  if (paused && pauseChanged) logger.warn({ reason: paused.reason, by: paused.by, since: new Date(paused.since).toISOString() }, 'paused: planning and reporting only, nothing is written');
+  else if (!paused && pauseChanged) logger.warn('pause lifted: writes resume');
+
+  const onlyFileEvents = !reasons.some((reason) => RESYNC_REASONS.has(reason));
+  if (!invalid && onlyFileEvents && !pauseChanged && !paused && policy.digest === state.next.lastConvergedDigest) {
+    logger.info({ digest: policy.digest }, 'policy content unchanged; cycle skipped');
+    return { result: 'skipped' };
+  }
+
+  const read = (readSignal: AbortSignal) => prepare({
+    policies: cycleSettings.policies, policy, settings, api: cycleSettings.api, journal: cycleSettings.journal, signal: readSignal, logger, listingSizes,
+  });
+  const deadline = cycleSettings.readDeadline;
+  const prepared = deadline
+    ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
+    : await read(signal);
+  // Nothing is written under a pause or in a dry run: nothing for the churn breaker to hold.
+  const { plan, held, newlyHeld } = settings.dryRun || paused ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
+  for (const object of newlyHeld) {
+    logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
+  }
+  const churn = held.length > 0 ? { held } : {};
+  // What /plan and the status page show: the plan document, kept until the next cycle.
+  const document = encodePlan(plan, { liveDigestNow: true });
+  const pending = summaryCounts(plan.summary);
+  if (paused) logger.info({ ...plan.summary, calls: plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
+  else logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
+  const revision = policy.revision?.revision;
+  const declared = state.next.lastDeclared?.digest === policy.digest ? state.next.lastDeclared : undefined;
+  const done = await reconcile({
+    plan, desired: policy.desired, digest: policy.digest, declared, live: prepared.live, converged: rememberConverged, settings,
+    api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again', pause: paused,
+  });
+  // Each action as itself: an update held by a pause is an update (the metric people alert on during a freeze).
+  if (done.result === 'paused') return { result: 'paused', plan: document, changes: pending, pending, paused: done.pause, ...(invalid ? { error: invalid } : {}) };
+  if (done.result === 'unsafe') return { result: 'unsafe', error: done.error, plan: document, changes: pending, ...churn };
+  if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan: document, changes: pending, pending, ...churn, ...(invalid ? { error: invalid } : {}) };
+  const converges = !invalid && held.length === 0;
+  if (done.result === 'no-op') {
+    if (converges) await convergedOn(done.declared, policy.digest);
+    if (invalid) return { result: 'invalid', error: invalid, plan: document, ...churn };
+    return { result: held.length > 0 ? 'churn' : 'no-op', plan: document, ...churn };
+  }
+
+  const { report } = done;
+  breaker.recordApplied(report.results);
+  const written = {
+    results: report.results,
+    writes: report.results.map((result) => auditEntry(result, revision !== undefined ? { revision } : {})),
+    ...(report.concurrentCopies.length > 0 ? { concurrentCopies: countByKind(report.concurrentCopies) } : {}),
+  };
+  logger.info({ objects: objectsDone(report), applied: report.applied, alreadyDone: report.alreadyDone, failed: report.failed, skipped: report.skipped, apiCalls: report.calls }, 'apply finished');
+  if (done.result === 'failed') return { result: 'failed', plan: document, changes: pending, ...churn, error: done.error, ...written };
+  if (invalid) return { result: 'invalid', error: invalid, plan: document, changes: pending, ...churn, ...written };
+  if (held.length > 0) return { result: 'churn', plan: document, changes: pending, ...churn, ...written };
+  await convergedOn(done.declared, policy.digest);
+  return { result: 'success', plan: document, changes: pending, ...churn, ...written };
 }
 
 function countByKind(copies: readonly { readonly kind: string }[]): Record<string, number> {
