@@ -62,10 +62,12 @@ export interface CycleMemory {
   readonly lastGood?: GoodPolicies;
   /** The digest of the policies the last converged cycle applied: a file event that leaves it unchanged is skipped. */
   readonly lastConvergedDigest?: string;
-  /** What the last converged cycle declared: tells drift from intent (audit/cause.ts). */
+  /**
+   * What the last converged cycle declared: tells drift from intent
+   * (audit/cause.ts). The first cycle starts from the memory on disk, and a
+   * new one is saved there by `createCycle`: the cycle itself touches no file.
+   */
   readonly converged?: DeclaredFingerprints;
-  /** The converged memory on disk has been read (once, before the first cycle that writes). */
-  readonly readFromDisk: boolean;
   /**
    * What this process last found the policies to declare (never a memory read
    * from disk). A cycle over the same policy files reuses it rather than hash
@@ -80,8 +82,11 @@ export interface CycleMemory {
   readonly pausedSince?: number;
 }
 
+/** The results of a cycle that converged: the account matches the policies it declared. */
+const CONVERGED: ReadonlySet<CycleOutcome['result']> = new Set(['success', 'no-op']);
+
 /** A daemon's first cycle: nothing remembered yet. */
-export const FIRST_CYCLE: CycleMemory = { readFromDisk: false, lastPauseKey: '' };
+export const FIRST_CYCLE: CycleMemory = { lastPauseKey: '' };
 
 /** What a cycle reads and is given: the policy files as one consistent snapshot, their revision, the pause in effect. */
 export interface CycleInput {
@@ -105,7 +110,7 @@ export interface CycleHelpers {
 }
 
 export function createCycle(cycleSettings: CycleSettings): (context: CycleContext) => Promise<CycleOutcome> {
-  let memory = FIRST_CYCLE;
+  let memory: CycleMemory | undefined;
   const helpers: CycleHelpers = { breaker: new ChurnBreaker(), listingSizes: new ListingSizeMemory() };
   return async (context) => {
     let snapshot: SnapshotRead;
@@ -118,8 +123,15 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
     } catch (error) {
       return { result: 'failed', error };
     }
+    // The last converged run's declarations, as a restart left them on disk: read once, before the first cycle.
+    if (!memory) {
+      const converged = await cycleSettings.memory?.load();
+      memory = { ...FIRST_CYCLE, ...(converged ? { converged } : {}) };
+    }
     const ran = await runCycle({ settings: cycleSettings, context, snapshot, ...(pause ? { pause } : {}), helpers }, memory);
     memory = ran.memory;
+    // A cycle that converged (`success`, `no-op`) keeps what it declared on disk for a restart, before the loop hears of it.
+    if (CONVERGED.has(ran.outcome.result) && ran.memory.converged) await cycleSettings.memory?.save(ran.memory.converged);
     return ran.outcome;
   };
 }
@@ -148,13 +160,9 @@ async function cycleOutcome(input: CycleInput, state: { next: CycleMemory }, see
   const remember = (changed: Partial<CycleMemory>) => {
     state.next = { ...state.next, ...changed };
   };
-  const rememberConverged = async (): Promise<DeclaredFingerprints | undefined> => {
-    if (!state.next.readFromDisk) remember({ readFromDisk: true, converged: state.next.converged ?? await cycleSettings.memory?.load() });
-    return state.next.converged;
-  };
-  const convergedOn = async (declared: DeclaredFingerprints, digest: string): Promise<void> => {
+  const rememberConverged = async (): Promise<DeclaredFingerprints | undefined> => state.next.converged;
+  const convergedOn = (declared: DeclaredFingerprints, digest: string): void => {
     remember({ converged: declared, lastDeclared: declared, lastConvergedDigest: digest });
-    await cycleSettings.memory?.save(declared);
   };
   const snapshot = input.snapshot.policy;
   const readRevision = input.snapshot.revision;
@@ -229,7 +237,7 @@ async function cycleOutcome(input: CycleInput, state: { next: CycleMemory }, see
   if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan: document, changes: pending, pending, ...churn, ...(invalid ? { error: invalid } : {}) };
   const converges = !invalid && held.length === 0;
   if (done.result === 'no-op') {
-    if (converges) await convergedOn(done.declared, policy.digest);
+    if (converges) convergedOn(done.declared, policy.digest);
     if (invalid) return { result: 'invalid', error: invalid, plan: document, ...churn };
     return { result: held.length > 0 ? 'churn' : 'no-op', plan: document, ...churn };
   }
@@ -245,7 +253,7 @@ async function cycleOutcome(input: CycleInput, state: { next: CycleMemory }, see
   if (done.result === 'failed') return { result: 'failed', plan: document, changes: pending, ...churn, error: done.error, ...written };
   if (invalid) return { result: 'invalid', error: invalid, plan: document, changes: pending, ...churn, ...written };
   if (held.length > 0) return { result: 'churn', plan: document, changes: pending, ...churn, ...written };
-  await convergedOn(done.declared, policy.digest);
+  convergedOn(done.declared, policy.digest);
   return { result: 'success', plan: document, changes: pending, ...churn, ...written };
 }
 
