@@ -60,7 +60,6 @@ const NO_NUMBERS: readonly number[] = Object.freeze([]);
 
 /** One client's requests, by application and host, and by source. */
 export class ClientRequests {
-  readonly all: SeenRequest[] = [];
   /** By request id, while hits are added (`RequestIndex.finish` lets it go). */
   byId = new Map<string, SeenRequest>();
   /** Application (or ANY) → host (or ANY) → the requests, and by the last segment of their path. */
@@ -70,7 +69,6 @@ export class ClientRequests {
 
   /** A new request, under its application and host as the index keys them (text, lower-cased). */
   add(request: SeenRequest, application: string, host: string): void {
-    this.all.push(request);
     this.byId.set(request.id, request);
     for (const app of [application, ANY]) {
       let hosts = this.bySlot.get(app);
@@ -89,6 +87,11 @@ export class ClientRequests {
   addSource(key: string, request: SeenRequest): void {
     push(this.bySource, key, request);
     this.numbered = undefined;
+  }
+
+  /** Every request of the client: the slot of every application and every host. */
+  get all(): readonly SeenRequest[] {
+    return this.bySlot.get(ANY)?.get(ANY)?.all ?? [];
   }
 
   /** The requests a scope can select: narrowed by its application and host where it names them exactly. */

@@ -43,7 +43,12 @@ export function changesChart(newestFirst: readonly CycleSummary[]): Html {
   const first = cycles[0] as CycleSummary;
   const last = cycles[cycles.length - 1] as CycleSummary;
   const label = `${cycles.length} cycles from ${hhmm(first.startedAt)} to ${hhmm(last.startedAt)} UTC; most changes in one cycle: ${Math.max(...totals)}`;
-  const shown = [...new Set(cycles.filter((_, i) => (totals[i] ?? 0) === 0).map((c) => MARKS[c.result] ?? c.result))];
+  // Each kind of mark shown once in the legend, styled by the first result that drew it.
+  const legend = new Map<string, string>();
+  cycles.forEach((c, i) => {
+    const label = MARKS[c.result] ?? c.result;
+    if ((totals[i] ?? 0) === 0 && !legend.has(label)) legend.set(label, c.result);
+  });
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${label}" data-testid="chart">
   <line x1="${LEFT}" y1="${base + 0.5}" x2="${WIDTH}" y2="${base + 0.5}" class="axis"/>
   <line x1="${LEFT - 0.5}" y1="${TOP}" x2="${LEFT - 0.5}" y2="${base}" class="axis"/>
@@ -61,5 +66,5 @@ export function changesChart(newestFirst: readonly CycleSummary[]): Html {
     return html`<rect class="cycle changes" data-result="${c.result}" x="${x(i).toFixed(1)}" y="${y(total).toFixed(1)}" width="${bar.toFixed(1)}" height="${(base - y(total)).toFixed(1)}">${title}</rect>${c.drift > 0 ? html`<rect class="drift" x="${x(i).toFixed(1)}" y="${y(c.drift).toFixed(1)}" width="${bar.toFixed(1)}" height="${(base - y(c.drift)).toFixed(1)}"/>` : ''}`;
   })}
 </svg>
-<p class="legend"><span class="swatch changes"></span> changes applied <span class="swatch drift"></span> of which drift repairs${shown.map((what) => html` <span class="swatch mark ${Object.keys(MARKS).find((result) => MARKS[result] === what) ?? ''}"></span> ${what}`)}</p>`;
+<p class="legend"><span class="swatch changes"></span> changes applied <span class="swatch drift"></span> of which drift repairs${[...legend].map(([label, result]) => html` <span class="swatch mark ${result}"></span> ${label}`)}</p>`;
 }

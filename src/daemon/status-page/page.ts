@@ -117,7 +117,7 @@ td.cause.drift, td.result.failed, td.result.unsafe { color: var(--bad); } td.cau
 .chart .tick { font-size: 10px; fill: var(--muted); }
 .chart .no-op, .legend .swatch.no-op, .chart .skipped, .legend .swatch.skipped { fill: #8c959f; background: #8c959f; }
 .chart .paused, .legend .swatch.paused { fill: #bf8700; background: #bf8700; }
-.chart .unsafe, .chart .churn, .legend .swatch.unsafe { fill: #bc4c00; background: #bc4c00; }
+.chart .unsafe, .chart .churn, .legend .swatch.unsafe, .legend .swatch.churn { fill: #bc4c00; background: #bc4c00; }
 .chart .failed, .legend .swatch.failed, .chart .invalid, .legend .swatch.invalid { fill: #cf222e; background: #cf222e; }
 .legend .swatch { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 12px; }
 .legend .swatch.mark { width: 4px; }
