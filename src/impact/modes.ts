@@ -13,7 +13,7 @@
  */
 import type { Change } from '../model/change.js';
 import { IP_LISTS, type IpEntry, type IpListName } from '../model/ip.js';
-import { conditionKey, type Condition, type Rule } from '../model/rule.js';
+import type { Condition, Rule } from '../model/rule.js';
 import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { ChangeImpact } from '../plan/types.js';
@@ -25,7 +25,6 @@ import { noEffect, notEvaluable, tally } from './tally.js';
 interface ModeRule {
   readonly rule: Rule;
   readonly mode: string;
-  readonly keys: ReadonlySet<string>;
   readonly score: readonly number[];
 }
 
@@ -96,7 +95,6 @@ export class FilteringModes {
     rules = current.filter((rule) => unrecordedCondition(rule.conditions) === undefined).map((rule) => ({
       rule,
       mode: String((rule.fields as Readonly<Record<string, unknown>>).mode ?? NODE_MODE),
-      keys: new Set(rule.conditions.map(conditionKey)),
       score: specificity(rule.conditions),
     }));
     cache.set(client, rules);
@@ -144,10 +142,12 @@ function mostSpecific(rules: readonly ModeRule[], request: SeenRequest): ModeRul
   return best;
 }
 
+/**
+ * A rule whose conditions include another's has more of them, so ranking by
+ * the count first puts it first; between others, exact values, then
+ * case-insensitive ones, decide.
+ */
 function moreSpecific(a: ModeRule, b: ModeRule): boolean {
-  const includes = (outer: ModeRule, inner: ModeRule) => outer.keys.size > inner.keys.size && [...inner.keys].every((key) => outer.keys.has(key));
-  if (includes(a, b)) return true;
-  if (includes(b, a)) return false;
   for (let i = 0; i < a.score.length; i++) {
     const d = (a.score[i] as number) - (b.score[i] as number);
     if (d !== 0) return d > 0;
