@@ -18,7 +18,7 @@ import { stringify } from 'yaml';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from '../../../src/apply/requests.js';
-import { readHits, readRequestHits } from '../../../src/hits/read.js';
+import { readHits, readHitWindow, readRequestHits } from '../../../src/hits/read.js';
 import { ipGroupKey, type IpEntry } from '../../../src/model/ip.js';
 import type { DesiredRule } from '../../../src/model/rule.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
@@ -217,6 +217,14 @@ describe('the wire: listings, deletes and hits', () => {
     {
       name: 'hits-by-attack', what: 'the hits of attacks, by their [index, id] pairs, in a window',
       call: (api) => readHits(api, CLIENT, { attackid: [['hits-2026.11', 'a1']] }, { window: { from: 1_777_000_000, to: 1_777_766_400 } }),
+    },
+    {
+      name: 'hits-for-impact', what: '--impact: the hits of the applications a plan touches in a window, then the experimental regexes\' dry run',
+      call: async (api) => {
+        const window = { from: 1_777_000_000, to: 1_777_604_800 };
+        await readHitWindow(api, CLIENT, { poolid: [7, 8] }, { window }, () => undefined);
+        await readHitWindow(api, CLIENT, { poolid: [7, 8] }, { window, experimental: true }, () => undefined);
+      },
     },
     {
       name: 'action-by-hit', what: 'the conditions the service scopes a hit to',
