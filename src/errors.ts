@@ -3,7 +3,7 @@
  * a literal, stable `code`. Callers decide what to do (retry, stop, exit code)
  * by code, never by message. See docs/errors.md for the list.
  */
-import type { Diagnostic } from './policy/types.js';
+import type { Diagnostic } from './diagnostic.js';
 import { redactDeep, redactSecrets } from './secrets.js';
 
 /**
@@ -66,7 +66,7 @@ export class FileError extends RampartError {
 
 /**
  * Something that cannot happen did: a bug, or a broken installation. Printed
- * as an internal error, its stack kept for `RAMPART_DEBUG=1` (main.ts).
+ * as an internal error, its stack kept for `RAMPART_DEBUG=1` (commands/main.ts).
  */
 export class InternalError extends RampartError {
   readonly code = 'internal';

@@ -6,13 +6,13 @@
  * no new ones. Returns a per-change report; it never throws for a failed change.
  */
 import { auditEntry, type AuditContext } from '../audit/entry.js';
+import { groupByAction } from '../model/by-action.js';
 import { runBounded } from '../concurrency.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import { byClass, OBJECT_CLASSES, planClassOf } from '../plan/classes/index.js';
 import { applyClass, applyClassOf } from './classes/index.js';
 import { partition, runChange, type ChangeRun, type Indexed } from './run-change.js';
-import type { Change } from '../model/change.js';
 import type { Plan } from '../plan/types.js';
 import type { ServiceApi } from '../api/service.js';
 import type { ExecuteContext } from './execute.js';
@@ -78,7 +78,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   };
 
   const indexed = plan.changes.map((change, index) => ({ change, index }));
-  const of = (action: Change['action']) => indexed.filter((item) => item.change.action === action);
+  const of = groupByAction(indexed.map((item) => ({ ...item, action: item.change.action })));
   const run: ChangeRun = { context, stop: options.stop, record, concurrency: options.concurrency ?? 8 };
   const write = (item: Indexed, referencedId?: number) =>
     runChange(item, run, () => applyClassOf(item.change).write(item.change, context, referencedId));

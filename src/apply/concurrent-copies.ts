@@ -9,7 +9,7 @@
  * two runs never disagree on which stays, whichever finishes first. For a
  * one-per-scope rule the lowest id is the one the service itself keeps: no gap.
  */
-import type { ChangeResult } from '../audit/change-result.js';
+import { appliedCreates, type ChangeResult } from '../audit/change-result.js';
 import { OBJECT_CLASSES, type ObjectClassName } from '../plan/classes/index.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
@@ -47,9 +47,7 @@ export interface CopyFinder<C extends Change = Change> {
 /** Finds and deletes the other writers' copies of what `results` created; what it deleted. */
 export async function removeConcurrentCopies(results: readonly ChangeResult[], options: CopyOptions): Promise<ConcurrentCopy[]> {
   const finders = new Map(OBJECT_CLASSES.map((kind) => [kind, applyClass(kind).copyFinder()]));
-  for (const result of results) {
-    if (result.status === 'applied' && result.change.action === 'create') finders.get(result.change.kind)?.note(result.change, result);
-  }
+  for (const result of appliedCreates(results)) finders.get(result.change.kind)?.note(result.change, result);
   const removed: ConcurrentCopy[] = [];
   for (const finder of finders.values()) {
     if (options.stop?.aborted) break;

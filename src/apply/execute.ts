@@ -161,11 +161,11 @@ export async function deleteRules(client: number, ids: readonly number[], contex
  * policy repeats it freely. Adopting a rule is the same call on a rule that
  * carried no mark yet.
  */
-export async function updateRule(change: UpdateRule | AdoptRule, context: ExecuteContext): Promise<Outcome> {
+export async function updateRule(change: UpdateRule | AdoptRule, context: ExecuteContext, how: { readonly adopting: boolean }): Promise<Outcome> {
   const rule = plainRule(change.rule);
   const { id } = change.live;
   // An adopted rule stays marked so: the service may have made it, and may refuse to let it go.
-  const request = hintUpdateRequest(rule, change.fields, context.owner, change.rule.source.name, change.action === 'adopt' || change.live.adopted === true);
+  const request = hintUpdateRequest(rule, change.fields, context.owner, change.rule.source.name, how.adopting || change.live.adopted === true);
   const stored = await context.api.updateHint(id, request, { stopRetrying: context.stopRetrying });
   context.journal?.recordRuleCreated({ ...rule, id, owner: context.owner, fingerprint: ruleFingerprint(rule) });
   const read = liveRuleFromHint(stored);

@@ -1,7 +1,6 @@
 /** Running changes of a plan one at a time or in batches, each ending in exactly one recorded result. */
 import type { ChangeResult } from '../audit/change-result.js';
-import { ApiAuthError, isRampartError } from '../errors.js';
-import { kindOf } from '../model/rule.js';
+import { isRampartError } from '../errors.js';
 import type { Change } from '../model/change.js';
 import type { ExecuteContext, Outcome } from './execute.js';
 
@@ -35,24 +34,16 @@ export async function runChange(item: Indexed, run: ChangeRun, call: () => Promi
   try {
     run.record({ index, change, ...(await call()) });
   } catch (error) {
-    run.record({ index, change, ...failure(error, change) });
+    run.record({ index, change, ...failure(error) });
   }
 }
 
-export function failure(error: unknown, change?: Change): Pick<ChangeResult, 'status' | 'errorCode' | 'detail'> {
+export function failure(error: unknown): Pick<ChangeResult, 'status' | 'errorCode' | 'detail'> {
   return {
     status: 'failed',
     errorCode: isRampartError(error) ? error.code : 'internal',
-    detail: missingRight(error, change) ?? (error instanceof Error ? error.message : String(error)),
+    detail: error instanceof Error ? error.message : String(error),
   };
-}
-
-/** A 403 on a write of a kind that needs a right the token lacks: which right, and that a retry will not help. */
-function missingRight(error: unknown, change: Change | undefined): string | undefined {
-  if (!(error instanceof ApiAuthError) || error.tokenRejected || change?.kind !== 'rule' || change.action === 'delete') return undefined;
-  const kind = kindOf(change.rule);
-  if (kind.needsRight === undefined) return undefined;
-  return `the API token may not write ${kind.yaml} rules: they need ${kind.needsRight}. Use a token with that right; running apply again will not help (${error.message})`;
 }
 
 /** Failures no retry can mend: the token's rights, a request the service refuses as built. */

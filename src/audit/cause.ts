@@ -21,6 +21,7 @@
 import { ruleFingerprint, uncachedIpWriteKey } from '../model/fingerprint.js';
 import type { LiveIpEntry } from '../model/ip.js';
 import type { DesiredState, LiveState } from '../model/state.js';
+import { onAction, type ByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
 import type { Plan } from '../plan/types.js';
 import { appendTo } from '../plan/append.js';
@@ -73,6 +74,15 @@ export function declaredFingerprints(desired: DesiredState, digest: string): Dec
   };
 }
 
+/**
+ * The cause of each action when the policies are those the account last
+ * converged on: only an adoption is asked for; anything else puts back what
+ * changed on the service's side.
+ */
+const CAUSE_OF_UNCHANGED_POLICIES: ByAction<Change, WriteCause> = {
+  create: () => 'drift', update: () => 'drift', delete: () => 'drift', adopt: () => 'intent',
+};
+
 /** One entry per change of `plan`, in its order. `previous`: the last converged cycle's, when remembered. */
 export function explainChanges(
   plan: Plan,
@@ -85,7 +95,7 @@ export function explainChanges(
     return fields.length > 0 ? { fields } : {};
   };
   if (previous && previous.digest === current.digest) {
-    return plan.changes.map((change) => ({ cause: change.action === 'adopt' ? 'intent' : 'drift', ...fieldsOf(change) }));
+    return plan.changes.map((change) => ({ cause: onAction(change, CAUSE_OF_UNCHANGED_POLICIES), ...fieldsOf(change) }));
   }
   const rulesById = new Map(live.rules.map((rule) => [rule.id, rule]));
   const ipById = new Map<number, LiveIpEntry[]>();

@@ -21,6 +21,14 @@ export function createdIds(result: Pick<ChangeResult, 'id' | 'ids'>): readonly n
   return result.id !== undefined ? [result.id] : (result.ids ?? []);
 }
 
+/** A create that succeeded, with what it made. */
+export type AppliedCreate = ChangeResult & { readonly change: Extract<Change, { readonly action: 'create' }> };
+
+/** The creates of `results` that succeeded: what the churn breaker and the search for concurrent copies look at. */
+export function appliedCreates(results: readonly ChangeResult[]): AppliedCreate[] {
+  return results.filter((result): result is AppliedCreate => result.status === 'applied' && result.change.action === 'create');
+}
+
 export interface ChangeResult {
   readonly index: number;
   readonly change: Change;

@@ -5,6 +5,8 @@
  * The same record is the `write` log line and an entry of `apply --format json`.
  * Pure.
  */
+import { onAction } from '../model/by-action.js';
+import type { Change } from '../model/change.js';
 import type { ChangeResult } from './change-result.js';
 import type { ChangeWhy, WriteCause } from './cause.js';
 import type { Listed, Subject } from './classes/class.js';
@@ -33,7 +35,10 @@ export interface AuditEntry extends Subject, Listed {
 export function auditEntry(result: ChangeResult, context: Pick<AuditContext, 'revision'>): AuditEntry {
   const { change } = result;
   const audit = auditClassOf(change);
-  const fields = change.action === 'update' || change.action === 'adopt' ? change.fields : result.changed;
+  // An update names its fields; a replacement's come from comparing it with what it replaces.
+  const fields = onAction<Change, readonly string[] | undefined>(change, {
+    create: () => result.changed, delete: () => result.changed, update: (c) => c.fields, adopt: (c) => c.fields,
+  });
   return {
     action: change.action,
     kind: change.kind,

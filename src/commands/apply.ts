@@ -16,6 +16,8 @@ import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { readPolicyRevision } from '../policy/revision.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger, type Logger } from '../log.js';
+import { groupByAction } from '../model/by-action.js';
+import type { Change } from '../model/change.js';
 import { encodePlan, restrictPlan, type Plan } from '../plan/index.js';
 import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
@@ -161,7 +163,8 @@ export async function apply(flags: ApplyFlags): Promise<number> {
 
 /** `rampart adopt`: the plan's adoptions alone; the rest is said, and left to `apply`. */
 function adoptionsOnly(plan: Plan, logger: Logger): Plan {
-  const adoptions = restrictPlan(plan, (change) => (change.action === 'adopt' ? change : undefined));
+  const adopting = new Set<Change>(groupByAction(plan.changes)('adopt'));
+  const adoptions = restrictPlan(plan, (change) => (adopting.has(change) ? change : undefined));
   const left = plan.changes.length - adoptions.changes.length;
   if (left > 0) logger.info({ left }, `${left} other change(s) of the plan are left for \`rampart apply --adopt\``);
   return adoptions;

@@ -9,7 +9,7 @@ import { EXIT } from '../exit-codes.js';
 import { repositoryPath } from '../github-commands.js';
 import { formatDiagnostics, formatMarkdown, type DiagnosticFormat, type DiagnosticReport } from '../policy/format.js';
 import { loadPolicies } from '../policy/index.js';
-import type { Diagnostic } from '../policy/types.js';
+import type { Diagnostic } from '../diagnostic.js';
 
 interface ValidateOptions {
   policies: string;

@@ -12,7 +12,7 @@ import { ruleKey, satisfies, type Rule } from '../model/rule.js';
 import { appendTo } from '../plan/append.js';
 import type { LiveState } from '../model/state.js';
 import { loadPolicyTexts } from '../policy/validate.js';
-import type { Diagnostic } from '../policy/types.js';
+import type { Diagnostic } from '../diagnostic.js';
 import { buildRecord } from './record.js';
 import { cleanText, renderFiles, type RenderOptions } from './render.js';
 import { selectObjects, sortSkipped } from './select.js';

@@ -11,7 +11,7 @@
  * sources (sources.ts). Anything hits cannot show is `not_evaluable`, with why.
  */
 import type { AdoptRule, Change, CreateIp, DeleteIp, IpChange, RuleChange, UpdateRule } from '../model/change.js';
-import { onAction } from '../model/by-action.js';
+import { groupByAction, onAction } from '../model/by-action.js';
 import type { IpListName } from '../model/ip.js';
 import { kindOf, type LiveRule, type Rule } from '../model/rule.js';
 import { isRecordedPoint, scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
@@ -208,7 +208,7 @@ class Context {
   private promotedBy(rule: LiveRule): boolean {
     const evidence = kindOf(rule).evidence;
     if (evidence?.decides !== 'detection-by-regex' || (rule.fields as Readonly<Record<string, unknown>>)[evidence.experimental] !== true) return false;
-    return changesOf(this.input.changes, 'rule').some((change) => change.action === 'create' && this.experimentalTwin(change.rule)?.id === rule.id);
+    return groupByAction(changesOf(this.input.changes, 'rule'))('create').some((change) => this.experimentalTwin(change.rule)?.id === rule.id);
   }
 
   private ipCreate(change: CreateIp): ChangeImpact {

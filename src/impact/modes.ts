@@ -12,12 +12,13 @@
  * The node's own mode (`default`) is not known to the API.
  */
 import type { Change } from '../model/change.js';
-import { IP_LISTS, type IpEntry, type IpListName } from '../model/ip.js';
+import { IP_LISTS, type IpListName } from '../model/ip.js';
 import type { Condition, Rule } from '../model/rule.js';
 import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { ChangeImpact } from '../plan/types.js';
 import type { ClientRequests, SeenRequest } from './requests.js';
+import { entriesAfter, rulesAfter } from './after-plan.js';
 import { changesOf } from './classes.js';
 import { SourceList } from './sources.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
@@ -77,21 +78,7 @@ export class FilteringModes {
     if (rules) return rules;
     const isMode = (rule: Rule) => rule.client === client && rule.kind === 'mode';
     const live = this.live.rules.filter(isMode);
-    let current: Rule[] = live;
-    if (side === 'after') {
-      const gone = new Set<number>();
-      const added: Rule[] = [];
-      for (const change of changesOf(this.changes, 'rule')) {
-        if (!isMode(change.rule)) continue;
-        if (change.action === 'delete') gone.add(change.rule.id);
-        else {
-          if (change.action !== 'create') gone.add(change.live.id);
-          for (const id of change.action === 'create' ? change.replaces ?? [] : []) gone.add(id);
-          added.push(change.rule);
-        }
-      }
-      current = [...live.filter((rule) => !gone.has((rule as { id: number }).id)), ...added];
-    }
+    const current = side === 'after' ? rulesAfter(live, changesOf(this.changes, 'rule').filter((change) => isMode(change.rule))) : live;
     rules = current.filter((rule) => unrecordedCondition(rule.conditions) === undefined).map((rule) => ({
       rule,
       mode: String((rule.fields as Readonly<Record<string, unknown>>).mode ?? NODE_MODE),
@@ -105,14 +92,8 @@ export class FilteringModes {
   private listsOf(client: number): Readonly<Record<IpListName, SourceList>> {
     let lists = this.lists.get(client);
     if (lists) return lists;
-    const deleted = new Set<number>();
-    const added: IpEntry[] = [];
-    for (const change of changesOf(this.changes, 'ip')) {
-      if (change.client !== client) continue;
-      if (change.action === 'delete') for (const object of change.objects) deleted.add(object.id);
-      else added.push(...change.entries);
-    }
-    const entries = [...this.live.ipEntries.filter((e) => e.client === client && !deleted.has(e.id)), ...added];
+    const changes = changesOf(this.changes, 'ip').filter((change) => change.client === client);
+    const entries = entriesAfter(this.live.ipEntries.filter((e) => e.client === client), changes);
     lists = Object.fromEntries(IP_LISTS.map((list) => [list, new SourceList(entries.filter((e) => e.list === list))])) as Record<IpListName, SourceList>;
     this.lists.set(client, lists);
     return lists;

@@ -8,7 +8,8 @@
  */
 import type { ServiceApi } from '../api/service.js';
 import { readHitWindow, type HitWindow } from '../hits/read.js';
-import type { Change } from '../model/change.js';
+import { onAction, type ByAction } from '../model/by-action.js';
+import type { Change, IpChange } from '../model/change.js';
 import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
 import { kindOf } from '../model/rule.js';
 import { dispatch, type ByClass } from './classes.js';
@@ -46,6 +47,13 @@ export function hitsWanted(changes: readonly Change[]): Map<number, HitsWanted> 
   return new Map([...wanted].map(([client, w]) => [client, { ...(w.applications ? { applications: w.applications } : {}), experimental: w.experimental }]));
 }
 
+/** The pools an IP change writes, or those its deleted values were in. */
+const IP_POOLS: ByAction<IpChange, readonly number[]> = {
+  create: (change) => change.pools,
+  adopt: (change) => change.pools,
+  delete: (change) => change.objects.flatMap((object) => object.entries.flatMap((entry) => entry.pools)),
+};
+
 /** The applications a change acts on, or undefined for every one. */
 const APPLICATIONS: ByClass<readonly number[] | undefined> = {
   rule: (change) => {
@@ -53,7 +61,7 @@ const APPLICATIONS: ByClass<readonly number[] | undefined> = {
     return instance?.value != null ? [Number(instance.value)] : undefined;
   },
   ip: (change) => {
-    const pools = change.action === 'delete' ? change.objects.flatMap((o) => o.entries.flatMap((e) => e.pools)) : change.pools;
+    const pools = onAction(change, IP_POOLS);
     return pools.includes(ALL_APPLICATIONS_POOL) ? undefined : pools;
   },
 };

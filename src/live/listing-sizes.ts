@@ -42,18 +42,14 @@ export function desiredListingSizes(desired: DesiredState): Map<ListingKey, numb
   return sizes;
 }
 
-/** The daemon's memory of the sizes it listed last cycle. */
-export class ListingSizeMemory {
-  private last = new Map<ListingKey, number>();
+/** Per listing, the larger of the desired state's count and what the last read listed (the daemon's memory of it). */
+export function expectedListingSizes(desired: DesiredState, lastListed: ListingSizes = new Map()): ListingSizes {
+  const sizes = desiredListingSizes(desired);
+  for (const [key, count] of sizes) sizes.set(key, Math.max(count, lastListed.get(key) ?? 0));
+  return sizes;
+}
 
-  /** Per listing, the larger of the desired state's count and the last cycle's. */
-  expect(desired: DesiredState): ListingSizes {
-    const sizes = desiredListingSizes(desired);
-    for (const [key, count] of sizes) sizes.set(key, Math.max(count, this.last.get(key) ?? 0));
-    return sizes;
-  }
-
-  record(key: ListingKey, objects: number): void {
-    this.last.set(key, objects);
-  }
+/** What the listings held, the last read's over the earlier's: a listing no longer read keeps its last size. */
+export function rememberListed(earlier: ListingSizes, read: ListingSizes): ListingSizes {
+  return new Map([...earlier, ...read]);
 }

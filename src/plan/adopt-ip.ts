@@ -7,6 +7,7 @@
  * in the declared list, and only when every value the holder has is adopted
  * or moved too (deleting an object deletes all its values).
  */
+import { mapAction } from '../model/by-action.js';
 import type { AdoptIp, Change, CreateIp, IpChange, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
 import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, LIST_LABELS, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { compareStrings } from '../model/rule.js';
@@ -201,8 +202,7 @@ function beforeOf(objects: readonly LiveIpEntry[]): IpAttributesBefore[] {
  */
 export function linkMoves(changes: readonly IpChange[], moves: ReadonlyMap<string, readonly number[]>): IpChange[] {
   if (moves.size === 0) return [...changes];
-  return changes.map((change): IpChange => {
-    if (change.action !== 'create') return change;
+  return mapAction(changes, 'create', (change) => {
     const ids = change.entries.flatMap((e) => moves.get(ipValueKey(e)) ?? []);
     if (ids.length === 0) return change;
     const replaces = [...new Set([...(change.replaces ?? []), ...ids])].sort((a, b) => a - b);

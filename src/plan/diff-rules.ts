@@ -1,3 +1,4 @@
+import { groupByAction, mapAction, onAction } from '../model/by-action.js';
 import type { CreateRule, DeleteRule, RuleChange } from '../model/change.js';
 import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
@@ -148,10 +149,9 @@ function refuseKeptReplacements(changes: readonly RuleChange[], kept: readonly L
   }
   if (adopted.size === 0) return { changes: [...changes], conflicts: [] };
   const conflicts: Conflict[] = [];
-  const remaining = changes.filter((change) => {
-    if (change.action !== 'create') return true;
+  const remaining = mapAction(changes, 'create', (change) => {
     const old = adopted.get(slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.source.name));
-    if (!old) return true;
+    if (!old) return change;
     const identity = kindOf(old).fields.filter((field) => !field.updatable && !sameValue(fieldValues(old)[field.name], fieldValues(change.rule)[field.name]));
     const was = identity.map((field) => `${field.name}: ${field.format(fieldValues(old)[field.name] as never)}`).join(', ');
     conflicts.push({
@@ -159,7 +159,7 @@ function refuseKeptReplacements(changes: readonly RuleChange[], kept: readonly L
       message: `${change.rule.kind} #${old.id} is the service's own and cannot be deleted, and ${identity.map((f) => f.name).join(', ') || 'its identity'} cannot change in place: ` +
         `a new one would run beside it, which stays active as it is. Keep ${was || 'it as it is'} in the policy; to change it, edit or disable the control in the console`,
     });
-    return false;
+    return undefined;
   });
   return { changes: remaining, conflicts };
 }
@@ -189,26 +189,29 @@ function undeletable(rule: LiveRule): boolean {
  * the new one exists, and never when its create fails.
  */
 function pairReplacements(changes: readonly RuleChange[]): RuleChange[] {
+  const of = groupByAction(changes);
   const creates = new Map<string, CreateRule[]>();
   const slot = (client: number, application: string, name: string) => JSON.stringify([client, application, name]);
-  for (const change of changes) {
-    if (change.action !== 'create') continue;
+  for (const change of of('create')) {
     const key = slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.source.name);
     appendTo(creates, key, change);
   }
   const extra = new Map<CreateRule, number[]>();
   const paired = new Set<DeleteRule>();
-  for (const change of changes) {
-    if (change.action !== 'delete' || change.reason !== 'not-declared' || change.rule.name === undefined) continue;
+  for (const change of of('delete')) {
+    if (change.reason !== 'not-declared' || change.rule.name === undefined) continue;
     const matches = creates.get(slot(change.rule.client, applicationSortKey(ruleApplication(change.rule)), change.rule.name)) ?? [];
     for (const create of matches) appendTo(extra, create, change.rule.id);
     if (matches.length > 0) paired.add(change);
   }
   if (paired.size === 0) return [...changes];
-  return changes.map((change): RuleChange => {
-    if (change.action === 'update' || change.action === 'adopt') return change;
-    if (change.action === 'delete') return paired.has(change) ? { ...change, reason: 'replaced' } : change;
-    const ids = extra.get(change);
-    return ids ? { ...change, replaces: [...(change.replaces ?? []), ...ids].sort((a, b) => a - b) } : change;
-  });
+  return changes.map((change) => onAction<RuleChange, RuleChange>(change, {
+    create: (create) => {
+      const ids = extra.get(create);
+      return ids ? { ...create, replaces: [...(create.replaces ?? []), ...ids].sort((a, b) => a - b) } : create;
+    },
+    delete: (deleted) => (paired.has(deleted) ? { ...deleted, reason: 'replaced' } : deleted),
+    update: (update) => update,
+    adopt: (adoption) => adoption,
+  }));
 }

@@ -14,7 +14,7 @@ import { compileRules } from './rules.js';
 import { isRecord } from './schema-messages.js';
 import { validateSchema } from './schema.js';
 import { pointer } from './source-map.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../diagnostic.js';
 import type { ParsedPolicy } from './yaml.js';
 
 export interface CompiledDocument {

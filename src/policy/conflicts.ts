@@ -9,7 +9,7 @@ import { kindOf, ruleKey, type DesiredRule, type Source } from '../model/rule.js
 import { ipv4Bounds } from '../model/cidr.js';
 import { getOrMake } from '../model/maps.js';
 import { cidrRange } from './address.js';
-import type { Diagnostic, Severity } from './types.js';
+import type { Diagnostic, Severity } from '../diagnostic.js';
 
 
 export function crossChecks(rules: readonly DesiredRule[], entries: readonly DesiredIpEntry[]): Diagnostic[] {

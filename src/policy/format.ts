@@ -3,7 +3,7 @@
  * step summary. Pure functions over values, so `plan` reuses them.
  */
 import { annotation } from '../github-commands.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../diagnostic.js';
 
 export { escapeData, escapeProperty } from '../github-commands.js';
 

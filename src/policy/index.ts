@@ -8,15 +8,13 @@ export { loadPolicyTexts, validateDocuments, type ValidationResult } from './val
 export { parsePolicyText, type ParsedPolicy } from './yaml.js';
 export { findPolicyFiles, type FoundFiles, type PolicyFile } from './files.js';
 export { policySchema, schemaPath } from './schema.js';
+export { hasErrors, type Diagnostic, type Severity } from '../diagnostic.js';
 export {
-  hasErrors,
   sortDiagnostics,
   DEFAULT_MAX_ALIAS_COUNT,
   DEFAULT_MAX_FILE_BYTES,
-  type Diagnostic,
   type PolicyLoadResult,
   type PolicyOptions,
   type PolicyText,
-  type Severity,
 } from './types.js';
 export { formatDiagnostics, type DiagnosticFormat } from './format.js';

@@ -1,7 +1,7 @@
 /** Collects one file's diagnostics, placing each at the node a path names. */
 import type { Source } from '../model/rule.js';
 import type { Path, SourceMap } from './source-map.js';
-import type { Diagnostic, Severity } from './types.js';
+import type { Diagnostic, Severity } from '../diagnostic.js';
 
 export class Reporter {
   readonly diagnostics: Diagnostic[] = [];

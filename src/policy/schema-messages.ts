@@ -6,7 +6,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { didYouMean, closest } from '../model/suggest.js';
 import type { SourceMap } from './source-map.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../diagnostic.js';
 
 type AjvError = ErrorObject<string, Record<string, unknown>, unknown>;
 

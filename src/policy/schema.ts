@@ -13,7 +13,7 @@ import { buildPolicySchema } from './schema-document.js';
 import { schemaDiagnostics } from './schema-messages.js';
 import { validate as generatedValidator } from './schema-validator.generated.js';
 import type { SourceMap } from './source-map.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../diagnostic.js';
 
 const validatePolicy = generatedValidator as unknown as ValidateFunction;
 

@@ -2,21 +2,8 @@
  * The values the policy pipeline hands out: diagnostics (every problem at
  * once, each at a file:line:col) and the result of loading a directory.
  */
+import type { Diagnostic } from '../diagnostic.js';
 import type { DesiredState } from '../model/state.js';
-
-export type Severity = 'error' | 'warning';
-
-export interface Diagnostic {
-  /** Display path (relative to the working directory), e.g. `policies/shop.yaml`. */
-  readonly file: string;
-  /** 1-based; 0 when the problem is about the file as a whole. */
-  readonly line: number;
-  readonly col: number;
-  readonly severity: Severity;
-  /** Stable identifier, e.g. `unknown-key`; see docs/policy-reference.md. */
-  readonly code: string;
-  readonly message: string;
-}
 
 export interface Position {
   readonly line: number;
@@ -55,10 +42,6 @@ export interface PolicyLoadResult {
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_ALIAS_COUNT = 100;
-
-export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.some((d) => d.severity === 'error');
-}
 
 /** Diagnostics in a stable order: by file, position, then code. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {

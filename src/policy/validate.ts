@@ -8,7 +8,8 @@ import type { ClientSource, DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
 import { compilePolicyText } from './compile-text.js';
 import { crossChecks } from './conflicts.js';
-import { hasErrors, sortDiagnostics, type Diagnostic, type PolicyOptions, type PolicyText } from './types.js';
+import { hasErrors, type Diagnostic } from '../diagnostic.js';
+import { sortDiagnostics, type PolicyOptions, type PolicyText } from './types.js';
 import type { ParsedPolicy } from './yaml.js';
 
 export interface ValidationResult {

@@ -8,10 +8,10 @@ import type * as YamlLibrary from 'yaml';
 import type { Document, LineCounter, Node } from 'yaml';
 import { requireCommonJs } from '../commonjs.js';
 import { SourceMap, type Spots } from './source-map.js';
+import type { Diagnostic } from '../diagnostic.js';
 import {
   DEFAULT_MAX_ALIAS_COUNT,
   DEFAULT_MAX_FILE_BYTES,
-  type Diagnostic,
   type PolicyOptions,
   type PolicyText,
   type Position,

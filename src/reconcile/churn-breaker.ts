@@ -9,11 +9,15 @@
  * single console delete right after a create is drift, not churn. The hold
  * ends when the declaration changes (another write key) or no longer needs a
  * create.
+ *
+ * Its history is a value the cycle's memory carries: `holdChurn` and
+ * `recordCreates` each take one and return the next.
  */
-import { createdIds, type ChangeResult } from '../audit/change-result.js';
+import { appliedCreates, createdIds, type ChangeResult } from '../audit/change-result.js';
+import { groupByAction, onAction, type ByAction } from '../model/by-action.js';
+import type { Change } from '../model/change.js';
 import { planClassOf, type ObjectClassName } from '../plan/classes/index.js';
 import { restrictPlan } from '../plan/plan.js';
-import type { Change } from '../model/change.js';
 import type { Plan } from '../plan/types.js';
 
 /** An object the breaker keeps from being written, as reported. */
@@ -40,79 +44,101 @@ interface Created {
   readonly values: ReadonlySet<string>;
 }
 
+interface Held {
+  readonly created: Created;
+  readonly object: HeldObject;
+}
+
+/** What the breaker remembers between cycles, all keyed by a create's write key. */
+export interface ChurnHistory {
+  /** The creates the last cycle made, with their streaks. */
+  readonly created: ReadonlyMap<string, Created>;
+  /** The streaks the current cycle continues: `created` as the cycle planned (an unbroken streak only). */
+  readonly continuing: ReadonlyMap<string, Created>;
+  readonly held: ReadonlyMap<string, Held>;
+}
+
+/** A daemon's first cycle: no create seen yet. */
+export const NO_CHURN: ChurnHistory = { created: new Map(), continuing: new Map(), held: new Map() };
+
 type Create = Extract<Change, { action: 'create' }>;
 
-export function createWriteKey(change: Create): string {
+function writeKey(change: Create): string {
   return planClassOf(change).writeKey(change);
 }
 
-export class ChurnBreaker {
-  /** Creates the last cycle made, by write key, with their streaks. */
-  private lastCreated = new Map<string, Created>();
-  /** The streaks the current cycle continues (set by `restrict`, read by `recordApplied`). */
-  private previous = new Map<string, Created>();
-  private readonly held = new Map<string, { created: Created; object: HeldObject }>();
+export interface ChurnHeld {
+  /** The plan without the writes of held objects. */
+  readonly plan: Plan;
+  readonly held: HeldObject[];
+  /** Held from this cycle on. */
+  readonly newlyHeld: HeldObject[];
+  readonly history: ChurnHistory;
+}
 
-  get heldObjects(): HeldObject[] {
-    return [...this.held.values()].map((h) => h.object);
-  }
-
-  /** The plan without the writes of held objects; holds any create the last cycle made already. */
-  restrict(plan: Plan): { plan: Plan; held: HeldObject[]; newlyHeld: HeldObject[] } {
-    const wanted = new Map<string, Create>();
-    for (const change of plan.changes) if (change.action === 'create') wanted.set(createWriteKey(change), change);
-    // Only an unbroken streak counts: consumed here, continued by recordApplied.
-    const lastCreated = this.lastCreated;
-    this.previous = lastCreated;
-    this.lastCreated = new Map();
-    // A declaration that changed or no longer needs a create is released.
-    for (const key of this.held.keys()) if (!wanted.has(key)) this.held.delete(key);
-    const newlyHeld: HeldObject[] = [];
-    for (const [key, change] of wanted) {
-      const previous = this.held.get(key);
-      if (previous) {
-        this.held.set(key, { ...previous, object: { ...previous.object, cycles: previous.object.cycles + 1 } });
-        continue;
-      }
-      const created = lastCreated.get(key);
-      if (!created || created.cycles < CREATES_BEFORE_HOLD) continue;
-      const objectClass = planClassOf(change);
-      const source = objectClass.firstSource(change) ?? { file: '', line: 0, name: '' };
-      const object: HeldObject = {
-        kind: change.kind, client: objectClass.client(change), file: source.file, line: source.line, name: source.name, cycles: created.cycles + 1,
-      };
-      this.held.set(key, { created, object });
-      newlyHeld.push(object);
+/** The plan without the writes of held objects; holds any create the last cycles made already. */
+export function holdChurn(history: ChurnHistory, plan: Plan): ChurnHeld {
+  const wanted = new Map(groupByAction(plan.changes)('create').map((change) => [writeKey(change), change]));
+  // A declaration that changed or no longer needs a create is released.
+  const held = new Map([...history.held].filter(([key]) => wanted.has(key)));
+  const newlyHeld: HeldObject[] = [];
+  for (const [key, change] of wanted) {
+    const previous = held.get(key);
+    if (previous) {
+      held.set(key, { ...previous, object: { ...previous.object, cycles: previous.object.cycles + 1 } });
+      continue;
     }
-    if (this.held.size === 0) return { plan, held: [], newlyHeld };
-    const heldIds = new Set<number>();
-    const heldValues = new Set<string>();
-    for (const { created } of this.held.values()) {
-      for (const id of created.ids) heldIds.add(id);
-      for (const value of created.values) heldValues.add(`${created.client}|${value}`);
-    }
-    const restricted = restrictPlan(plan, (change) => this.keep(change, heldIds, heldValues));
-    return { plan: restricted, held: this.heldObjects, newlyHeld };
+    const created = history.created.get(key);
+    if (!created || created.cycles < CREATES_BEFORE_HOLD) continue;
+    const object = heldObject(change, created);
+    held.set(key, { created, object });
+    newlyHeld.push(object);
   }
+  // Only an unbroken streak counts: the last cycle's creates are consumed here, continued by recordCreates.
+  const next: ChurnHistory = { created: new Map(), continuing: history.created, held };
+  const objects = [...held.values()].map((h) => h.object);
+  if (held.size === 0) return { plan, held: objects, newlyHeld, history: next };
+  return { plan: restrictPlan(plan, withoutHeld(held)), held: objects, newlyHeld, history: next };
+}
 
-  /** After an apply: what the cycle created, for the next cycle to compare with. */
-  recordApplied(results: readonly ChangeResult[]): void {
-    this.lastCreated = new Map();
-    for (const result of results) {
-      const { change } = result;
-      if (change.action !== 'create' || result.status !== 'applied') continue;
-      const ids = new Set(createdIds(result));
-      const values = new Set(planClassOf(change).writtenValues(change));
-      const key = createWriteKey(change);
-      const cycles = (this.previous.get(key)?.cycles ?? 0) + 1;
-      this.lastCreated.set(key, { cycles, client: planClassOf(change).client(change), ids, values });
-    }
+/** After an apply: what the cycle created, for the next cycle to compare with. */
+export function recordCreates(history: ChurnHistory, results: readonly ChangeResult[]): ChurnHistory {
+  const created = new Map<string, Created>();
+  for (const result of appliedCreates(results)) {
+    const { change } = result;
+    const objectClass = planClassOf(change);
+    const key = writeKey(change);
+    created.set(key, {
+      cycles: (history.continuing.get(key)?.cycles ?? 0) + 1,
+      client: objectClass.client(change),
+      ids: new Set(createdIds(result)),
+      values: new Set(objectClass.writtenValues(change)),
+    });
   }
+  return { ...history, created };
+}
 
-  private keep(change: Change, heldIds: ReadonlySet<number>, heldValues: ReadonlySet<string>): Change | undefined {
-    if (change.action === 'create') return this.held.has(createWriteKey(change)) ? undefined : change;
+function heldObject(change: Create, created: Created): HeldObject {
+  const objectClass = planClassOf(change);
+  const source = objectClass.firstSource(change) ?? { file: '', line: 0, name: '' };
+  return { kind: change.kind, client: objectClass.client(change), file: source.file, line: source.line, name: source.name, cycles: created.cycles + 1 };
+}
+
+/** Each change without what touches a held object: the create itself, and the deletes of the copies it made. */
+function withoutHeld(held: ReadonlyMap<string, Held>): (change: Change) => Change | undefined {
+  const heldIds = new Set<number>();
+  const heldValues = new Set<string>();
+  for (const { created } of held.values()) {
+    for (const id of created.ids) heldIds.add(id);
+    for (const value of created.values) heldValues.add(`${created.client}|${value}`);
+  }
+  const without = (change: Change) => planClassOf(change).without(change, heldIds, heldValues);
+  const table: ByAction<Change, Change | undefined> = {
+    create: (change) => (held.has(writeKey(change)) ? undefined : change),
     // An adoption writes the mark on an object that exists: nothing to re-create, nothing to hold.
-    if (change.action === 'adopt') return change;
-    return planClassOf(change).without(change, heldIds, heldValues);
-  }
+    adopt: (change) => change,
+    update: without,
+    delete: without,
+  };
+  return (change) => onAction(change, table);
 }

@@ -18,15 +18,16 @@ import { encodePlan } from '../plan/codec.js';
 import type { WriteJournal } from '../live/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
 import { InternalError, PolicyInvalidError } from '../errors.js';
+import type { Logger } from '../log.js';
 import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { readPauseFile, type Pause } from '../policy/pause.js';
 import { readPolicyRevision, type PolicyRevision } from '../policy/revision.js';
-import { ListingSizeMemory } from '../live/listing-sizes.js';
-import { ChurnBreaker } from './churn-breaker.js';
+import { rememberListed, type ListingSizes } from '../live/listing-sizes.js';
+import { holdChurn, NO_CHURN, recordCreates, type ChurnHeld, type ChurnHistory } from './churn-breaker.js';
 import { MAX_PROBLEMS_KEPT, type CycleContext, type CycleOutcome } from './outcome.js';
-import { emptyPolicies, NOTHING_DECLARED, prepare } from './prepare.js';
-import { reconcile } from './reconcile.js';
+import { emptyPolicies, NOTHING_DECLARED, prepare, type Prepared } from './prepare.js';
+import { reconcile, type Reconciled } from './reconcile.js';
 import type { RunSettings } from './settings.js';
 import { readConsistentSnapshot } from './snapshot.js';
 
@@ -80,13 +81,17 @@ export interface CycleMemory {
   readonly lastPauseKey: string;
   /** When this process first saw the pause in effect: a git-sync checkout gives the file a new time on every commit. */
   readonly pausedSince?: number;
+  /** The creates of the last cycles, and the objects held for churning (churn-breaker.ts). */
+  readonly churn: ChurnHistory;
+  /** What each listing held when last read: the next read requests that many pages at once (live/listing-sizes.ts). */
+  readonly listed: ListingSizes;
 }
 
 /** The results of a cycle that converged: the account matches the policies it declared. */
 const CONVERGED: ReadonlySet<CycleOutcome['result']> = new Set(['success', 'no-op']);
 
 /** A daemon's first cycle: nothing remembered yet. */
-export const FIRST_CYCLE: CycleMemory = { lastPauseKey: '' };
+export const FIRST_CYCLE: CycleMemory = { lastPauseKey: '', churn: NO_CHURN, listed: new Map() };
 
 /** What a cycle reads and is given: the policy files as one consistent snapshot, their revision, the pause in effect. */
 export interface CycleInput {
@@ -95,8 +100,6 @@ export interface CycleInput {
   readonly snapshot: SnapshotRead;
   /** The pause the files or the endpoint set, before the cycle settles since when. */
   readonly pause?: Pause;
-  /** Helpers that keep their own bounded history across cycles: the churn breaker, the listing sizes. */
-  readonly helpers: CycleHelpers;
 }
 
 export interface SnapshotRead {
@@ -104,14 +107,8 @@ export interface SnapshotRead {
   readonly revision?: PolicyRevision;
 }
 
-export interface CycleHelpers {
-  readonly breaker: ChurnBreaker;
-  readonly listingSizes: ListingSizeMemory;
-}
-
 export function createCycle(cycleSettings: CycleSettings): (context: CycleContext) => Promise<CycleOutcome> {
   let memory: CycleMemory | undefined;
-  const helpers: CycleHelpers = { breaker: new ChurnBreaker(), listingSizes: new ListingSizeMemory() };
   return async (context) => {
     let snapshot: SnapshotRead;
     let pause: Pause | undefined;
@@ -128,7 +125,7 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
       const converged = await cycleSettings.memory?.load();
       memory = { ...FIRST_CYCLE, ...(converged ? { converged } : {}) };
     }
-    const ran = await runCycle({ settings: cycleSettings, context, snapshot, ...(pause ? { pause } : {}), helpers }, memory);
+    const ran = await runCycle({ settings: cycleSettings, context, snapshot, ...(pause ? { pause } : {}) }, memory);
     memory = ran.memory;
     // A cycle that converged (`success`, `no-op`) keeps what it declared on disk for a restart, before the loop hears of it.
     if (CONVERGED.has(ran.outcome.result) && ran.memory.converged) await cycleSettings.memory?.save(ran.memory.converged);
@@ -143,107 +140,166 @@ export function createCycle(cycleSettings: CycleSettings): (context: CycleContex
  * read rides on the failure: /readyz and the logs say which commit failed.
  */
 export async function runCycle(input: CycleInput, memory: CycleMemory): Promise<{ outcome: CycleOutcome; memory: CycleMemory }> {
-  const seen: Seen = {};
-  const state = { next: memory };
+  const state: CycleState = { memory, seen: {} };
   try {
-    const outcome = await cycleOutcome(input, state, seen);
-    return { outcome: { ...outcome, ...seen }, memory: state.next };
+    const outcome = await cycleOutcome(input, state);
+    return { outcome: { ...outcome, ...state.seen }, memory: state.memory };
   } catch (error) {
-    return { outcome: { result: 'failed', error, ...seen }, memory: state.next };
+    return { outcome: { result: 'failed', error, ...state.seen }, memory: state.memory };
   }
 }
 
-/** The cycle itself; `state.next` is what it leaves the next cycle, updated as it learns. */
-async function cycleOutcome(input: CycleInput, state: { next: CycleMemory }, seen: Seen): Promise<CycleOutcome> {
-  const { settings: cycleSettings, context: { reasons, signal, logger }, helpers: { breaker, listingSizes } } = input;
-  const { settings } = cycleSettings;
-  const remember = (changed: Partial<CycleMemory>) => {
-    state.next = { ...state.next, ...changed };
-  };
-  const rememberConverged = async (): Promise<DeclaredFingerprints | undefined> => state.next.converged;
-  const convergedOn = (declared: DeclaredFingerprints, digest: string): void => {
-    remember({ converged: declared, lastDeclared: declared, lastConvergedDigest: digest });
-  };
-  const snapshot = input.snapshot.policy;
-  const readRevision = input.snapshot.revision;
-  let invalid: PolicyInvalidError | undefined;
-  // A missing directory declares nothing; with --allow-empty that is a valid (empty) desired state.
-  const desired = snapshot.desired ?? (snapshot.exists ? undefined : NOTHING_DECLARED);
-  const empty = desired && !settings.allowEmpty ? emptyPolicies(cycleSettings.policies, snapshot.exists, desired) : undefined;
-  if (empty) {
-    invalid = new PolicyInvalidError(snapshot.exists ? empty : `policy directory ${cycleSettings.policies} does not exist (yet); nothing is deleted`);
-  } else if (!desired) {
-    const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
-    for (const d of errors.slice(0, 20)) logger.error({ file: d.file, line: d.line, col: d.col, code: d.code }, d.message);
-    seen.problems = { count: errors.length, list: errors.slice(0, MAX_PROBLEMS_KEPT).map(({ file, line, col, code, message }) => ({ file, line, col, code, message })) };
-    const [first] = errors;
-    const where = first ? ` (first: ${first.file}:${first.line}:${first.col}: ${first.message})` : '';
-    const keeping = state.next.lastGood ? 'keeping the last good policies' : 'nothing is applied';
-    invalid = new PolicyInvalidError(`${errors.length} policy error(s); ${keeping}${where}`);
-  } else {
-    remember({ lastGood: { ...snapshot, desired, ...(readRevision ? { revision: readRevision } : {}) } });
-  }
-  const { lastGood } = state.next;
-  if (lastGood?.revision) seen.revision = lastGood.revision;
-  if (readRevision && readRevision.revision !== lastGood?.revision?.revision) seen.readRevision = readRevision;
-  // Known now, whatever the API does next: a cycle that then fails on the API must not report valid files as invalid.
-  seen.policyValid = invalid === undefined;
-  const found = input.pause;
-  const pausedSince = found ? Math.min(state.next.pausedSince ?? found.since, found.since) : undefined;
-  const paused = found && pausedSince !== undefined ? { ...found, since: pausedSince } : undefined;
-  const pauseKey = paused ? `${paused.by}|${paused.reason}` : '';
-  const pauseChanged = pauseKey !== state.next.lastPauseKey;
-  remember({ lastPauseKey: pauseKey, pausedSince });
-  if (invalid && !lastGood) return { result: 'invalid', error: invalid, ...(paused ? { paused } : {}) };
-  const policy = lastGood;
-  if (!policy) throw new InternalError('a cycle without policies got past the validity check');
+/** What the cycle has learned so far: what it leaves the next one, and what its outcome reports whatever happens next. */
+interface CycleState {
+  memory: CycleMemory;
+  seen: Seen;
+}
 
-  if (paused && pauseChanged) logger.warn({ reason: paused.reason, by: paused.by, since: new Date(paused.since).toISOString() }, 'paused: planning and reporting only, nothing is written');
-  else if (!paused && pauseChanged) logger.warn('pause lifted: writes resume');
-
+/** The cycle's steps, each learning into `state`: the policies, the pause, the plan, its writes. */
+async function cycleOutcome(input: CycleInput, state: CycleState): Promise<CycleOutcome> {
+  const { context: { reasons, logger }, settings: { settings } } = input;
+  const { invalid } = settlePolicies(input, state);
+  const pause = settlePause(input.pause, state);
+  const policy = state.memory.lastGood;
+  if (!policy) return { result: 'invalid', error: invalid ?? new InternalError('a cycle without policies got past the validity check'), ...(pause.paused ? { paused: pause.paused } : {}) };
+  logPauseChange(pause, logger);
   const onlyFileEvents = !reasons.some((reason) => RESYNC_REASONS.has(reason));
-  if (!invalid && onlyFileEvents && !pauseChanged && !paused && policy.digest === state.next.lastConvergedDigest) {
+  if (!invalid && onlyFileEvents && !pause.changed && !pause.paused && policy.digest === state.memory.lastConvergedDigest) {
     logger.info({ digest: policy.digest }, 'policy content unchanged; cycle skipped');
     return { result: 'skipped' };
   }
-
-  const read = (readSignal: AbortSignal) => prepare({
-    policies: cycleSettings.policies, policy, settings, api: cycleSettings.api, journal: cycleSettings.journal, signal: readSignal, logger, listingSizes,
-  });
-  const deadline = cycleSettings.readDeadline;
-  const prepared = deadline
-    ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
-    : await read(signal);
+  const prepared = await readAndPlan(input, policy, state.memory.listed);
   // Nothing is written under a pause or in a dry run: nothing for the churn breaker to hold.
-  const { plan, held, newlyHeld } = settings.dryRun || paused ? { plan: prepared.plan, held: [], newlyHeld: [] } : breaker.restrict(prepared.plan);
-  for (const object of newlyHeld) {
+  const churn = settings.dryRun || pause.paused
+    ? { plan: prepared.plan, held: [], newlyHeld: [], history: state.memory.churn }
+    : holdChurn(state.memory.churn, prepared.plan);
+  state.memory = { ...state.memory, listed: rememberListed(state.memory.listed, prepared.listedSizes), churn: churn.history };
+  for (const object of churn.newlyHeld) {
     logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
   }
-  const churn = held.length > 0 ? { held } : {};
+  const { plan } = churn;
+  if (pause.paused) logger.info({ ...plan.summary, calls: plan.api_calls, paused: pause.paused.reason }, 'plan ready; paused, nothing is written');
+  else logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
+  const declared = state.memory.lastDeclared?.digest === policy.digest ? state.memory.lastDeclared : undefined;
+  const converged = state.memory.converged;
+  const done = await reconcile({
+    plan, desired: policy.desired, digest: policy.digest, declared, live: prepared.live, converged: async () => converged, settings,
+    api: input.settings.api, journal: input.settings.journal, stop: input.context.signal, logger, revision: policy.revision?.revision,
+    nextStep: 'the next cycle tries again', pause: pause.paused,
+  });
+  return settleOutcome(done, { policy, churn, invalid, logger }, state);
+}
+
+/**
+ * The snapshot's policies: valid ones become the last good; invalid or empty
+ * ones are reported, and the last good (if any) planned from. What the cycle
+ * saw of them is known now, whatever the API does next: a cycle that then
+ * fails on the API must not report valid files as invalid.
+ */
+function settlePolicies(input: CycleInput, state: CycleState): { invalid?: PolicyInvalidError } {
+  const { policy: snapshot, revision: readRevision } = input.snapshot;
+  const invalid = policyProblem(input, state);
+  // A missing directory declares nothing; with --allow-empty that is a valid (empty) desired state.
+  const desired = snapshot.desired ?? (snapshot.exists ? undefined : NOTHING_DECLARED);
+  if (!invalid && desired) state.memory = { ...state.memory, lastGood: { ...snapshot, desired, ...(readRevision ? { revision: readRevision } : {}) } };
+  const { lastGood } = state.memory;
+  if (lastGood?.revision) state.seen.revision = lastGood.revision;
+  if (readRevision && readRevision.revision !== lastGood?.revision?.revision) state.seen.readRevision = readRevision;
+  state.seen.policyValid = invalid === undefined;
+  return invalid ? { invalid } : {};
+}
+
+/** Why the snapshot cannot be planned from: it declares nothing (without --allow-empty), or has errors, logged and kept for the status page. */
+function policyProblem(input: CycleInput, state: CycleState): PolicyInvalidError | undefined {
+  const { policy: snapshot } = input.snapshot;
+  const { policies, settings } = input.settings;
+  const { logger } = input.context;
+  const desired = snapshot.desired ?? (snapshot.exists ? undefined : NOTHING_DECLARED);
+  if (desired) {
+    const empty = settings.allowEmpty ? undefined : emptyPolicies(policies, snapshot.exists, desired);
+    if (!empty) return undefined;
+    return new PolicyInvalidError(snapshot.exists ? empty : `policy directory ${policies} does not exist (yet); nothing is deleted`);
+  }
+  const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
+  for (const d of errors.slice(0, 20)) logger.error({ file: d.file, line: d.line, col: d.col, code: d.code }, d.message);
+  state.seen.problems = { count: errors.length, list: errors.slice(0, MAX_PROBLEMS_KEPT).map(({ file, line, col, code, message }) => ({ file, line, col, code, message })) };
+  const [first] = errors;
+  const where = first ? ` (first: ${first.file}:${first.line}:${first.col}: ${first.message})` : '';
+  const keeping = state.memory.lastGood ? 'keeping the last good policies' : 'nothing is applied';
+  return new PolicyInvalidError(`${errors.length} policy error(s); ${keeping}${where}`);
+}
+
+interface SettledPause {
+  /** The pause in effect, since when this process first saw it. */
+  readonly paused?: Pause;
+  /** It began, ended or changed since the last cycle. */
+  readonly changed: boolean;
+}
+
+/** The pause the cycle was given, dated from when this process first saw it. */
+function settlePause(found: Pause | undefined, state: CycleState): SettledPause {
+  const pausedSince = found ? Math.min(state.memory.pausedSince ?? found.since, found.since) : undefined;
+  const paused = found && pausedSince !== undefined ? { ...found, since: pausedSince } : undefined;
+  const pauseKey = paused ? `${paused.by}|${paused.reason}` : '';
+  const changed = pauseKey !== state.memory.lastPauseKey;
+  state.memory = { ...state.memory, lastPauseKey: pauseKey, pausedSince };
+  return { ...(paused ? { paused } : {}), changed };
+}
+
+function logPauseChange(pause: SettledPause, logger: Logger): void {
+  if (!pause.changed) return;
+  const { paused } = pause;
+  if (paused) logger.warn({ reason: paused.reason, by: paused.by, since: new Date(paused.since).toISOString() }, 'paused: planning and reporting only, nothing is written');
+  else logger.warn('pause lifted: writes resume');
+}
+
+/** The live state read (within `run --once`'s deadline) and the plan against it. */
+async function readAndPlan(input: CycleInput, policy: GoodPolicies, lastListed: ListingSizes): Promise<Prepared> {
+  const { settings: cycleSettings, context: { signal, logger } } = input;
+  const read = (readSignal: AbortSignal) => prepare({
+    policies: cycleSettings.policies, policy, settings: cycleSettings.settings, api: cycleSettings.api, journal: cycleSettings.journal,
+    signal: readSignal, logger, lastListed,
+  });
+  const deadline = cycleSettings.readDeadline;
+  return deadline
+    ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
+    : await read(signal);
+}
+
+interface Planned {
+  readonly policy: GoodPolicies;
+  readonly churn: ChurnHeld;
+  readonly invalid: PolicyInvalidError | undefined;
+  readonly logger: Logger;
+}
+
+/**
+ * The outcome of what `reconcile` did, and what it teaches the next cycle:
+ * the creates the churn breaker follows, and, when the account now matches
+ * the policies, what they declared.
+ */
+function settleOutcome(done: Reconciled, planned: Planned, state: CycleState): CycleOutcome {
+  const { policy, churn: { plan, held }, invalid, logger } = planned;
   // What /plan and the status page show: the plan document, kept until the next cycle.
   const document = encodePlan(plan, { liveDigestNow: true });
   const pending = summaryCounts(plan.summary);
-  if (paused) logger.info({ ...plan.summary, calls: plan.api_calls, paused: paused.reason }, 'plan ready; paused, nothing is written');
-  else logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
-  const revision = policy.revision?.revision;
-  const declared = state.next.lastDeclared?.digest === policy.digest ? state.next.lastDeclared : undefined;
-  const done = await reconcile({
-    plan, desired: policy.desired, digest: policy.digest, declared, live: prepared.live, converged: rememberConverged, settings,
-    api: cycleSettings.api, journal: cycleSettings.journal, stop: signal, logger, revision, nextStep: 'the next cycle tries again', pause: paused,
-  });
+  const churn = held.length > 0 ? { held } : {};
+  const withInvalid = invalid ? { error: invalid } : {};
+  const convergedOn = (declared: DeclaredFingerprints) => {
+    state.memory = { ...state.memory, converged: declared, lastDeclared: declared, lastConvergedDigest: policy.digest };
+  };
   // Each action as itself: an update held by a pause is an update (the metric people alert on during a freeze).
-  if (done.result === 'paused') return { result: 'paused', plan: document, changes: pending, pending, paused: done.pause, ...(invalid ? { error: invalid } : {}) };
+  if (done.result === 'paused') return { result: 'paused', plan: document, changes: pending, pending, paused: done.pause, ...withInvalid };
   if (done.result === 'unsafe') return { result: 'unsafe', error: done.error, plan: document, changes: pending, ...churn };
-  if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan: document, changes: pending, pending, ...churn, ...(invalid ? { error: invalid } : {}) };
-  const converges = !invalid && held.length === 0;
+  if (done.result === 'dry-run') return { result: invalid ? 'invalid' : 'skipped', plan: document, changes: pending, pending, ...churn, ...withInvalid };
   if (done.result === 'no-op') {
-    if (converges) convergedOn(done.declared, policy.digest);
+    if (!invalid && held.length === 0) convergedOn(done.declared);
     if (invalid) return { result: 'invalid', error: invalid, plan: document, ...churn };
     return { result: held.length > 0 ? 'churn' : 'no-op', plan: document, ...churn };
   }
-
   const { report } = done;
-  breaker.recordApplied(report.results);
+  state.memory = { ...state.memory, churn: recordCreates(state.memory.churn, report.results) };
+  const revision = policy.revision?.revision;
   const written = {
     results: report.results,
     writes: report.results.map((result) => auditEntry(result, revision !== undefined ? { revision } : {})),
@@ -253,7 +309,7 @@ async function cycleOutcome(input: CycleInput, state: { next: CycleMemory }, see
   if (done.result === 'failed') return { result: 'failed', plan: document, changes: pending, ...churn, error: done.error, ...written };
   if (invalid) return { result: 'invalid', error: invalid, plan: document, changes: pending, ...churn, ...written };
   if (held.length > 0) return { result: 'churn', plan: document, changes: pending, ...churn, ...written };
-  convergedOn(done.declared, policy.digest);
+  convergedOn(done.declared);
   return { result: 'success', plan: document, changes: pending, ...churn, ...written };
 }
 

@@ -11,7 +11,7 @@ import type { ServiceApi } from '../api/service.js';
 import type { Logger } from '../log.js';
 import { NoPoliciesError, PolicyInvalidError, UnmanagedConflictError } from '../errors.js';
 import type { WriteJournal } from '../live/write-journal.js';
-import { desiredListingSizes, type ListingSizeMemory } from '../live/listing-sizes.js';
+import { expectedListingSizes, type ListingKey, type ListingSizes } from '../live/listing-sizes.js';
 import { readLiveState } from '../live/read.js';
 import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
@@ -21,7 +21,8 @@ import { buildPlan } from '../plan/plan.js';
 import { targetPlan } from '../plan/target.js';
 import type { Plan } from '../plan/types.js';
 import { loadPolicies } from '../policy/index.js';
-import type { Diagnostic, PolicyLoadResult } from '../policy/types.js';
+import type { Diagnostic } from '../diagnostic.js';
+import type { PolicyLoadResult } from '../policy/types.js';
 
 export interface PrepareOptions {
   /** The policy directory (export records lie beside its files). */
@@ -34,8 +35,8 @@ export interface PrepareOptions {
   readonly settings: RunSettings;
   readonly journal?: WriteJournal;
   readonly signal?: AbortSignal;
-  /** The daemon's memory of last cycle's listing sizes, to predict this read's pages. */
-  readonly listingSizes?: ListingSizeMemory;
+  /** What each listing held when the daemon last read it, to predict this read's pages. */
+  readonly lastListed?: ListingSizes;
 }
 
 export interface Prepared {
@@ -45,6 +46,8 @@ export interface Prepared {
   readonly listed: LiveState;
   /** The live state the plan was made from. */
   readonly live: LiveState;
+  /** How many objects each listing held, for the next read's prediction. */
+  readonly listedSizes: ListingSizes;
   readonly plan: Plan;
   /** Where the time went (wall ms): reading the live state (journal waits included), planning. */
   readonly timings: PrepareTimings;
@@ -113,12 +116,12 @@ const UNCONFIRMED_POLL_MS = 2_000;
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const { settings, policy } = options;
   const loaded = performance.now();
-  const sizes = options.listingSizes;
+  const listedSizes = new Map<ListingKey, number>();
   const read = () => readLiveState(options.api, policy.desired.clients, {
     signal: options.signal,
     concurrency: settings.concurrency,
-    expected: sizes ? sizes.expect(policy.desired) : desiredListingSizes(policy.desired),
-    ...(sizes ? { onListed: sizes.record.bind(sizes) } : {}),
+    expected: expectedListingSizes(policy.desired, options.lastListed),
+    onListed: (key, objects) => listedSizes.set(key, objects),
     ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
   });
   let listed = await read();
@@ -146,7 +149,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const timings = { readMs: ms(loaded, readDone), planMs: ms(readDone, performance.now()) };
   options.logger?.debug(timings, 'prepared');
   throwOnConflicts(plan);
-  return { policy, desired: policy.desired, listed, live, plan, timings };
+  return { policy, desired: policy.desired, listed, live, listedSizes, plan, timings };
 }
 
 /** How many conflicts the error message lists; the rest are counted. */

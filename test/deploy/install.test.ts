@@ -51,7 +51,7 @@ describe('installing from a tarball made with npm pack', () => {
     const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: ROOT, env: quiet });
     const [packed] = JSON.parse(stdout) as { filename: string; version: string; files: { path: string }[] }[];
     const files = packed!.files.map((file) => file.path);
-    for (const needed of ['dist/cli.js', 'dist/main.js', 'schemas/policy.schema.json', 'package.json', 'README.md']) expect(files).toContain(needed);
+    for (const needed of ['dist/cli.js', 'dist/commands/main.js', 'schemas/policy.schema.json', 'package.json', 'README.md']) expect(files).toContain(needed);
     expect(files.filter((file) => /^(src|test|policies|deploy|bench)\//.test(file) || file.endsWith('.tsbuildinfo'))).toEqual([]);
 
     const app = join(scratch, 'app');

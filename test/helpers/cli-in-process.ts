@@ -1,6 +1,6 @@
 /**
  * Runs a command the way `node dist/cli.js ...` does, in this process: the
- * same `main` (src/main.ts), the same environment as test/helpers/cli.ts
+ * same `main` (src/commands/main.ts), the same environment as test/helpers/cli.ts
  * (`cliEnv`), and the same result (exit code, stdout, stderr, JSON log lines).
  * A spawned CLI costs about a second of CPU to start; this costs next to
  * nothing, so tests of what a command does run here, and the spawned CLI is
@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { main } from '../../src/main.js';
+import { main } from '../../src/commands/main.js';
 import { cliEnv, parseLogs, type CliOptions, type CliResult } from './cli.js';
 
 let running = false;

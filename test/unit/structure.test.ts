@@ -7,6 +7,9 @@
  * - Code outside the object classes' own modules does not ask which class a
  *   change is: it looks the class up by `kind` (plan/classes, apply/classes,
  *   audit/classes).
+ * - Behaviour that differs by a change's action is a table keyed by action,
+ *   not a hand-written test of it (model/by-action.ts).
+ * - The files at the root of src/ import no folder: they sit beneath all of them.
  * - Errors a user can meet are coded (src/errors.ts), not plain `Error`s.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -96,6 +99,28 @@ describe('actions', () => {
     expect(adapters.length).toBeGreaterThanOrEqual(10);
     const branches = adapters.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\.action\s*[!=]==?\s*["']/g)].map(() => relative(SRC, file)));
     expect(branches, branches.join('\n')).toEqual([]);
+  });
+});
+
+describe('actions outside the adapters', () => {
+  it('are told apart by hand in at most 20 places outside the emulator: the rest groups or keys by action (model/by-action.ts)', () => {
+    // src/ci's `create`/`update` are a PR comment's, not a change's.
+    const files = sources(SRC).filter((file) => !['emulator', 'ci'].includes(folderOf(file) ?? ''));
+    const tests = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\.action\s*[!=]==?|switch \([\w.]*\.action\)|case ["'](?:create|update|delete|adopt|replace)["']:/g)]
+      .map(() => relative(SRC, file)));
+    expect(tests.length, tests.join('\n')).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('root files', () => {
+  it('import no folder: they are the utilities every folder may use; cli.ts, the process itself, is the one entry above them all', () => {
+    const roots = sources(SRC).filter((file) => folderOf(file) === undefined && !file.endsWith(`${'/'}cli.ts`));
+    expect(roots.length).toBeGreaterThanOrEqual(10);
+    const upward = roots.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^;]*? from ["'](\.[^"']+)["']|\bimport\(\s*["'](\.[^"']+)["']\s*\)/gms)]
+      .map((match) => match[1] ?? match[2] ?? '')
+      .filter((target) => folderOf(join(file, '..', target)) !== undefined)
+      .map((target) => `${relative(SRC, file)} imports ${target}`));
+    expect(upward).toEqual([]);
   });
 });
 

@@ -1,15 +1,15 @@
 /** Rules as the applier writes them: one call per create and update, deletes of a client batched. */
 import { runBounded } from '../../concurrency.js';
-import { InternalError } from '../../errors.js';
+import { ApiAuthError, InternalError } from '../../errors.js';
 import { appendTo } from '../../plan/append.js';
 import type { CreateRule, RuleChange } from '../../model/change.js';
 import { onAction } from '../../model/by-action.js';
-import { referencesOfRule } from '../../model/rule.js';
+import { kindOf, referencesOfRule, type Rule } from '../../model/rule.js';
 import { RULE_DELETE_BATCH } from '../../plan/classes/rules.js';
 import { ruleApplication } from '../../plan/objects.js';
 import type { NamedReference } from '../../rules/registry.js';
 import type { ChangeResult } from '../../audit/change-result.js';
-import { createRule, deleteRules, updateRule } from '../execute.js';
+import { createRule, deleteRules, updateRule, type Outcome } from '../execute.js';
 import { failure, partition, type Indexed } from '../run-change.js';
 import type { ApplyClass } from './class.js';
 import { ruleCopyFinder } from './rule-copies.js';
@@ -30,16 +30,32 @@ function isCreateOf(change: CreateRule, reference: NamedReference, result: Chang
     && named.source.name === reference.name && JSON.stringify(ruleApplication(named)) === JSON.stringify(ruleApplication(referring));
 }
 
+/**
+ * A 403 on writing a kind that needs a right the token lacks (its kind says
+ * which): the error says which right, and that running apply again will not
+ * help. Deletes need no such right.
+ */
+async function sayingTheRight(rule: Rule, write: Promise<Outcome>): Promise<Outcome> {
+  try {
+    return await write;
+  } catch (error) {
+    const kind = kindOf(rule);
+    if (!(error instanceof ApiAuthError) || error.tokenRejected || kind.needsRight === undefined) throw error;
+    const message = `the API token may not write ${kind.yaml} rules: they need ${kind.needsRight}. Use a token with that right; running apply again will not help (${error.message})`;
+    throw new ApiAuthError(message, { ...error, cause: error });
+  }
+}
+
 export const RULE_WRITES: ApplyClass<RuleChange> = {
-  write: (change, context, referencedId) => onAction(change, {
+  write: (change, context, referencedId) => sayingTheRight(change.rule, onAction(change, {
     create: (c) => createRule(c, context, referencedId),
-    update: (c) => updateRule(c, context),
+    update: (c) => updateRule(c, context, { adopting: false }),
     // An adoption is an update that writes the owner mark.
-    adopt: (c) => updateRule(c, context),
+    adopt: (c) => updateRule(c, context, { adopting: true }),
     delete: () => {
       throw new InternalError('rule deletes run in batches (runDeletes)');
     },
-  }),
+  })),
 
   async runDeletes(items, run, blocked) {
     const [kept, deletable] = partition(items, ({ change }) => blocked.has(deletedId(change)));
@@ -62,7 +78,7 @@ export const RULE_WRITES: ApplyClass<RuleChange> = {
           run.record(deleted.has(deletedId(change)) ? { index, change, status: 'applied' } : { index, change, status: 'already-done', detail: 'already gone' });
         }
       } catch (error) {
-        for (const { change, index } of list) run.record({ index, change, ...failure(error, change) });
+        for (const { change, index } of list) run.record({ index, change, ...failure(error) });
       }
     }), run.concurrency);
   },

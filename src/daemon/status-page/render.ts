@@ -7,6 +7,7 @@
  * wrote (rule names, comments, reasons) becomes markup. Pure.
  */
 import type { AuditEntry } from '../../audit/entry.js';
+import { groupByAction } from '../../model/by-action.js';
 import { renderText } from '../../plan/render/text.js';
 import { planChangeIds, type PlanDocument } from '../../plan/types.js';
 import type { CycleRecord } from '../cycle-record.js';
@@ -117,7 +118,7 @@ function isPlan(value: unknown): value is PlanDocument {
 
 /** Like the PR comment: deletions set apart first, then every change per client and application, old → new. */
 function pendingPlan(plan: PlanDocument): Html {
-  const deletions = plan.changes.filter((change) => change.action === 'delete');
+  const deletions = groupByAction(plan.changes)('delete');
   const text = renderText(plan, { color: false });
   return html`
   ${deletions.length > 0 ? html`<div class="caution" data-testid="deletions"><strong>This plan deletes ${plan.summary.delete} object${plan.summary.delete === 1 ? '' : 's'}:</strong><ul>${deletions.map((change) => html`<li>${change.kind} ${'name' in change && change.name ? change.name : ''} ${planChangeIds(change).map((id) => `#${id}`).join(', ')} (client ${change.client})</li>`)}</ul></div>` : ''}

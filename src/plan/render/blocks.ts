@@ -5,7 +5,6 @@
  * A rule create that replaces owned rules shows the old rule's attributes
  * beside the new ones, and the replaced rule's delete is folded into it.
  */
-import { InternalError } from '../../errors.js';
 import { byClass, OBJECT_CLASSES, type ObjectClassName } from '../classes/index.js';
 import type { ObjectAction } from '../counts.js';
 import type { Application, ChangeImpact, PlanDocument, PlanChange } from '../types.js';
@@ -45,39 +44,25 @@ export interface ChangeBlock {
 
 export const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');
 
-/**
- * Every change action must have a block: an action added to PlanChange
- * (issue 13's `adopt`) fails to compile here until it is rendered.
- */
-function checkRendered(change: PlanChange): void {
-  switch (change.action) {
-    case 'create':
-    case 'update':
-    case 'adopt':
-    case 'delete':
-      return;
-    default: {
-      const unrendered: never = change;
-      throw new InternalError(`no rendering for the plan action of ${JSON.stringify(unrendered)}`);
-    }
-  }
-}
-
 /** Each class's blocks, from its changes in plan order. */
 const CLASS_BLOCKS: { readonly [K in ObjectClassName]: (changes: readonly Extract<PlanChange, { kind: K }>[]) => ChangeBlock[] } = {
   rule: ruleBlocks,
   ip: ipBlocks,
 };
 
+/** Where a block's action comes as a reviewer reads: what the plan builds, then what it takes away. */
+const READING_ORDER: Readonly<Record<ObjectAction, number>> = { create: 0, replace: 0, update: 0, adopt: 0, delete: 1 };
+
 /** Blocks in plan order: every class's creates, replacements, updates and adoptions, then every class's deletes. */
 export function changeBlocks(plan: PlanDocument): ChangeBlock[] {
-  plan.changes.forEach(checkRendered);
   const groups = byClass(plan.changes);
   const blocks = OBJECT_CLASSES.flatMap((kind) => {
     const build = CLASS_BLOCKS[kind] as (changes: readonly PlanChange[]) => ChangeBlock[];
     return build(groups.get(kind) ?? []);
   });
-  return [...blocks.filter((b) => b.action !== 'delete'), ...blocks.filter((b) => b.action === 'delete')];
+  return blocks.map((block, index) => ({ block, index }))
+    .sort((a, b) => READING_ORDER[a.block.action] - READING_ORDER[b.block.action] || a.index - b.index)
+    .map(({ block }) => block);
 }
 
 /** `file:line`, or the first few and how many more. */

@@ -1,4 +1,5 @@
 import { annotation, escapeData } from '../../github-commands.js';
+import { groupByAction } from '../../model/by-action.js';
 import type { ObjectAction } from '../counts.js';
 import type { PlanDocument } from '../types.js';
 import { changeBlocks, type ChangeBlock } from './blocks.js';
@@ -45,10 +46,12 @@ export function renderGithub(plan: PlanDocument, options: GithubOptions = {}): G
   const path = options.path ?? ((file: string) => file);
   const commands: string[] = [];
   const blocks = changeBlocks(plan);
-  for (const b of blocks.filter((x) => x.action === 'delete' && x.count > 0)) {
+  const deletions = groupByAction(blocks)('delete');
+  const deleted = new Set(deletions);
+  for (const b of deletions.filter((x) => x.count > 0)) {
     commands.push(annotation('warning', { title: TITLES.delete }, message(b)));
   }
-  for (const b of blocks.filter((x) => x.action !== 'delete')) {
+  for (const b of blocks.filter((x) => !deleted.has(x))) {
     const sources = b.sources.length > 0 ? b.sources : [undefined];
     for (const s of sources.slice(0, 5)) {
       const where = s ? { file: path(s.file), line: s.line, ...(s.col !== undefined ? { col: s.col } : {}) } : {};

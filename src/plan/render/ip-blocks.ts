@@ -1,4 +1,5 @@
 /** Plan blocks of IP changes: values grouped per client, application, list, type and attributes. */
+import { onActionGroups, type ByActionGroup } from '../../model/by-action.js';
 import type { DeleteReason } from '../../model/change.js';
 import type { PlanIpChange } from '../classes/ip.js';
 import type { ChangeImpact, PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanIpObject } from '../types.js';
@@ -8,13 +9,11 @@ import { ids, type ChangeBlock, type SourceLine } from './blocks.js';
 import { LIST_LABELS } from '../../model/ip.js';
 import { groupBy } from './group.js';
 
-/** Creates, adoptions and deletes, each grouped into blocks. */
+/** Creates, adoptions and deletes, each grouped into blocks, in this order. */
+const IP_BLOCKS: ByActionGroup<PlanIpChange, ChangeBlock[]> = { create: ipCreateBlocks, adopt: ipAdoptBlocks, delete: ipDeleteBlocks };
+
 export function ipBlocks(changes: readonly PlanIpChange[]): ChangeBlock[] {
-  return [
-    ...ipCreateBlocks(changes.filter((c): c is PlanCreateIp => c.action === 'create')),
-    ...ipAdoptBlocks(changes.filter((c): c is PlanAdoptIp => c.action === 'adopt')),
-    ...ipDeleteBlocks(changes.filter((c): c is PlanDeleteIp => c.action === 'delete')),
-  ];
+  return onActionGroups(changes, IP_BLOCKS).flat();
 }
 
 function ipTitle(object: Pick<PlanIpObject, 'list' | 'rule_type'>, count: number): string {

@@ -1,3 +1,4 @@
+import { groupByAction } from '../../model/by-action.js';
 import { planPhrase } from '../counts.js';
 import { applicationLabel, applicationSortKey } from '../objects.js';
 import type { PlanDocument, PlanImpact } from '../types.js';
@@ -117,7 +118,7 @@ export function renderMarkdown(plan: PlanDocument, options: MarkdownOptions = {}
   const blocks = changeBlocks(plan);
   // The evidence comes before the changes, in the part of the comment that is never cut.
   if (plan.impact) head.push(impactTable(plan, blocks));
-  const warning = deletionWarning(plan, blocks.filter((b) => b.action === 'delete' && b.count > 0));
+  const warning = deletionWarning(plan, groupByAction(blocks)('delete').filter((b) => b.count > 0));
   const chunks = bodyChunks(plan);
   const notes = notesSection(plan);
   const footer = `<sub>checksum \`${plan.checksum.slice(0, 12)}\` · policies \`${plan.desired_digest.slice(0, 12)}\` · ` +

@@ -12,7 +12,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import type { CallOptions } from '../../../src/api/client.js';
 import type { ApiIpRule } from '../../../src/api/records.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../../src/api/service.js';
-import { ListingSizeMemory } from '../../../src/live/listing-sizes.js';
+
 import { minimumListingCalls } from '../../../src/live/paging.js';
 import { NEVER_EXPIRES } from '../../../src/model/ip.js';
 import { loadDesired, prepare } from '../../../src/reconcile/prepare.js';
@@ -67,13 +67,12 @@ describe('a no-op read with predicted pages', () => {
     const policies = await setUp(emu);
     const http = new ApiClient({ baseUrl: emu.url, credentials: { token: TEST_TOKEN } });
     try {
-      const listingSizes = new ListingSizeMemory();
       const minimum = minimumListingCalls(0, HINT_PAGE_LIMIT) + minimumListingCalls(DENY, IP_RULE_PAGE_LIMIT)
         + minimumListingCalls(0, IP_RULE_PAGE_LIMIT) + minimumListingCalls(FOREIGN_GRAY, IP_RULE_PAGE_LIMIT)
         + 1; // the client's credential-stuffing rules, in one call
 
       const first = new WatchedApi(http);
-      const cold = await prepare({ policies, policy: await loadDesired({ policies }), api: first, settings: runSettings(), listingSizes });
+      const cold = await prepare({ policies, policy: await loadDesired({ policies }), api: first, settings: runSettings() });
       expect(cold.plan.changes).toEqual([]);
       expect(http.totalCalls).toBe(minimum);
       expect(first.mostInFlight.get('black')).toBe(minimumListingCalls(DENY, IP_RULE_PAGE_LIMIT));
@@ -81,7 +80,7 @@ describe('a no-op read with predicted pages', () => {
       expect(first.mostInFlight.get('gray')).toBe(1);
 
       const second = new WatchedApi(http);
-      const warm = await prepare({ policies, policy: await loadDesired({ policies }), api: second, settings: runSettings(), listingSizes });
+      const warm = await prepare({ policies, policy: await loadDesired({ policies }), api: second, settings: runSettings(), lastListed: cold.listedSizes });
       expect(warm.plan.changes).toEqual([]);
       expect(http.totalCalls).toBe(2 * minimum);
       expect(second.mostInFlight.get('gray')).toBe(minimumListingCalls(FOREIGN_GRAY, IP_RULE_PAGE_LIMIT));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
 import type { ApiHint, ApiIpRule } from '../../../src/api/records.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../../src/api/service.js';
-import { desiredListingSizes, listingKey, ListingSizeMemory } from '../../../src/live/listing-sizes.js';
+import { desiredListingSizes, expectedListingSizes, listingKey, rememberListed, type ListingKey } from '../../../src/live/listing-sizes.js';
 import { minimumListingCalls } from '../../../src/live/paging.js';
 import { readLiveState } from '../../../src/live/read.js';
 import { loadPolicyTexts } from '../../../src/policy/index.js';
@@ -49,12 +49,12 @@ describe('desiredListingSizes', () => {
   });
 });
 
-describe('ListingSizeMemory', () => {
+describe('the listing sizes the daemon remembers', () => {
   it('expects the larger of the desired count and what the last cycle listed', () => {
-    const memory = new ListingSizeMemory();
-    memory.record(listingKey(CLIENT, 'rules'), 1500);
-    memory.record(listingKey(CLIENT, 'black'), 1);
-    const sizes = memory.expect(desired());
+    const earlier = new Map([[listingKey(CLIENT, 'rules'), 10], [listingKey(CLIENT, 'gray'), 0]] as const);
+    const last = rememberListed(earlier, new Map([[listingKey(CLIENT, 'rules'), 1500], [listingKey(CLIENT, 'black'), 1]] as const));
+    expect(Object.fromEntries(last)).toEqual({ [listingKey(CLIENT, 'rules')]: 1500, [listingKey(CLIENT, 'black')]: 1, [listingKey(CLIENT, 'gray')]: 0 });
+    const sizes = expectedListingSizes(desired(), last);
     expect(sizes.get(listingKey(CLIENT, 'rules'))).toBe(1500);
     expect(sizes.get(listingKey(CLIENT, 'black'))).toBe(5);
     expect(sizes.get(listingKey(CLIENT, 'gray'))).toBe(0);
@@ -105,14 +105,14 @@ describe('readLiveState with expected sizes', () => {
 
   it('requests the predicted pages at once, bounded, at the minimum calls, and reports each listing size', async () => {
     const { api, calls, mostInFlight } = slowApi(hints, black);
-    const memory = new ListingSizeMemory();
+    const listed = new Map<ListingKey, number>();
     const expected = new Map([[listingKey(CLIENT, 'rules'), 2500], [listingKey(CLIENT, 'black'), 1000]] as const);
-    const live = await readLiveState(api, [CLIENT], { expected, concurrency: 4, onListed: memory.record.bind(memory) });
+    const live = await readLiveState(api, [CLIENT], { expected, concurrency: 4, onListed: (key, objects) => listed.set(key, objects) });
     expect(live.rules).toHaveLength(2500);
     expect(live.ipEntries).toHaveLength(1000);
     expect(calls).toHaveLength(minimum);
     expect(mostInFlight()).toBe(4);
-    expect(Object.fromEntries(memory.expect({ clients: [CLIENT], rules: [], ipEntries: [] }))).toEqual({
+    expect(Object.fromEntries(expectedListingSizes({ clients: [CLIENT], rules: [], ipEntries: [] }, listed))).toEqual({
       [listingKey(CLIENT, 'rules')]: 2500, [listingKey(CLIENT, 'black')]: 1000, [listingKey(CLIENT, 'white')]: 0, [listingKey(CLIENT, 'gray')]: 0,
     });
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeResult } from '../../../src/audit/change-result.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import type { Plan } from '../../../src/plan/types.js';
-import { ChurnBreaker } from '../../../src/reconcile/churn-breaker.js';
+import { holdChurn, NO_CHURN, recordCreates, type ChurnHistory } from '../../../src/reconcile/churn-breaker.js';
 import { desiredIp, desiredRule, desiredState, liveRule, liveState, ruleFields, withFields } from '../plan/builders.js';
 
 const want = desiredRule(ruleFields('regex'), 'curltool-scanner', 14);
@@ -13,9 +13,24 @@ function applied(plan: Plan, ids: Record<number, number> = {}): ChangeResult[] {
   return plan.changes.map((change, index) => ({ index, change, status: 'applied', ...(ids[index] !== undefined ? { id: ids[index] } : {}) }));
 }
 
+/** The breaker across cycles, its history threaded from one to the next as the daemon's memory does. */
+class Cycles {
+  private history: ChurnHistory = NO_CHURN;
+
+  restrict(plan: Plan) {
+    const held = holdChurn(this.history, plan);
+    this.history = held.history;
+    return held;
+  }
+
+  recordApplied(results: readonly ChangeResult[]): void {
+    this.history = recordCreates(this.history, results);
+  }
+}
+
 describe('churn breaker', () => {
   it('lets a create and one re-creation through, then holds the create along with the delete of its last copy', () => {
-    const breaker = new ChurnBreaker();
+    const breaker = new Cycles();
     const first = breaker.restrict(buildPlan(desiredState([want]), liveState()));
     expect(first.held).toEqual([]);
     expect(first.plan.changes.map((c) => c.action)).toEqual(['create']);
@@ -40,7 +55,7 @@ describe('churn breaker', () => {
   });
 
   it('releases the hold when the declaration changes, and never holds creates that are not repeated', () => {
-    const breaker = new ChurnBreaker();
+    const breaker = new Cycles();
     for (const id of [50, 51]) {
       const cycle = breaker.restrict(buildPlan(desiredState([want]), liveState()));
       breaker.recordApplied(applied(cycle.plan, { 0: id }));
@@ -53,7 +68,7 @@ describe('churn breaker', () => {
   });
 
   it('only an unbroken streak counts: a re-create after a quiet cycle is not churn', () => {
-    const breaker = new ChurnBreaker();
+    const breaker = new Cycles();
     const ip = desiredIp('203.0.113.9/32');
     for (let cycle = 0; cycle < 2; cycle++) {
       const planned = breaker.restrict(buildPlan(desiredState([], [ip]), liveState()));
@@ -65,5 +80,20 @@ describe('churn breaker', () => {
     const again = breaker.restrict(buildPlan(desiredState([], [ip]), liveState()));
     expect(again.held).toEqual([]);
     expect(again.plan.changes).toHaveLength(1);
+  });
+});
+
+describe('the churn history', () => {
+  it('is a value: a cycle returns the next history and leaves the one it was given as it was', () => {
+    const plan = () => buildPlan(desiredState([want]), liveState());
+    let history = NO_CHURN;
+    for (const id of [50, 51]) history = recordCreates(holdChurn(history, plan()).history, applied(plan(), { 0: id }));
+    const before = JSON.stringify([...history.created.keys()]);
+    const held = holdChurn(history, buildPlan(desiredState([want]), liveState([lost])));
+    expect(held.newlyHeld).toHaveLength(1);
+    // The same history given again holds the same object anew: nothing was changed in it.
+    expect(holdChurn(history, buildPlan(desiredState([want]), liveState([lost]))).newlyHeld).toHaveLength(1);
+    expect(JSON.stringify([...history.created.keys()])).toBe(before);
+    expect(history.held.size).toBe(0);
   });
 });

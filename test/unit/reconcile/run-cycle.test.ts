@@ -5,9 +5,7 @@
  * over an invalid edit; a pause keeps the time it was first seen.
  */
 import { describe, expect, it } from 'vitest';
-import { ChurnBreaker } from '../../../src/reconcile/churn-breaker.js';
-import { FIRST_CYCLE, runCycle, type CycleHelpers, type CycleInput, type CycleMemory } from '../../../src/reconcile/cycle.js';
-import { ListingSizeMemory } from '../../../src/live/listing-sizes.js';
+import { FIRST_CYCLE, runCycle, type CycleInput, type CycleMemory } from '../../../src/reconcile/cycle.js';
 import { WriteJournal } from '../../../src/live/write-journal.js';
 import { silentLogger } from '../../../src/log.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
@@ -23,14 +21,11 @@ function snapshot(text: string, digest: string): PolicyLoadResult {
   return { root: '/nowhere', exists: true, files: ['policies/shop.yaml'], diagnostics: loaded.diagnostics, ...(loaded.desired ? { desired: loaded.desired } : {}), digest };
 }
 
-const helpers = (): CycleHelpers => ({ breaker: new ChurnBreaker(), listingSizes: new ListingSizeMemory() });
-
 function input(policy: PolicyLoadResult, more: Partial<CycleInput> = {}): CycleInput {
   return {
     settings: { policies: '/nowhere', api: fakeApi([]), settings: runSettings({ dryRun: true }), journal: new WriteJournal() },
     context: { cycleId: '1-a', reasons: ['resync'], signal: new AbortController().signal, logger: silentLogger() },
     snapshot: { policy },
-    helpers: helpers(),
     ...more,
   };
 }

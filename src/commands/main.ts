@@ -1,16 +1,16 @@
 /**
  * argv → command → exit code. Each command lives in src/commands/ and
- * registers itself through `commands/index.ts`; an error any of them throws
+ * registers itself through `index.ts`; an error any of them throws
  * becomes one `rampart: … [code]` line on stderr. cli.ts runs this as the
  * process; tests can run it in theirs.
  */
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from './commands/commander.js';
-import { registerCommands } from './commands/index.js';
-import { isRampartError } from './errors.js';
-import { EXIT } from './exit-codes.js';
-import { redactSecrets, registerSecretSources } from './secrets.js';
-import { packageVersion } from './version.js';
+import { Command, CommanderError } from './commander.js';
+import { registerCommands } from './index.js';
+import { isRampartError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { redactSecrets, registerSecretSources } from '../secrets.js';
+import { packageVersion } from '../version.js';
 
 /** The program's version flags: alone, they need no command module loaded. */
 const VERSION_FLAGS = ['-V', '--version'];
