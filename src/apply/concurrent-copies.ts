@@ -10,14 +10,15 @@
  * one-per-scope rule the lowest id is the one the service itself keeps: no gap.
  */
 import { appliedCreates, type ChangeResult } from '../audit/change-result.js';
-import { OBJECT_CLASSES, type ObjectClassName } from '../plan/classes/index.js';
+import { OBJECT_CLASSES } from '../plan/classes/index.js';
+import type { ObjectClass } from '../model/object-class.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
 import type { ListingReads } from './listing-reads.js';
 
 /** A copy another writer made, deleted. */
 export interface ConcurrentCopy {
-  readonly kind: ObjectClassName;
+  readonly kind: ObjectClass;
   readonly client: number;
   /** The copy deleted. */
   readonly id: number;

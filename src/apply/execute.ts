@@ -16,7 +16,10 @@ import { ipFingerprint, ipWriteKey, listedRuleWriteKey, ruleFingerprint, ruleWri
 import { plainIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { ipRewrites, ruleRewrites, type FieldRewrite } from '../model/rewrites.js';
 import { plainRule, referencesOfRule, withReferenceResolved, type LiveRule, type Rule } from '../model/rule.js';
-import type { AdoptIp, AdoptRule, CreateRule, UpdateRule } from '../model/change.js';
+import type { AdoptIp } from '../model/ip-change.js';
+import type { AdoptRule } from '../model/rule-change.js';
+import type { UpdateRule } from '../model/rule-change.js';
+import type { CreateRule } from '../model/rule-change.js';
 import { hintCreateRequest, hintUpdateRequest, ipRuleCreateRequest } from './requests.js';
 import type { WriteJournal } from '../live/write-journal.js';
 import { UNKNOWN_ID } from '../live/write-journal.js';

@@ -6,7 +6,8 @@
 import type { Node } from 'yaml';
 import { Document } from '../yaml-library.js';
 import { IP_RULE_TYPES, IP_VALUE_KEYS, NEVER_EXPIRES, POLICY_LIST_NAMES, POLICY_LISTS, type IpRuleType, type LiveIpEntry } from '../model/ip.js';
-import { compareStrings, fieldValues, kindOf, type Condition, type LiveRule } from '../model/rule.js';
+import { fieldValues, kindOf, type Condition, type LiveRule } from '../model/rule.js';
+import { compareStrings } from '../model/compare.js';
 import { sameValue } from '../rules/field.js';
 import { KIND_NAMES } from '../rules/registry.js';
 import { cidrRange } from '../policy/address.js';

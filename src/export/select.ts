@@ -10,7 +10,8 @@
  * always plan-neutral: Rampart never deletes what it does not own.
  */
 import { planClass } from '../plan/classes/index.js';
-import { ALL_APPLICATIONS_POOL, ipKey, IP_LISTS, LIST_LABELS, poolsOverlap, type LiveIpEntry } from '../model/ip.js';
+import { ipKey, IP_LISTS, LIST_LABELS, poolsOverlap, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { describeRewrites, ruleRewrites } from '../model/rewrites.js';
 import { ruleKey, type LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';

@@ -5,7 +5,8 @@
  * says what it leaves.
  */
 import { onAction, type ByAction } from '../model/by-action.js';
-import type { IpChange, RuleChange } from '../model/change.js';
+import type { IpChange } from '../model/ip-change.js';
+import type { RuleChange } from '../model/rule-change.js';
 import type { IpEntry } from '../model/ip.js';
 import type { Rule } from '../model/rule.js';
 

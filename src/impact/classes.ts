@@ -1,11 +1,10 @@
 /** The impact's side of each object class, by the `kind` its changes carry (see plan/classes). */
-import type { Change } from '../model/change.js';
-import { byClass, type ObjectClassName } from '../plan/classes/index.js';
-
-export type ChangeOf<K extends ObjectClassName> = Extract<Change, { kind: K }>;
+import type { Change, ChangeOf } from '../model/change.js';
+import { byClass } from '../plan/classes/index.js';
+import type { ObjectClass } from '../model/object-class.js';
 
 /** One handler per class: the compiler names a class without one. */
-export type ByClass<R> = { readonly [K in ObjectClassName]: (change: ChangeOf<K>) => R };
+export type ByClass<R> = { readonly [K in ObjectClass]: (change: ChangeOf<K>) => R };
 
 /** The handler of a change's class, called with it. */
 export function dispatch<R>(handlers: ByClass<R>, change: Change): R {
@@ -14,6 +13,6 @@ export function dispatch<R>(handlers: ByClass<R>, change: Change): R {
 }
 
 /** The changes of one class, in plan order. */
-export function changesOf<K extends ObjectClassName>(changes: readonly Change[], kind: K): ChangeOf<K>[] {
+export function changesOf<K extends ObjectClass>(changes: readonly Change[], kind: K): ChangeOf<K>[] {
   return (byClass(changes).get(kind) ?? []) as ChangeOf<K>[];
 }

@@ -10,7 +10,13 @@
  * or a detection ignored. IP-list changes act on the requests from their
  * sources (sources.ts). Anything hits cannot show is `not_evaluable`, with why.
  */
-import type { AdoptRule, Change, CreateIp, DeleteIp, IpChange, RuleChange, UpdateRule } from '../model/change.js';
+import type { Change } from '../model/change.js';
+import type { IpChange } from '../model/ip-change.js';
+import type { DeleteIp } from '../model/ip-change.js';
+import type { CreateIp } from '../model/ip-change.js';
+import type { RuleChange } from '../model/rule-change.js';
+import type { AdoptRule } from '../model/rule-change.js';
+import type { UpdateRule } from '../model/rule-change.js';
 import { groupByAction, onAction } from '../model/by-action.js';
 import type { IpListName } from '../model/ip.js';
 import { kindOf, type LiveRule, type Rule } from '../model/rule.js';

@@ -9,8 +9,9 @@
 import type { ServiceApi } from '../api/service.js';
 import { readHitWindow, type HitWindow } from '../hits/read.js';
 import { onAction, type ByAction } from '../model/by-action.js';
-import type { Change, IpChange } from '../model/change.js';
-import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
+import type { Change } from '../model/change.js';
+import type { IpChange } from '../model/ip-change.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { kindOf } from '../model/rule.js';
 import { dispatch, type ByClass } from './classes.js';
 import { RequestIndex } from './requests.js';

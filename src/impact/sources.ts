@@ -4,7 +4,8 @@
  * a datacenter, for the applications the entry covers.
  */
 import { cidrBounds, parseCidr } from '../model/cidr.js';
-import { ALL_APPLICATIONS_POOL, type IpEntry, type IpRuleType } from '../model/ip.js';
+import { type IpEntry, type IpRuleType } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import type { ClientRequests, SeenRequest } from './requests.js';
 
 /** What an entry needs to be matched: its type, value and applications. */

@@ -4,7 +4,8 @@
  */
 import type { ApiIpRule } from '../api/records.js';
 import { canonicalCidr } from '../model/cidr.js';
-import { ALL_APPLICATIONS_POOL, type IpListName, type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, modelExpiry } from '../model/ip.js';
+import { type IpListName, type IpRuleType, IP_LISTS, IP_RULE_TYPES, type LiveIpEntry, modelExpiry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { readOwnerMark } from '../model/ownership.js';
 import { Interner } from '../model/interner.js';
 

@@ -8,10 +8,10 @@ import { createLimiter, runBounded } from '../concurrency.js';
 import type { ServiceApi } from '../api/service.js';
 import { describeBody } from '../api/errors-from-response.js';
 import { ApiAuthError } from '../errors.js';
+import { classObjects, OBJECT_CLASS_LIST, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
 import { type ClientSource, describeClientSource, type LiveState } from '../model/state.js';
 import type { ReadContext } from './classes/class.js';
-import { IP_READER } from './classes/ip.js';
-import { RULE_READER } from './classes/rules.js';
+import { LIVE_CLASSES } from './classes/index.js';
 import type { ListingKey, ListingSizes } from './listing-sizes.js';
 import { Interner } from '../model/interner.js';
 
@@ -41,8 +41,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     },
     listed: (key, records) => options.onListed?.(key, records),
   };
-  const rules = RULE_READER.read(context);
-  const ipEntries = IP_READER.read(context);
+  const reads = OBJECT_CLASS_LIST.map((kind) => ({ kind, read: LIVE_CLASSES[kind].read(context) }));
 
   // A refusal names the client and where the policies declare it.
   const forClient = (client: number, listing: () => Promise<void>) => async () => {
@@ -52,7 +51,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
       throw error instanceof ApiAuthError ? refusedFor(client, error, options.clientSources) : error;
     }
   };
-  const listings = clients.flatMap((client) => [...rules.listings(client), ...ipEntries.listings(client)].map((listing) => forClient(client, listing)));
+  const listings = clients.flatMap((client) => reads.flatMap(({ read }) => read.listings(client)).map((listing) => forClient(client, listing)));
 
   try {
     // Every listing starts at once; `schedule` bounds the page calls in flight.
@@ -60,7 +59,9 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
-  return { clients: [...clients].sort((a, b) => a - b), rules: rules.result(), ipEntries: ipEntries.result() };
+  // Sound: each class's read yields that class's live objects.
+  const objects = Object.fromEntries(reads.map(({ kind, read }) => [kind, read.result()])) as Record<ObjectClass, unknown> as ObjectsByClass<'live'>;
+  return { clients: [...clients].sort((a, b) => a - b), ...classObjects(objects) };
 }
 
 /**

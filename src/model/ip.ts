@@ -1,4 +1,6 @@
-import { compareStrings, type Source } from './rule.js';
+import { ALL_APPLICATIONS_POOL } from './application.js';
+import type { Source } from './source.js';
+import { compareStrings } from './compare.js';
 
 /**
  * IP-list entries in canonical form: one entry per value (an address or subnet,
@@ -68,9 +70,6 @@ export function modelExpiry(expiredAt: unknown, nowSeconds: number): number {
   const seconds = Number(expiredAt);
   return readsAsNever(seconds, nowSeconds) ? NEVER_EXPIRES : seconds;
 }
-
-/** All applications of the account. */
-export const ALL_APPLICATIONS_POOL = 0;
 
 export interface IpEntry {
   readonly client: number;

@@ -9,6 +9,8 @@
 import { sameValue, type FieldValue } from '../rules/field.js';
 import { apiTypeOf, referencesOf, ruleKind, type FieldsOf, type KindName, type NamedReference } from '../rules/registry.js';
 import type { RuleKind } from '../rules/kind.js';
+import { compareStrings } from './compare.js';
+import type { Source } from './source.js';
 
 export const CONDITION_TYPES = ['equal', 'iequal', 'regex', 'absent'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
@@ -48,15 +50,6 @@ export type RuleOf<K extends KindName> = RuleBase & {
 
 /** A rule of any kind: a union the compiler checks switches on `kind` against. */
 export type Rule = { [K in KindName]: RuleOf<K> }[KindName];
-
-/** Where a desired object was declared, kept from parse to plan. */
-export interface Source {
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  /** Rule name, or a label such as `ip_lists.deny[0]` for IP entries. */
-  readonly name: string;
-}
 
 export type DesiredRule = Rule & {
   readonly source: Source;
@@ -232,6 +225,3 @@ const keyFields = new WeakMap<RuleKind, readonly string[]>();
  */
 const ruleKeys = new WeakMap<Rule, string>();
 
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -1,15 +1,15 @@
-import type { DesiredIpEntry, LiveIpEntry } from './ip.js';
-import type { DesiredRule, LiveRule } from './rule.js';
+import type { ClassObjects } from './object-class.js';
 
-/** What the policy files declare, after validation and normalization. */
-export interface DesiredState {
+/**
+ * What the policy files declare, after validation and normalization: each
+ * object class's objects under its field (`rules`, `ipEntries`; object-class.ts).
+ */
+export type DesiredState = ClassObjects<'desired'> & {
   /** Every client the policies name; only these are read and reconciled. */
   readonly clients: readonly number[];
-  readonly rules: readonly DesiredRule[];
-  readonly ipEntries: readonly DesiredIpEntry[];
   /** Where each client is declared (`client:` of each file), for errors about an account. */
   readonly clientSources?: readonly ClientSource[];
-}
+};
 
 export interface ClientSource {
   readonly client: number;
@@ -27,10 +27,7 @@ export function describeClientSource(state: Pick<DesiredState, 'clientSources'>,
   return `${first.file}:${first.line}:${first.col}${more}`;
 }
 
-/** What the API lists for the desired state's clients, normalized. */
-export interface LiveState {
+/** What the API lists for the desired state's clients, normalized (rules of managed kinds only: foreign types are dropped on read). */
+export type LiveState = ClassObjects<'live'> & {
   readonly clients: readonly number[];
-  /** Managed rule types only; foreign types are dropped on read. */
-  readonly rules: readonly LiveRule[];
-  readonly ipEntries: readonly LiveIpEntry[];
-}
+};

@@ -8,9 +8,16 @@
  * or moved too (deleting an object deletes all its values).
  */
 import { mapAction } from '../model/by-action.js';
-import type { AdoptIp, Change, CreateIp, IpChange, DeletedIpObject, DeleteIp, IpAttributesBefore } from '../model/change.js';
-import { ALL_APPLICATIONS_POOL, ipGroupKey, ipSlotKey, ipValueKey, LIST_LABELS, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
-import { compareStrings } from '../model/rule.js';
+import type { Change } from '../model/change.js';
+import type { IpChange } from '../model/ip-change.js';
+import type { DeleteIp } from '../model/ip-change.js';
+import type { DeletedIpObject } from '../model/ip-change.js';
+import type { IpAttributesBefore } from '../model/ip-change.js';
+import type { CreateIp } from '../model/ip-change.js';
+import type { AdoptIp } from '../model/ip-change.js';
+import { ipGroupKey, ipSlotKey, ipValueKey, LIST_LABELS, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
+import { compareStrings } from '../model/compare.js';
 import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
 import { sameIpAttributes } from './diff-ip.js';
 import { appendTo } from './append.js';

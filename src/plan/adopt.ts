@@ -21,9 +21,11 @@
  * conflict even with `--adopt` (a second rule there would be a duplicate).
  * Only where no owned object serves the declaration: an owned copy wins.
  */
-import type { AdoptRule, Change } from '../model/change.js';
+import type { Change } from '../model/change.js';
+import type { AdoptRule } from '../model/rule-change.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
-import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Source } from '../model/rule.js';
+import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule } from '../model/rule.js';
+import type { Source } from '../model/source.js';
 import { adoptIpEntries, linkMoves } from './adopt-ip.js';
 import { differences } from './diff-rules.js';
 

@@ -1,8 +1,10 @@
-import type { CreateIp, DeletedIpObject, IpChange } from '../model/change.js';
+import type { IpChange } from '../model/ip-change.js';
+import type { DeletedIpObject } from '../model/ip-change.js';
+import type { CreateIp } from '../model/ip-change.js';
 import { ipGroupKey, ipSlotKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { appendTo } from './append.js';
 import { ipSlots, type IpSlot } from './ip-slots.js';
-import { compareStrings } from '../model/rule.js';
+import { compareStrings } from '../model/compare.js';
 import { isPlaceholder, ownerSuffix, type Note } from './notes.js';
 
 export interface IpDiff {

@@ -1,5 +1,7 @@
 import { groupByAction, mapAction, onAction } from '../model/by-action.js';
-import type { CreateRule, DeleteRule, RuleChange } from '../model/change.js';
+import type { RuleChange } from '../model/rule-change.js';
+import type { DeleteRule } from '../model/rule-change.js';
+import type { CreateRule } from '../model/rule-change.js';
 import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
 import type { Conflict } from './adopt.js';

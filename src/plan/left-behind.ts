@@ -7,7 +7,8 @@
  * the policies". Adopted objects carry the mark (or, for IP values, a new id)
  * and are planned like any other owned object.
  */
-import { planClass, type ObjectClassName } from './classes/index.js';
+import { planClass } from './classes/index.js';
+import type { ObjectClass } from '../model/object-class.js';
 import type { ExportedObject } from '../model/exported.js';
 import type { LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
@@ -29,7 +30,7 @@ export function leftBehind(
 ): LeftBehind[] {
   if (exported.length === 0) return [];
   // One key per live object of any class: a rule has no value.
-  const key = (kind: ObjectClassName, o: { client: number; id: number; value?: string | undefined }) => `${kind}|${o.client}|${o.id}|${o.value ?? ''}`;
+  const key = (kind: ObjectClass, o: { client: number; id: number; value?: string | undefined }) => `${kind}|${o.client}|${o.id}|${o.value ?? ''}`;
   const liveByKey = new Map<string, LiveRule | LiveIpEntry>([
     ...rules.map((r) => [key('rule', r), r] as const),
     ...ipEntries.map((e) => [key('ip', e), e] as const),

@@ -1,4 +1,4 @@
-import type { Source } from '../model/rule.js';
+import type { Source } from '../model/source.js';
 
 /**
  * Something the plan does not change but a person should know: a desired

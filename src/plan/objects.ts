@@ -1,4 +1,5 @@
-import { ALL_APPLICATIONS_POOL, type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { type IpEntry, type LiveIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { apiTypeOfRule, fieldValues, sortConditions, type Rule } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import type { Application, PlanIpObject, PlanRule } from './types.js';

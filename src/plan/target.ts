@@ -7,7 +7,7 @@
  * plan without `--target`.
  */
 import type { Change } from '../model/change.js';
-import type { Source } from '../model/rule.js';
+import type { Source } from '../model/source.js';
 import { planClassOf } from './classes/index.js';
 import { restrictPlan } from './plan.js';
 import type { Plan } from './types.js';

@@ -3,9 +3,11 @@
  * two rules of a one-per-scope kind (two modes) for the same traffic, the same value twice or in two lists for
  * overlapping applications, and nested subnets within a list.
  */
-import { ALL_APPLICATIONS_POOL, LIST_LABELS, poolsOverlap, type DesiredIpEntry } from '../model/ip.js';
+import { LIST_LABELS, poolsOverlap, type DesiredIpEntry } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { ruleRewrites } from '../model/rewrites.js';
-import { kindOf, ruleKey, type DesiredRule, type Source } from '../model/rule.js';
+import { kindOf, ruleKey, type DesiredRule } from '../model/rule.js';
+import type { Source } from '../model/source.js';
 import { ipv4Bounds } from '../model/cidr.js';
 import { getOrMake } from '../model/maps.js';
 import { cidrRange } from './address.js';

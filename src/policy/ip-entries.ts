@@ -3,9 +3,8 @@
  * pools from `application` and the expiry in Unix seconds. An entry whose
  * expiry has passed is checked but left out (the service would not keep it).
  */
-import {
-  ALL_APPLICATIONS_POOL, IP_VALUE_KEYS, modelExpiry, NEVER_EXPIRES, readsAsNever, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName,
-} from '../model/ip.js';
+import { IP_VALUE_KEYS, modelExpiry, NEVER_EXPIRES, readsAsNever, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { checkAddress, WARN_BELOW_IPV4_PREFIX } from './address.js';
 import type { DocumentContext } from './context.js';
 import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from './document.js';

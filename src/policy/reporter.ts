@@ -1,5 +1,5 @@
 /** Collects one file's diagnostics, placing each at the node a path names. */
-import type { Source } from '../model/rule.js';
+import type { Source } from '../model/source.js';
 import type { Path, SourceMap } from './source-map.js';
 import type { Diagnostic, Severity } from '../diagnostic.js';
 

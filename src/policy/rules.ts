@@ -4,7 +4,7 @@
  * condition limits, duplicate names).
  */
 import { canonicalCondition, isHostEqual } from '../model/canonical.js';
-import { ALL_APPLICATIONS_POOL } from '../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type Rule } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import type { RuleKind } from '../rules/kind.js';

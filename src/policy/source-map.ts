@@ -9,7 +9,7 @@
  * 10,000 rules and 50,000 addresses records some 300,000 nodes and asks for
  * the position of a fifth of them.
  */
-import type { Source } from '../model/rule.js';
+import type { Source } from '../model/source.js';
 import type { Position } from './types.js';
 
 export type Path = readonly (string | number)[];

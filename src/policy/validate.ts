@@ -3,7 +3,8 @@
  * state. Pure: no file system, so tests feed in-memory text.
  */
 import { compareIpIdentity } from '../model/ip.js';
-import { compareStrings, ruleKey } from '../model/rule.js';
+import { ruleKey } from '../model/rule.js';
+import { compareStrings } from '../model/compare.js';
 import type { ClientSource, DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
 import { compilePolicyText } from './compile-text.js';

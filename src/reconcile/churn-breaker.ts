@@ -16,13 +16,14 @@
 import { appliedCreates, createdIds, type ChangeResult } from '../audit/change-result.js';
 import { groupByAction, onAction, type ByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
-import { planClassOf, type ObjectClassName } from '../plan/classes/index.js';
+import { planClassOf } from '../plan/classes/index.js';
+import type { ObjectClass } from '../model/object-class.js';
 import { restrictPlan } from '../plan/plan.js';
 import type { Plan } from '../plan/types.js';
 
 /** An object the breaker keeps from being written, as reported. */
 export interface HeldObject {
-  readonly kind: ObjectClassName;
+  readonly kind: ObjectClass;
   readonly client: number;
   readonly file: string;
   readonly line: number;

@@ -1,11 +1,11 @@
 /** The applier's side of each object class, by the `kind` its changes carry (see plan/classes). */
-import type { ObjectClassName } from '../../plan/classes/index.js';
+import type { ObjectClass } from '../../model/object-class.js';
 import type { Change } from '../../model/change.js';
 import type { ApplyClass } from './class.js';
 import { IP_WRITES } from './ip.js';
 import { RULE_WRITES } from './rules.js';
 
-const APPLY_CLASSES: { readonly [K in ObjectClassName]: ApplyClass<Extract<Change, { kind: K }>> } = {
+const APPLY_CLASSES: { readonly [K in ObjectClass]: ApplyClass<Extract<Change, { kind: K }>> } = {
   rule: RULE_WRITES,
   ip: IP_WRITES,
 };
@@ -16,6 +16,6 @@ export function applyClassOf(change: Change): ApplyClass {
   return APPLY_CLASSES[change.kind] as unknown as ApplyClass;
 }
 
-export function applyClass(kind: ObjectClassName): ApplyClass {
+export function applyClass(kind: ObjectClass): ApplyClass {
   return APPLY_CLASSES[kind] as unknown as ApplyClass;
 }

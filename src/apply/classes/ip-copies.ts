@@ -2,7 +2,8 @@
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
-import type { CreateIp, IpChange } from '../../model/change.js';
+import type { IpChange } from '../../model/ip-change.js';
+import type { CreateIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 

@@ -1,7 +1,9 @@
 /** What the IP-list listings must show after an apply's IP writes (see apply/settle.ts). */
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { ipWriteKey, listedIpWriteKey } from '../../model/fingerprint.js';
-import type { AdoptIp, CreateIp, IpChange } from '../../model/change.js';
+import type { IpChange } from '../../model/ip-change.js';
+import type { CreateIp } from '../../model/ip-change.js';
+import type { AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 import type { ListingReads } from '../listing-reads.js';

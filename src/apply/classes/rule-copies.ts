@@ -2,7 +2,8 @@
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
-import type { CreateRule, RuleChange } from '../../model/change.js';
+import type { RuleChange } from '../../model/rule-change.js';
+import type { CreateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainRule } from '../../model/rule.js';
 

@@ -2,7 +2,9 @@
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
 import { plainRule } from '../../model/rule.js';
-import type { AdoptRule, RuleChange, UpdateRule } from '../../model/change.js';
+import type { RuleChange } from '../../model/rule-change.js';
+import type { AdoptRule } from '../../model/rule-change.js';
+import type { UpdateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';

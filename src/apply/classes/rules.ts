@@ -2,7 +2,8 @@
 import { runBounded } from '../../concurrency.js';
 import { ApiAuthError, InternalError } from '../../errors.js';
 import { appendTo } from '../../plan/append.js';
-import type { CreateRule, RuleChange } from '../../model/change.js';
+import type { RuleChange } from '../../model/rule-change.js';
+import type { CreateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import { kindOf, referencesOfRule, type Rule } from '../../model/rule.js';
 import { RULE_DELETE_BATCH } from '../../plan/classes/rules.js';

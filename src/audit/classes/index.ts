@@ -1,11 +1,11 @@
 /** Audit's side of each object class, by the `kind` its changes carry (see plan/classes). */
-import type { ObjectClassName } from '../../plan/classes/index.js';
+import type { ObjectClass } from '../../model/object-class.js';
 import type { Change } from '../../model/change.js';
 import type { AuditClass } from './class.js';
 import { IP_AUDIT } from './ip.js';
 import { RULE_AUDIT } from './rules.js';
 
-const AUDIT_CLASSES: { readonly [K in ObjectClassName]: AuditClass<Extract<Change, { kind: K }>> } = {
+const AUDIT_CLASSES: { readonly [K in ObjectClass]: AuditClass<Extract<Change, { kind: K }>> } = {
   rule: RULE_AUDIT,
   ip: IP_AUDIT,
 };

@@ -1,7 +1,9 @@
 /** Why IP-list values are written, and what their audit record lists. */
 import { ipFingerprint, ipWriteKey } from '../../model/fingerprint.js';
 import { planClassOf } from '../../plan/classes/index.js';
-import type { AdoptIp, CreateIp, IpChange } from '../../model/change.js';
+import type { IpChange } from '../../model/ip-change.js';
+import type { CreateIp } from '../../model/ip-change.js';
+import type { AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import type { WriteCause } from '../cause.js';
 import { firstOf } from '../../plan/classes/ip.js';

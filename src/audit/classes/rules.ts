@@ -1,5 +1,5 @@
 /** Why a rule is written, and what its audit record lists. */
-import type { RuleChange } from '../../model/change.js';
+import type { RuleChange } from '../../model/rule-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { DesiredRule } from '../../model/rule.js';
 import type { ChangeResult } from '../change-result.js';

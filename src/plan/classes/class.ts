@@ -6,7 +6,7 @@
  * up by the change's `kind` and never asks which class a change is.
  */
 import type { Change } from '../../model/change.js';
-import type { Source } from '../../model/rule.js';
+import type { Source } from '../../model/source.js';
 import type { ObjectCounts } from '../counts.js';
 import type { GuardedDeletes } from '../safety.js';
 import type { PlanChange } from '../types.js';

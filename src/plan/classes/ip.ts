@@ -1,11 +1,15 @@
 /** IP-list entries as the planner and readers of a plan see them: one change writes the values of one object. */
 import { InternalError } from '../../errors.js';
-import type { AdoptIp, CreateIp, DeleteIp, IpAttributesBefore, IpChange } from '../../model/change.js';
+import type { IpChange } from '../../model/ip-change.js';
+import type { DeleteIp } from '../../model/ip-change.js';
+import type { IpAttributesBefore } from '../../model/ip-change.js';
+import type { CreateIp } from '../../model/ip-change.js';
+import type { AdoptIp } from '../../model/ip-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { IpEntry } from '../../model/ip.js';
 import type { ObjectCounts } from '../counts.js';
 import type { GuardedDeletes } from '../safety.js';
-import type { Source } from '../../model/rule.js';
+import type { Source } from '../../model/source.js';
 import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/fingerprint.js';
 import { poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';

@@ -1,5 +1,8 @@
 /** Rules (the service's hints) as the planner and readers of a plan see them. */
-import type { AdoptRule, CreateRule, RuleChange, UpdateRule } from '../../model/change.js';
+import type { RuleChange } from '../../model/rule-change.js';
+import type { AdoptRule } from '../../model/rule-change.js';
+import type { UpdateRule } from '../../model/rule-change.js';
+import type { CreateRule } from '../../model/rule-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { ObjectCounts } from '../counts.js';
 import { nestedKeys } from '../changed-keys.js';

@@ -5,7 +5,8 @@
  * A rule create that replaces owned rules shows the old rule's attributes
  * beside the new ones, and the replaced rule's delete is folded into it.
  */
-import { byClass, OBJECT_CLASSES, type ObjectClassName } from '../classes/index.js';
+import { byClass, OBJECT_CLASSES } from '../classes/index.js';
+import type { ObjectClass } from '../../model/object-class.js';
 import type { ObjectAction } from '../counts.js';
 import type { Application, ChangeImpact, PlanDocument, PlanChange } from '../types.js';
 import { NONE, type Attribute } from './attributes.js';
@@ -24,7 +25,7 @@ export interface SourceLine {
 export interface ChangeBlock {
   readonly action: ObjectAction;
   readonly sign: Sign;
-  readonly kind: ObjectClassName;
+  readonly kind: ObjectClass;
   readonly client: number;
   readonly application: Application;
   /** `rule block-admin #550 (vpatch)`, `deny ip_range`, `allow country`. */
@@ -45,7 +46,7 @@ export interface ChangeBlock {
 export const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');
 
 /** Each class's blocks, from its changes in plan order. */
-const CLASS_BLOCKS: { readonly [K in ObjectClassName]: (changes: readonly Extract<PlanChange, { kind: K }>[]) => ChangeBlock[] } = {
+const CLASS_BLOCKS: { readonly [K in ObjectClass]: (changes: readonly Extract<PlanChange, { kind: K }>[]) => ChangeBlock[] } = {
   rule: ruleBlocks,
   ip: ipBlocks,
 };

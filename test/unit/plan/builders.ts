@@ -1,7 +1,6 @@
 import { NEVER_EXPIRES, type DesiredIpEntry, type IpListName, type IpRuleType, type LiveIpEntry } from '../../../src/model/ip.js';
-import {
-  sortConditions, type Condition, type DesiredRule, type LiveRule, type Rule, type Source,
-} from '../../../src/model/rule.js';
+import { sortConditions, type Condition, type DesiredRule, type LiveRule, type Rule } from '../../../src/model/rule.js';
+import type { Source } from '../../../src/model/source.js';
 import type { FieldValue } from '../../../src/rules/field.js';
 import type { DesiredState, LiveState } from '../../../src/model/state.js';
 

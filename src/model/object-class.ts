@@ -1,0 +1,56 @@
+/**
+ * The object classes of the model, by the `kind` their changes carry: the one
+ * place that names them all. Each class brings its desired and live object,
+ * its change, and the field of the state that holds its objects; the state
+ * (state.ts), the change union (change.ts) and every layer's class table
+ * (plan, apply, audit, live, impact) are keyed by it, so a class missing
+ * from a table fails to compile there.
+ */
+import type { DesiredIpEntry, LiveIpEntry } from './ip.js';
+import type { IpChange } from './ip-change.js';
+import type { DesiredRule, LiveRule } from './rule.js';
+import type { RuleChange } from './rule-change.js';
+
+/** What the model holds of one class. */
+export interface ClassModel<Desired, Live, Change, Field extends string> {
+  readonly desired: Desired;
+  readonly live: Live;
+  readonly change: Change;
+  /** The field of the desired and live state that lists the class's objects. */
+  readonly field: Field;
+}
+
+export interface ObjectClassModels {
+  readonly rule: ClassModel<DesiredRule, LiveRule, RuleChange, 'rules'>;
+  readonly ip: ClassModel<DesiredIpEntry, LiveIpEntry, IpChange, 'ipEntries'>;
+}
+
+export type ObjectClass = keyof ObjectClassModels;
+
+/** Each class's objects on one side, under the class's field. */
+export type ClassObjects<Side extends 'desired' | 'live'> = {
+  readonly [K in ObjectClass as ObjectClassModels[K]['field']]: readonly ObjectClassModels[K][Side][];
+};
+
+/** The field of the state each class's objects are in. */
+export const STATE_FIELDS: { readonly [K in ObjectClass]: ObjectClassModels[K]['field'] } = { rule: 'rules', ip: 'ipEntries' };
+
+/** One class's objects of a state. */
+export function objectsOf<K extends ObjectClass, Side extends 'desired' | 'live'>(
+  state: ClassObjects<Side>, kind: K,
+): readonly ObjectClassModels[K][Side][] {
+  // Sound: STATE_FIELDS names the field that ClassObjects types with the class's objects.
+  return state[STATE_FIELDS[kind]] as unknown as readonly ObjectClassModels[K][Side][];
+}
+
+/** Every class, in the registry's order. */
+export const OBJECT_CLASS_LIST: readonly ObjectClass[] = Object.keys(STATE_FIELDS) as ObjectClass[];
+
+/** The objects of every class, by class. */
+export type ObjectsByClass<Side extends 'desired' | 'live'> = { readonly [K in ObjectClass]: readonly ObjectClassModels[K][Side][] };
+
+/** A state's class fields, from each class's objects. */
+export function classObjects<Side extends 'desired' | 'live'>(objects: ObjectsByClass<Side>): ClassObjects<Side> {
+  // Sound: each class's objects go under the field STATE_FIELDS names for it.
+  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [STATE_FIELDS[kind], objects[kind]])) as unknown as ClassObjects<Side>;
+}
