@@ -33,12 +33,12 @@ import { goalRows } from './lib/goals.js';
 import { machineInfo, type MachineInfo } from './lib/machine.js';
 import { benchNoopPlan, type NoopPlanFigures } from './lib/noop-plan.js';
 import { ensureCliBuilt } from './soak/build.js';
-import { benchValidate } from './validate.js';
+import { benchValidate, type ValidateFigures } from './validate.js';
 
 interface Results {
   machine: MachineInfo;
   mode: 'quick' | 'full';
-  validate?: { files: number; ms: number; cpuMs: number };
+  validate?: ValidateFigures;
   diff?: DiffFigures;
   noopPlans: NoopPlanFigures[];
   applies: ApplyFigures[];
@@ -216,7 +216,7 @@ function render(r: Results): string {
     rows.push(['diff + plan, 100k objects', `buildPlan ${s(r.diff.planMs)} (of which diff ${s(r.diff.diffMs)}), document + checksum + digests ${s(r.diff.checksumMs)}, JSON ${s(r.diff.renderJsonMs)}; floor ${s(r.diff.floorMs)}`,
       `${r.diff.changes} changes; heap +${r.diff.heapUsedDeltaMb} MB; peak RSS ${r.diff.maxRssMb} MB`]);
   }
-  if (r.validate) rows.push(['validate, 1,000 files', s(r.validate.ms), `CPU ${s(r.validate.cpuMs)}`]);
+  if (r.validate) rows.push(['validate, 1,000 files', s(r.validate.ms), `CPU ${s(r.validate.cpuMs)}; heap held ${r.validate.heldMb.toFixed(1)} MB, peak +${r.validate.peakHeapMb.toFixed(1)} MB`]);
   if (r.daemon) {
     const d = r.daemon;
     rows.push(['daemon: edit → first API call', `${median(d.editToFirstCallMs)} ms median`, `each: ${d.editToFirstCallMs.join(', ')} ms (debounce 200 ms included)`]);

@@ -1,25 +1,19 @@
 /**
- * One policy file's text → its compiled document. A file the clean path can
- * read (fast-yaml.ts) is compiled from that data, with its source positions
- * found only when asked for (clean-positions.ts, or the full parse where that
- * declines); if that compile reports anything at all, or the
- * clean path declines the file, the file goes the full way (yaml.ts), so every
- * diagnostic comes from the full parse, at the position it always had.
+ * One policy file's text → its compiled document, from one reading of the
+ * text: the clean path's single js-yaml pass (clean-yaml.ts), which builds the
+ * data and the source map together, or, for a file it declines, the full
+ * parse (yaml.ts). Either way the file is compiled once; the clean path's
+ * positions are the full parse's, so its diagnostics land where the full
+ * parse would put them.
  */
-import { cleanSourceMap } from './clean-positions.js';
+import { readCleanYaml } from './clean-yaml.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
-import { parseCleanYaml } from './fast-yaml.js';
-import { DeferredSourceMap } from './source-map.js';
 import { DEFAULT_MAX_FILE_BYTES, type PolicyOptions, type PolicyText } from './types.js';
 import { parsePolicyText } from './yaml.js';
 
 export function compilePolicyText(input: PolicyText, options: PolicyOptions, now: number): CompiledDocument {
   const withinSize = Buffer.byteLength(input.text, 'utf8') <= (options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
-  const clean = withinSize ? parseCleanYaml(input.text) : undefined;
-  if (clean) {
-    const map = new DeferredSourceMap(() => cleanSourceMap(input.text) ?? parsePolicyText(input, options).map);
-    const compiled = compileDocument({ file: input.file, data: clean.data, map, diagnostics: [] }, now);
-    if (compiled.diagnostics.length === 0) return compiled;
-  }
-  return compileDocument(parsePolicyText(input, options), now);
+  const clean = withinSize ? readCleanYaml(input.text) : undefined;
+  const parsed = clean ? { file: input.file, data: clean.data, map: clean.map, diagnostics: [] } : parsePolicyText(input, options);
+  return compileDocument(parsed, now);
 }

@@ -57,6 +57,11 @@ export class SourceMap {
     private readonly root?: Spots,
   ) {}
 
+  /** The spots of the document's top-level value; a subclass may build them when first asked. */
+  protected rootSpots(): Spots | undefined {
+    return this.root;
+  }
+
   /** Position of the value at `ptr`, or of its nearest known ancestor. */
   value(ptr: string): Position {
     return this.at(parsePointer(ptr));
@@ -69,7 +74,7 @@ export class SourceMap {
 
   at(path: Path): Position {
     let found = this.rootAt;
-    let spots = this.root;
+    let spots = this.rootSpots();
     for (const part of path) {
       if (!spots) break;
       const index = entryIndex(spots, part);
@@ -88,7 +93,7 @@ export class SourceMap {
   }
 
   keyAt(path: Path): Position {
-    let spots = this.root;
+    let spots = this.rootSpots();
     for (let i = 0; i < path.length - 1 && spots; i++) {
       const index = entryIndex(spots, path[i] as string | number);
       spots = index < 0 ? undefined : spots.children?.[index];
@@ -118,26 +123,28 @@ function entryIndex(spots: Spots, part: string | number): number {
 }
 
 /**
- * The map of a file read on the clean path (fast-yaml.ts), built the first
- * time a position is asked for (clean-positions.ts, or the full parse where
- * that declines): a file without a diagnostic needs positions only for the
- * plan lines of objects it creates or changes, and a no-op plan shows none.
+ * The map of a file read on the clean path (clean-yaml.ts): its spots are
+ * built the first time a position is read (spots-tape.ts), and its sources
+ * find their line and column (and name, when it is the path's) the first time
+ * one is read. A file without a diagnostic needs positions only for the plan
+ * lines of objects it creates or changes, and a no-op plan shows none.
  */
 export class DeferredSourceMap extends SourceMap {
-  private built?: SourceMap;
+  private built = false;
+  private spots: Spots | undefined;
   /** The parent path of the last source made: the values of one IP-list entry come one after another and share it. */
   private lastParent: Path | undefined;
 
-  constructor(private readonly build: () => SourceMap) {
-    super();
+  constructor(locate: Locate, rootAt: number, private readonly build: () => Spots | undefined) {
+    super(locate, rootAt);
   }
 
-  override at(path: Path): Position {
-    return (this.built ??= this.build()).at(path);
-  }
-
-  override keyAt(path: Path): Position {
-    return (this.built ??= this.build()).keyAt(path);
+  protected override rootSpots(): Spots | undefined {
+    if (!this.built) {
+      this.spots = this.build();
+      this.built = true;
+    }
+    return this.spots;
   }
 
   /** A source whose line and column (and name, when it is the path's) are found when first read. */

@@ -43,7 +43,7 @@ export function combineDocuments(documents: readonly CompiledDocument[]): Valida
 
 /**
  * Reads the position when asked for, not here: a file read on the clean path
- * finds its positions only then (clean-positions.ts), and only an error about
+ * builds its positions only then (spots-tape.ts), and only an error about
  * the account needs this one.
  */
 function clientSource(client: number, file: string, at: { readonly line: number; readonly col: number }): ClientSource {

@@ -1,8 +1,10 @@
 /**
- * YAML text → plain data plus a SourceMap. The conversion is our own walk over
- * the parsed nodes so that every value keeps its line:col, aliases are
- * bounded (no "billion laughs"), and keys such as `__proto__` become plain own
- * properties instead of touching a prototype.
+ * The full parse: YAML text → plain data plus a SourceMap, with the `yaml`
+ * library, for the files the clean path's one pass declines (clean-yaml.ts):
+ * its error messages and warnings are the ones reported. The conversion is our
+ * own walk over the parsed nodes so that every value keeps its line:col,
+ * aliases are bounded (no "billion laughs"), and keys such as `__proto__`
+ * become plain own properties instead of touching a prototype.
  */
 import type * as YamlLibrary from 'yaml';
 import type { Document, LineCounter, Node } from 'yaml';
@@ -48,8 +50,9 @@ class LimitError extends Error {
 
 /**
  * The `yaml` library is loaded by the first file that needs the full parse:
- * clean files never do (not even for positions: clean-positions.ts), and
- * loading it is 50 to 130 ms of `validate`'s start.
+ * clean files never do (their one pass makes their positions too, and a
+ * diagnostic is reported at those: clean-yaml.ts), and loading it is 50 to
+ * 130 ms of `validate`'s start.
  * (A CommonJS package: see src/commonjs.ts.)
  */
 let yamlLibrary: typeof YamlLibrary | undefined;

@@ -2,7 +2,7 @@
  * YAML texts on which two readers of the same file may disagree: every YAML
  * file of the repository, the generated bench policies, every rule kind's
  * examples, and spellings chosen to tell YAML readers apart. The clean path's
- * tests (fast-yaml.test.ts, clean-positions.test.ts) compare readers on it.
+ * tests (clean-yaml.test.ts, clean-positions.test.ts) compare readers on it.
  */
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';

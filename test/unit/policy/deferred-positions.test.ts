@@ -1,9 +1,9 @@
 /**
- * A file read on the clean path finds its positions only when one is read,
- * from js-yaml's report of the nodes (clean-positions.ts) or, where that
- * declines, the full parse: loading clean files must not pay for positions
- * (1,000 files: about half the load's time), yet every position stays the
- * full parse's.
+ * A file read on the clean path builds its positions' spots only when one is
+ * read, from what its one js-yaml pass recorded (clean-yaml.ts,
+ * spots-tape.ts), and is never parsed again, not even for a diagnostic; a
+ * file that pass declines is read once by the full parse. Every position
+ * stays the full parse's.
  */
 import { describe, expect, it } from 'vitest';
 import { policyText } from '../../../bench/validate.js';
@@ -37,12 +37,21 @@ describe('positions of clean files', () => {
     expect(fullParses()).toBe(0);
   });
 
-  it('come from the full parse where js-yaml cannot tell them (clean-positions.ts)', () => {
+  it('are the one pass\'s for a clean file with a diagnostic: the file is not parsed again', () => {
+    const { options, fullParses } = counting();
+    const text = policyText(0).replace('    attack: scanner\n', '    attack: scanner\n    colour: red\n');
+    const result = loadPolicyTexts([{ file: 'app-0.yaml', text }], options);
+    expect(fullParses()).toBe(0);
+    const line = text.split('\n').indexOf('    colour: red') + 1;
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}`)).toEqual([`app-0.yaml:${line}:5: error`]);
+  });
+
+  it('come from the full parse, read once, where the one pass cannot tell them', () => {
     const { options, fullParses } = counting();
     // A byte-order mark: js-yaml drops it, so its offsets would be one off.
     const result = loadPolicyTexts([{ file: 'app-0.yaml', text: `\ufeff${policyText(0)}` }], options);
     expect(result.diagnostics).toEqual([]);
-    expect(fullParses()).toBe(0);
+    expect(fullParses()).toBe(1);
     expect({ ...result.desired?.clientSources?.[0] }).toEqual({ client: 10000, file: 'app-0.yaml', line: 3, col: 9 });
     expect(fullParses()).toBe(1);
   });

@@ -1,45 +1,14 @@
 /**
- * The clean path of loading: most policy files are plain YAML without a single
- * diagnostic, and for those the `yaml` library's full document (every node with
- * its source range) costs about 15 times what the data does. `js-yaml` builds
- * the data alone, with the `yaml` library's own scalar rules (its YAML 1.2 core
- * schema, copied below), so both read a file as the same values.
- *
- * Anything this path is not sure to read exactly as `parsePolicyText` would
- * (yaml.ts) is declined, and the caller takes the full path: anchors, aliases
- * and tags (the alias guard counts them there), directives, explicit keys,
- * tabs, a flow collection over several lines (`yaml` warns on its indentation),
- * what may be a collection used as a key, anything `js-yaml` rejects, nesting
- * past MAX_DEPTH, an empty document. The caller also takes the full path for
- * any file with a diagnostic, so positions come from there. A test compares
- * both paths on every policy file of the repository.
+ * The texts the clean path (clean-yaml.ts) leaves to the full parse
+ * (yaml.ts) before reading them: layouts where js-yaml reads other data than
+ * the `yaml` library, accepts what it refuses, or reports nodes whose
+ * positions cannot be trusted, and what the full parse alone checks (the
+ * alias guard counts anchors and aliases, tags, directives). Each scan is
+ * cheap and may decline a text the clean path would read right: that only
+ * costs the full parse. The differential tests compare both readers on what
+ * passes.
  */
 import { isWhiteSpace } from '../model/white-space.js';
-import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
-import { ownCopy } from '../model/own-copy.js';
-import { MAX_DEPTH, MAX_NODES } from './yaml.js';
-
-/** The `yaml` library's core schema (`yaml/dist/schema/core`), in its order: the first that matches a plain scalar wins. */
-const CORE_SCALARS: readonly [RegExp, (text: string) => unknown][] = [
-  [/^(?:~|[Nn]ull|NULL)?$/, () => null],
-  [/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (text) => text[0] === 't' || text[0] === 'T'],
-  [/^0o[0-7]+$/, (text) => parseInt(text.substring(2), 8)],
-  [/^[-+]?[0-9]+$/, (text) => parseInt(text, 10)],
-  [/^0x[0-9a-fA-F]+$/, (text) => parseInt(text.substring(2), 16)],
-  [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, (text) =>
-    text.slice(-3).toLowerCase() === 'nan' ? NaN : text[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY],
-  [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (text) => parseFloat(text)],
-  [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (text) => parseFloat(text)],
-];
-
-/** js-yaml's schema on the clean path: the `yaml` library's core scalars (clean-positions.ts parses with it too). */
-export const CLEAN_SCHEMA = FAILSAFE_SCHEMA.extend({
-  implicit: CORE_SCALARS.map(([test, construct], i) => new Type(`tag:rampart,core-${i}`, {
-    kind: 'scalar',
-    resolve: (text: string) => test.test(text),
-    construct,
-  })),
-});
 
 /**
  * Text that may hold what this path declines, one pattern per reason, tried
@@ -72,48 +41,10 @@ const INDENTED_ROOT = /^(?:[ ]*(?:#[^\n]*)?\r?\n)*[ ]+[^\s#]/;
 /** A flow collection closed right before a `:` indicator may be a key (`[a]: b`), which `js-yaml` would turn into text. */
 const COLLECTION_KEY = /[\]}]\s*:(?:\s|$|[,\]}])/m;
 
-/** The file's data, or undefined when only the full path may read it. */
-export function parseCleanYaml(text: string): { readonly data: unknown } | undefined {
-  if (DECLINED_TEXT.test(text) || COLLECTION_KEY.test(text) || INDENTED_ROOT.test(text) || hasMultiLineFlow(text) || hasCommentAboveDeeperLine(text)) return undefined;
-  let data: unknown;
-  try {
-    data = load(text, { schema: CLEAN_SCHEMA });
-  } catch {
-    return undefined;
-  }
-  // No document (an empty file) and shapes the full path rejects are its to report.
-  if (data === undefined || data === null || !valuesOwnedWithinBounds(data)) return undefined;
-  return { data };
-}
-
-/**
- * Whether the data is within the nesting and size bounds the full path
- * enforces; on the way, each string value is replaced by a copy of its own
- * (own-copy.ts): js-yaml cuts values out of
- * a copy of the text it is given (with a terminator appended), and a policy
- * kept after its load (the daemon's, between cycles) kept that second copy
- * of every file alive through its long values (2 MB at 10k rules + 50k IP
- * values).
- */
-function valuesOwnedWithinBounds(root: unknown): boolean {
-  let values = 0;
-  const visit = (value: unknown, depth: number): boolean => {
-    if (++values > MAX_NODES) return false;
-    if (value === null || typeof value !== 'object') return true;
-    if (depth >= MAX_DEPTH) return false;
-    const container = value as Record<string, unknown>;
-    for (const key of Object.keys(container)) {
-      const child = container[key];
-      if (typeof child === 'string') {
-        if (++values > MAX_NODES) return false;
-        container[key] = ownCopy(child);
-      } else if (!visit(child, depth + 1)) {
-        return false;
-      }
-    }
-    return true;
-  };
-  return visit(root, 0);
+/** Whether the text may hold a layout only the full parse reads right. */
+export function declinesText(text: string): boolean {
+  // A byte-order mark at the start: js-yaml drops it, so each offset it reports would be one off.
+  return text.charCodeAt(0) === BYTE_ORDER_MARK || DECLINED_TEXT.test(text) || COLLECTION_KEY.test(text) || INDENTED_ROOT.test(text) || hasMultiLineFlow(text) || hasCommentAboveDeeperLine(text);
 }
 
 /**
@@ -188,6 +119,7 @@ export function hasCommentAboveDeeperLine(text: string): boolean {
   return false;
 }
 
+const BYTE_ORDER_MARK = 0xfeff;
 const NEWLINE = 10;
 const RETURN = 13;
 const SPACE = 32;

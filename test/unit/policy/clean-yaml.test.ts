@@ -1,8 +1,8 @@
 /**
- * The clean path of loading (fast-yaml.ts) must read every file it accepts as
- * the full path (yaml.ts) does, and a file compiled through it must come out
- * exactly as through the full path: objects, sources (line and column) and
- * diagnostics. Checked on every YAML file of the repository, the generated
+ * The clean path of loading (clean-yaml.ts) must read every file it accepts as
+ * the full path (yaml.ts) does, and a file compiled through it, once, must come
+ * out exactly as through the full path: objects, sources (line and column) and
+ * diagnostics, at the positions of its own map. Checked on every YAML file of the repository, the generated
  * bench policies, every rule kind's examples, and spellings chosen to tell two
  * YAML readers apart.
  */
@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../../src/garbage-collector.js';
 import { compileDocument } from '../../../src/policy/compile-document.js';
 import { compilePolicyText } from '../../../src/policy/compile-text.js';
-import { hasMultiLineFlow, parseCleanYaml } from '../../../src/policy/fast-yaml.js';
+import { hasMultiLineFlow } from '../../../src/policy/clean-declines.js';
+import { readCleanYaml } from '../../../src/policy/clean-yaml.js';
 import { parsePolicyText } from '../../../src/policy/yaml.js';
 import { corpus, header } from '../../helpers/yaml-corpus.js';
 
@@ -20,11 +21,11 @@ describe('the clean path of loading', () => {
   it('reads the corpus', () => {
     expect(corpus.length).toBeGreaterThan(100);
     // Most real files are clean: the path must not decline everything.
-    expect(corpus.filter((input) => parseCleanYaml(input.text)).length).toBeGreaterThan(corpus.length / 2);
+    expect(corpus.filter((input) => readCleanYaml(input.text)).length).toBeGreaterThan(corpus.length / 2);
   });
 
   it.each(corpus)('reads $file as the full parse does, or declines it', (input) => {
-    const clean = parseCleanYaml(input.text);
+    const clean = readCleanYaml(input.text);
     if (!clean) return;
     const full = parsePolicyText(input);
     expect(full.diagnostics).toEqual([]);
@@ -42,7 +43,7 @@ describe('the clean path of loading', () => {
 
   it('declines what it cannot be sure of: aliases, tags, collection keys, tabs, several documents', () => {
     for (const text of ['a: &x 1\nb: *x\n', 'a: !!str 5\n', '[a]: b\n', '? a\n: b\n', 'a:\n\tb: 1\n', 'a: 1\n---\nb: 2\n', '%YAML 1.1\n---\na: yes\n', 'a: [1,\n  2]\n', '']) {
-      expect(parseCleanYaml(text), JSON.stringify(text)).toBeUndefined();
+      expect(readCleanYaml(text), JSON.stringify(text)).toBeUndefined();
     }
   });
 
@@ -50,31 +51,33 @@ describe('the clean path of loading', () => {
     // A carriage return ending no line, `---` or `...` run into text, a byte-order mark past the start,
     // a block scalar's explicit indentation, a comment right after a closing quote.
     for (const text of ['a: 1\rb: 2\n', '#\r>-\n x\n', '---x\n', '-----\n', '...x: 1\n', '\n\ufeffb\n', '|1-\n lead\n', 'a: >+2\n  x\n', '""#c\n']) {
-      expect(parseCleanYaml(text), JSON.stringify(text)).toBeUndefined();
+      expect(readCleanYaml(text), JSON.stringify(text)).toBeUndefined();
     }
   });
 
   it('reads a plain policy', () => {
-    expect(parseCleanYaml(`${header}rules: []\n`)).toEqual({ data: { version: 1, client: 10042, application: 7, rules: [] } });
+    expect(readCleanYaml(`${header}rules: []\n`)?.data).toEqual({ version: 1, client: 10042, application: 7, rules: [] });
   });
 });
 
-describe('values kept from the clean path', () => {
-  it('do not keep the text js-yaml parsed alive', () => {
-    // js-yaml parses its own copy of the text, and a long value cut out of it is a view that keeps that copy whole.
-    const read = (): unknown => {
+describe('what the clean path keeps', () => {
+  it('keeps neither the text js-yaml parsed nor its report of the nodes alive', () => {
+    // js-yaml parses its own copy of the text, and a long value cut out of it is a view that keeps that copy whole;
+    // the report holds such values too, and a closure sharing its scope would keep it for as long as the map.
+    const read = (): [unknown, unknown] => {
       const lines = Array.from({ length: 200_000 }, (_, i) => `- value-number-${i}-${'x'.repeat(20)}`);
-      const parsed = parseCleanYaml(`${lines.join('\n')}\n`);
-      return (parsed?.data as string[] | undefined)?.[123];
+      const parsed = readCleanYaml(`${lines.join('\n')}\n`);
+      return [(parsed?.data as string[] | undefined)?.[123], parsed?.map];
     };
     collectGarbage();
     const before = process.memoryUsage().heapUsed;
-    const kept = read();
+    const [kept, map] = read();
     collectGarbage();
     const held = process.memoryUsage().heapUsed - before;
     expect(kept).toBe(`value-number-123-${'x'.repeat(20)}`);
-    // The text is about 8 MB; held whole, it would be all of that.
-    expect(held).toBeLessThan(2 * 2 ** 20);
+    expect(map).toBeDefined();
+    // The text is about 8 MB; held whole, it would be all of that. The map keeps 4 bytes a line and a value (1.6 MB).
+    expect(held).toBeLessThan(3 * 2 ** 20);
   });
 });
 
