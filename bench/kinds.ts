@@ -10,7 +10,7 @@
  */
 import { stringify } from 'yaml';
 import type { ApiHint } from '../src/api/records.js';
-import { hintCreateRequest } from '../src/apply/requests.js';
+import { hintCreateRequest } from '../src/apply/classes/rule-requests.js';
 import { liveRuleFromHint } from '../src/live/normalize-hint.js';
 import { Interner } from '../src/model/interner.js';
 import type { LiveRule } from '../src/model/rule.js';

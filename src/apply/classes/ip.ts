@@ -4,7 +4,7 @@ import { InternalError } from '../../errors.js';
 import type { IpChange } from '../../model/ip-change.js';
 import type { DeleteIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
-import { adoptIp, createIp, deleteIp } from '../execute.js';
+import { adoptIp, createIp, deleteIp } from './ip-calls.js';
 import { runChange } from '../run-change.js';
 import type { ApplyClass } from './class.js';
 import { ipCopyFinder } from './ip-copies.js';

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { applyPlan } from '../../../src/apply/apply.js';
-import { hintCreateRequest } from '../../../src/apply/requests.js';
+import { hintCreateRequest } from '../../../src/apply/classes/rule-requests.js';
 import { buildExport } from '../../../src/export/build.js';
 import { readLiveState } from '../../../src/live/read.js';
 import { satisfies, type DesiredRule, type LiveRule } from '../../../src/model/rule.js';

@@ -1,6 +1,7 @@
 /** An IP delete the service answers with nothing deleted is reported as already gone, never as a delete. */
 import { describe, expect, it } from 'vitest';
-import { deleteIp, type ExecuteContext } from '../../../src/apply/execute.js';
+import { deleteIp } from '../../../src/apply/classes/ip-calls.js';
+import type { ExecuteContext } from '../../../src/apply/execute.js';
 
 const context = (answer: unknown) => ({ api: { deleteIpRules: () => Promise.resolve(answer) } }) as unknown as ExecuteContext;
 

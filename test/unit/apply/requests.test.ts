@@ -1,6 +1,6 @@
 /** Creates and updates both write the rule's name into the owner mark, so a later delete can say what it deletes. */
 import { describe, expect, it } from 'vitest';
-import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/requests.js';
+import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/classes/rule-requests.js';
 import { readOwnerMark } from '../../../src/model/ownership.js';
 import { ruleFields, withFields } from '../plan/builders.js';
 

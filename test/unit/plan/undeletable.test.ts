@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { hintUpdateRequest } from '../../../src/apply/requests.js';
+import { hintUpdateRequest } from '../../../src/apply/classes/rule-requests.js';
 import { readOwnerMark, withOwnerMark } from '../../../src/model/ownership.js';
 import type { DesiredRule, LiveRule } from '../../../src/model/rule.js';
 import { renderText } from '../../../src/plan/render/text.js';

@@ -3,7 +3,7 @@
  * real validator, live reader, planner and request builders: the steps a plan
  * and an apply take, in process.
  */
-import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/requests.js';
+import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/classes/rule-requests.js';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
 import { withOwnerMark } from '../../../src/model/ownership.js';
 import { plainRule, type LiveRule } from '../../../src/model/rule.js';

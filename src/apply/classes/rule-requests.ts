@@ -1,15 +1,13 @@
 /**
- * The canonical model → the API's create bodies, with Rampart's owner mark.
- * The inverse of src/live/normalize-*.ts: what is created here reads back
- * (after the server's normalization) as the same canonical object.
+ * A rule → the hint API's create and update bodies, with Rampart's owner
+ * mark. The inverse of src/live/normalize-hint.ts: what is created here reads
+ * back (after the server's normalization) as the same canonical rule.
  */
-import { InternalError } from '../errors.js';
-import type { ApiHintCreate, ApiHintUpdate, ApiIpRuleCreate } from '../api/records.js';
-import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
-import type { IpEntry } from '../model/ip.js';
-import { withOwnerMark } from '../model/ownership.js';
-import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../model/rule.js';
-import { sameValue } from '../rules/field.js';
+import type { ApiHintCreate, ApiHintUpdate } from '../../api/records.js';
+import { ruleFingerprint } from '../../model/fingerprint.js';
+import { withOwnerMark } from '../../model/ownership.js';
+import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../../model/rule.js';
+import { sameValue } from '../../rules/field.js';
 
 /** The comment with the owner mark: fingerprint of this declaration, its name (`name`) when known, whether it was adopted. */
 function markedComment(rule: Rule, owner: string, name: string | undefined, adopted = false): string {
@@ -64,23 +62,4 @@ export function hintCreateRequest(rule: Rule, owner: string, name?: string): Api
  */
 export function hintUpdateRequest(rule: Rule, fields: readonly string[], owner: string, name?: string, adopted = false): ApiHintUpdate {
   return { ...apiFields(rule, fields), comment: markedComment(rule, owner, name, adopted) };
-}
-
-/** One create for entries sharing list, type, pools, expiry and reason (one value for ip_range). */
-export function ipRuleCreateRequest(entries: readonly IpEntry[], owner: string, force: boolean): ApiIpRuleCreate {
-  const [first] = entries;
-  if (!first) throw new InternalError('an IP create needs at least one entry');
-  const values = entries.map((entry) => entry.value);
-  return {
-    clientid: first.client,
-    ip_rule: {
-      list: first.list,
-      rule_type: first.ruleType,
-      ...(first.ruleType === 'ip_range' ? { subnet: values[0] } : { source_values: values }),
-      pools: [...first.pools],
-      expired_at: first.expiresAt,
-      reason: withOwnerMark(first.reason, { owner, fingerprint: ipFingerprint(first) }),
-    },
-    force,
-  };
 }
