@@ -214,7 +214,7 @@ export function benchDiff(objects = 100_000): BenchFigures {
     floorMs: Math.round(floorMs),
     planJsonBytes: Buffer.byteLength(json),
     changes,
-    apiCalls: plan.api_calls,
+    apiCalls: plan.apiCalls,
     heapUsedDeltaMb: mb(mem.heapUsed - before),
     heapUsedMb: mb(mem.heapUsed),
     rssMb: mb(mem.rss),

@@ -179,13 +179,13 @@ async function child(mode: string, policies: string): Promise<void> {
       const read = await readImpactHits(api, plan.changes, window);
       readMs = performance.now() - planned;
       const impacts = evaluateChanges({ changes: plan.changes, live: prepared.live, seen: read.seen, experimental: read.experimental });
-      plan = { ...plan, impacts, impact: { window_seconds: WINDOW_SECONDS, hits_read: read.seen.size + read.experimental.size, listings: read.listings, complete: true, not_evaluable: 0 } };
+      plan = { ...plan, impacts, impact: { windowSeconds: WINDOW_SECONDS, hitsRead: read.seen.size + read.experimental.size, listings: read.listings, complete: true, notEvaluable: 0 } };
     }
     const peak = maxRssMb();
     globalThis.gc?.();
     const report: ChildReport = {
       changes: plan.changes.length, planMs: Math.round(planned - started), impactMs: Math.round(performance.now() - planned),
-      readMs: Math.round(readMs), listings: plan.impact?.listings ?? 0, hitsRead: plan.impact?.hits_read ?? 0, maxRssMb: peak,
+      readMs: Math.round(readMs), listings: plan.impact?.listings ?? 0, hitsRead: plan.impact?.hitsRead ?? 0, maxRssMb: peak,
       // Collected above while the plan (and its impact) are still used below: what the process holds for the output.
       retainedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
     };

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApiClient } from '../../src/api/client.js';
 import { ServiceApi } from '../../src/api/service.js';
-import { encodePlan } from '../../src/plan/codec.js';
+import { encodePlanBody } from '../../src/plan/codec.js';
 import { renderText } from '../../src/plan/render/text.js';
 import { loadDesired, prepare } from '../../src/reconcile/prepare.js';
 import { runSettings } from '../../src/reconcile/settings.js';
@@ -55,7 +55,7 @@ async function child(policies: string): Promise<void> {
   const loadMs = Math.round(performance.now() - started);
   const prepared = await prepare({ policies, policy, api: new ServiceApi(http), settings: runSettings({ owner: 'rampart' }) });
   const rendering = performance.now();
-  const text = renderText(encodePlan(prepared.plan));
+  const text = renderText(encodePlanBody(prepared.plan));
   const done = performance.now();
   await http.close();
   if (!text.includes('to create')) throw new Error('the first plan rendered no creates');

@@ -13,7 +13,7 @@ import { silentLogger } from '../log.js';
 import { byClass, OBJECT_CLASSES, planClassOf } from '../plan/classes/index.js';
 import { applyClass, applyClassOf } from './classes/index.js';
 import { partition, runChange, type ChangeRun, type Indexed } from './run-change.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan/model.js';
 import type { ServiceApi } from '../api/service.js';
 import type { ExecuteContext } from './execute.js';
 import type { ChangeResult } from '../audit/change-result.js';

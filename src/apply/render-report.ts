@@ -6,10 +6,10 @@
 import { auditEntry } from '../audit/entry.js';
 import { describeRewrites } from '../model/rewrites.js';
 import { planClassOf } from '../plan/classes/index.js';
-import { encodePlan } from '../plan/codec.js';
+import { checksumOf } from '../plan/codec.js';
 import { addCounts, callsPhrase, donePhrase, type ObjectCounts } from '../plan/counts.js';
 import type { Change } from '../model/change.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan/model.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import type { ApplyReport } from './results.js';
 
@@ -52,7 +52,7 @@ export function objectsDone(report: ApplyReport): Required<Pick<ObjectCounts, 'c
 function reportJson(plan: Plan, report: ApplyReport) {
   return {
     format_version: 1,
-    checksum: encodePlan(plan).checksum,
+    checksum: checksumOf(plan),
     /** Objects, as the plan's `summary` counts them. */
     objects: objectsDone(report),
     /** Changes (one or more API calls each) by how they ended. */

@@ -23,7 +23,7 @@ import type { LiveIpEntry } from '../model/ip.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { onAction, type ByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan/model.js';
 import { appendTo } from '../plan/append.js';
 import { auditClassOf } from './classes/index.js';
 import type { CauseContext } from './classes/class.js';

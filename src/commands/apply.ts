@@ -18,7 +18,7 @@ import { EXIT } from '../exit-codes.js';
 import { createLogger, type Logger } from '../log.js';
 import { groupByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
-import { encodePlan, restrictPlan, type Plan } from '../plan/index.js';
+import { restrictPlan, type Plan } from '../plan/index.js';
 import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
 import { reconcile } from '../reconcile/reconcile.js';
@@ -121,7 +121,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
       const chosen = flags.adoptOnly ? adoptionsOnly(computed, logger) : computed;
       return { prepared: ready, plan: await planWithImpact(chosen, ready.live, connection.api, impact, signal) };
     });
-    if (flags.format === 'text') await writePlan(encodePlan(plan), 'text');
+    if (flags.format === 'text') await writePlan(plan, 'text');
     // A person at a terminal decides, with the plan in front of them; a saved plan was reviewed already.
     if (!saved && !settings.dryRun && !paused && plan.changes.length > 0 && shouldAsk(process.stdin, flags.autoApprove ?? false)) {
       if (flags.format !== 'text') throw new UsageError('--format json on a terminal shows no plan to confirm: add --auto-approve, or use the text format');
@@ -145,7 +145,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     if (done.result === 'unsafe') throw done.error;
     if (done.result === 'dry-run' || done.result === 'no-op') {
       if (done.result === 'no-op' && !flags.adoptOnly) await memory?.save(done.declared);
-      if (flags.format === 'json') await writePlan(encodePlan(plan), 'json');
+      if (flags.format === 'json') await writePlan(plan, 'json');
       // The text plan's last line says what would be done; a dry run says too that nothing was.
       else if (settings.dryRun && plan.changes.length > 0) process.stdout.write('Dry run: nothing was applied.\n');
       logger.info({ dryRun: settings.dryRun, ...plan.summary }, settings.dryRun ? 'dry run: nothing applied' : 'nothing to apply');

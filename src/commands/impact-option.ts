@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { ServiceApi } from '../api/service.js';
 import { withImpact } from '../impact/index.js';
 import type { LiveState } from '../model/state.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan/model.js';
 import { Option } from './commander.js';
 import { nonNegativeInt, parseDuration } from './options.js';
 

@@ -8,7 +8,7 @@ import { repositoryPath } from '../github-commands.js';
 import { formatDiagnostic, formatDiagnostics, formatMarkdown } from '../policy/format.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { InvalidPoliciesError, loadDesired, type LoadedPolicies } from '../reconcile/prepare.js';
-import { renderGithub, renderJson, renderMarkdown, renderText, type PlanDocument } from '../plan/index.js';
+import { encodePlan, encodePlanBody, renderGithub, renderJson, renderMarkdown, renderText, type Plan, type PlanDocument } from '../plan/index.js';
 
 export const PLAN_FORMATS = ['text', 'json', 'markdown', 'github'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -23,16 +23,26 @@ function githubPath(): (file: string) => string {
   return repositoryPath(process.env.GITHUB_WORKSPACE, process.cwd());
 }
 
-export async function writePlan(plan: PlanDocument, format: PlanFormat, out?: string): Promise<void> {
-  if (out) await writeFile(out, renderJson(plan), { mode: 0o644 });
-  if (format === 'json') process.stdout.write(renderJson(plan));
-  else if (format === 'markdown') process.stdout.write(renderMarkdown(plan));
+/** The plan in `format`, and saved to `out`; a text plan alone is shown from the body (no digest is computed for it). */
+export async function writePlan(plan: Plan, format: PlanFormat, out?: string): Promise<void> {
+  if (format === 'text' && !out) {
+    process.stdout.write(renderText(encodePlanBody(plan), { color: useColor() }));
+    return;
+  }
+  await writeDocument(encodePlan(plan), format, out);
+}
+
+/** A plan document (a saved plan, for `show`) in `format`, and saved to `out`. */
+export async function writeDocument(document: PlanDocument, format: PlanFormat, out?: string): Promise<void> {
+  if (out) await writeFile(out, renderJson(document), { mode: 0o644 });
+  if (format === 'json') process.stdout.write(renderJson(document));
+  else if (format === 'markdown') process.stdout.write(renderMarkdown(document));
   else if (format === 'github') {
-    const { annotations, summary } = renderGithub(plan, { path: githubPath() });
+    const { annotations, summary } = renderGithub(document, { path: githubPath() });
     process.stdout.write(annotations);
     if (process.env.GITHUB_STEP_SUMMARY) await appendFile(process.env.GITHUB_STEP_SUMMARY, summary);
     else process.stdout.write(summary);
-  } else process.stdout.write(renderText(plan, { color: useColor() }));
+  } else process.stdout.write(renderText(document, { color: useColor() }));
 }
 
 /** Invalid policies in `plan`/`apply`: the same report `validate` prints. */

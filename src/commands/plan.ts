@@ -7,7 +7,7 @@ import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
-import { checkSafety, encodePlan, hasChanges } from '../plan/index.js';
+import { checkSafety, hasChanges } from '../plan/index.js';
 import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
 import { addTargetOption, targetsFrom, type TargetFlags } from './target-option.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
@@ -66,10 +66,10 @@ export async function plan(flags: PlanFlags): Promise<number> {
       const prepared = await prepare({ policies: flags.policies, policy, settings: target ? { ...settings, target } : settings, api: connection.api, signal });
       return planWithImpact(prepared.plan, prepared.live, connection.api, impact, signal);
     });
-    await writePlan(encodePlan(plan), flags.format, flags.out);
+    await writePlan(plan, flags.format, flags.out);
     logger.info({ ...plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (plan.impact && !plan.impact.complete) logger.warn({ reason: plan.impact.reason }, 'the impact is incomplete: counts are at least what they say');
-    if (flags.detailedExitcode && (plan.impact?.over_limit ?? 0) > 0) {
+    if (flags.detailedExitcode && (plan.impact?.overLimit ?? 0) > 0) {
       process.stderr.write(`${checkSafety(plan).message}\n`);
       return EXIT.error;
     }

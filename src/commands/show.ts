@@ -8,7 +8,7 @@ import { Option } from './commander.js';
 import { EXIT } from '../exit-codes.js';
 import { hasChanges } from '../plan/index.js';
 import { readSavedPlan } from '../reconcile/saved-plan.js';
-import { PLAN_FORMATS, type PlanFormat, writePlan } from './output.js';
+import { PLAN_FORMATS, type PlanFormat, writeDocument } from './output.js';
 
 interface ShowFlags {
   format: PlanFormat;
@@ -29,6 +29,6 @@ export function register(program: Command): void {
 
 export async function show(file: string, flags: ShowFlags): Promise<number> {
   const plan = await readSavedPlan(file);
-  await writePlan(plan, flags.format);
+  await writeDocument(plan, flags.format);
   return flags.detailedExitcode && hasChanges(plan) ? EXIT.changes : EXIT.ok;
 }

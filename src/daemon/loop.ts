@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { DaemonMetrics } from './metrics.js';
-import { isCycleOutcome, isSuccessfulResult, type Cycle, type CycleOutcome } from '../reconcile/outcome.js';
+import { isCycleOutcome, isSuccessfulResult, type Cycle, type CycleOutcome, type ShownPlan } from '../reconcile/outcome.js';
 import { recordOutcomeMetrics } from './outcome-metrics.js';
 import type { ConcurrentWriterSeen, DaemonState } from './state.js';
 import { systemScheduler, type Scheduler } from './scheduler.js';
@@ -59,7 +59,7 @@ export class ReconcileLoop implements DaemonState {
   lastOutcome: CycleOutcome | undefined;
   lastCycleId: string | undefined;
   lastSuccessAt: number | undefined;
-  lastPlan: unknown;
+  lastPlan: ShownPlan | undefined;
   lastCycle: CycleRecord | undefined;
   lastPlanCycle: CycleRecord | undefined;
   /** Cycles that failed in a row; drives the backoff. */

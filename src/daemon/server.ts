@@ -100,9 +100,8 @@ function readiness(state: DaemonState) {
 
 /** `/plan`: the plan, and the cycle that made it (when, from which revision, what became of it). */
 function planBody(state: DaemonState): unknown {
-  const plan = state.lastPlan;
-  if (typeof plan !== 'object' || plan === null || Array.isArray(plan) || !state.lastPlanCycle) return plan;
-  return { ...plan, cycle: state.lastPlanCycle };
+  const document = state.lastPlan?.document();
+  return state.lastPlanCycle ? { ...document, cycle: state.lastPlanCycle } : document;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, options: DaemonServerOptions, allowedHosts: ReadonlySet<string>): Promise<void> {

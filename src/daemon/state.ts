@@ -1,5 +1,5 @@
 /** What the daemon's HTTP server shows of the loop. */
-import type { CycleOutcome } from '../reconcile/outcome.js';
+import type { CycleOutcome, ShownPlan } from '../reconcile/outcome.js';
 import type { CycleRecord } from './cycle-record.js';
 import type { StatusHistory } from './status-page/history.js';
 
@@ -14,7 +14,7 @@ export interface DaemonState {
   readonly lastCycleId: string | undefined;
   /** Milliseconds since the epoch. */
   readonly lastSuccessAt: number | undefined;
-  readonly lastPlan: unknown;
+  readonly lastPlan: ShownPlan | undefined;
   /** The last finished cycle. */
   readonly lastCycle?: CycleRecord;
   /** The cycle that computed `lastPlan`. */

@@ -23,7 +23,8 @@ import { kindOf, type LiveRule, type Rule } from '../model/rule.js';
 import { isRecordedPoint, scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { KindEvidence } from '../rules/kind.js';
-import type { ChangeImpact, ImpactEffect } from '../plan/types.js';
+import type { ImpactEffect } from '../plan/types.js';
+import type { Impact } from '../plan/model.js';
 import { changesOf, dispatch, type ByClass } from './classes.js';
 import { FilteringModes } from './modes.js';
 import { HOST_POINT_KEY, pointKeyOf } from './point.js';
@@ -40,9 +41,9 @@ export interface ImpactInput {
   readonly experimental: RequestIndex;
 }
 
-export function evaluateChanges(input: ImpactInput): Map<Change, ChangeImpact> {
+export function evaluateChanges(input: ImpactInput): Map<Change, Impact> {
   const context = new Context(input);
-  const impacts = new Map<Change, ChangeImpact>();
+  const impacts = new Map<Change, Impact>();
   for (const change of input.changes) impacts.set(change, context.evaluate(change));
   return impacts;
 }
@@ -64,16 +65,16 @@ class Context {
     this.modes = new FilteringModes(input.changes, input.live);
   }
 
-  private readonly byClass: ByClass<ChangeImpact> = {
+  private readonly byClass: ByClass<Impact> = {
     rule: (change) => this.ruleChange(change),
     ip: (change) => this.ipChange(change),
   };
 
-  evaluate(change: Change): ChangeImpact {
+  evaluate(change: Change): Impact {
     return dispatch(this.byClass, change);
   }
 
-  private ipChange(change: IpChange): ChangeImpact {
+  private ipChange(change: IpChange): Impact {
     return onAction(change, {
       create: (c) => this.ipCreate(c),
       adopt: () => noEffect('adoption adds the owner mark; the lists stay as they are'),
@@ -81,7 +82,7 @@ class Context {
     });
   }
 
-  private ruleChange(change: RuleChange): ChangeImpact {
+  private ruleChange(change: RuleChange): Impact {
     const transition = this.transition(change);
     if ('impact' in transition) return transition.impact;
     const rule = (transition.after ?? transition.before) as Rule;
@@ -115,10 +116,10 @@ class Context {
   }
 
   /** Before and after, or the impact when there is nothing to evaluate (a comment, a replacement's delete). */
-  private transition(change: RuleChange): RuleTransition | { impact: ChangeImpact } {
-    const inPlace = (c: UpdateRule | AdoptRule, unchanged: string): RuleTransition | { impact: ChangeImpact } =>
+  private transition(change: RuleChange): RuleTransition | { impact: Impact } {
+    const inPlace = (c: UpdateRule | AdoptRule, unchanged: string): RuleTransition | { impact: Impact } =>
       (c.fields.every((field) => field === 'comment') ? { impact: noEffect(unchanged) } : { before: c.live, after: c.rule });
-    return onAction<RuleChange, RuleTransition | { impact: ChangeImpact }>(change, {
+    return onAction<RuleChange, RuleTransition | { impact: Impact }>(change, {
       create: (c) => {
         const replaced = (c.replaces ?? []).map((id) => this.liveById.get(id)).find((rule) => rule !== undefined);
         return replaced ? { before: replaced, after: c.rule } : { after: c.rule };
@@ -141,7 +142,7 @@ class Context {
   private sets(
     transition: RuleTransition, select: (rule: Rule) => Set<SeenRequest>,
     how: { forward: Direction; backward: Direction; lowerBound: boolean },
-  ): ChangeImpact {
+  ): Impact {
     const before = transition.before ? select(transition.before) : new Set<SeenRequest>();
     const after = transition.after ? select(transition.after) : new Set<SeenRequest>();
     const options = { lowerBound: how.lowerBound, ...(how.lowerBound ? { reason: CLEAN_TRAFFIC } : {}) };
@@ -174,7 +175,7 @@ class Context {
     return this.flaggedAt(rule, requests, (hit) => attack === 'any' || hit.type === attack);
   }
 
-  private regexChange(transition: RuleTransition, evidence: Extract<KindEvidence, { decides: 'detection-by-regex' }>, requests: ClientRequests): ChangeImpact {
+  private regexChange(transition: RuleTransition, evidence: Extract<KindEvidence, { decides: 'detection-by-regex' }>, requests: ClientRequests): Impact {
     const experimental = (rule: Rule | undefined) => rule !== undefined && (rule.fields as Readonly<Record<string, unknown>>)[evidence.experimental] === true;
     const { before, after } = transition;
     if (after && experimental(after) && (!before || experimental(before))) return noEffect('an experimental regex records its matches and acts on no request');
@@ -217,14 +218,14 @@ class Context {
     return groupByAction(changesOf(this.input.changes, 'rule'))('create').some((change) => this.experimentalTwin(change.rule)?.id === rule.id);
   }
 
-  private ipCreate(change: CreateIp): ChangeImpact {
+  private ipCreate(change: CreateIp): Impact {
     if (change.force) return noEffect('moves values between objects Rampart owns; the lists stay as they are');
     const requests = this.input.seen.client(change.client);
     const from = change.entries.flatMap((entry) => requestsFrom(entry, requests));
     return LIST_EFFECTS[change.list](from);
   }
 
-  private ipDelete(change: DeleteIp): ChangeImpact {
+  private ipDelete(change: DeleteIp): Impact {
     const gone = change.objects.filter((object) => object.reason === 'not-declared');
     if (gone.length === 0) return noEffect('the values stay in the lists, held by other objects');
     const requests = this.input.seen.client(change.client);
@@ -240,7 +241,7 @@ interface Direction {
 }
 
 /** What a new entry of each list would have done to the requests from its sources. */
-const LIST_EFFECTS: Readonly<Record<IpListName, (from: readonly SeenRequest[]) => ChangeImpact>> = {
+const LIST_EFFECTS: Readonly<Record<IpListName, (from: readonly SeenRequest[]) => Impact>> = {
   // The attacks are counted exactly; what the entry acts on is more: its sources' clean traffic, never recorded.
   black: (from) => tally('attack_hits_from', from, { lowerBound: true, reason: 'the deny list blocks every request from it; attacks are all the service recorded' }),
   gray: (from) => tally('attack_hits_from', from, { lowerBound: true, reason: 'the gray list has attacks from it blocked under safe_blocking; clean traffic from it is not recorded' }),

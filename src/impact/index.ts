@@ -6,7 +6,7 @@
  */
 import type { ServiceApi } from '../api/service.js';
 import type { LiveState } from '../model/state.js';
-import type { ChangeImpact, Plan, PlanImpact } from '../plan/types.js';
+import type { Impact, ImpactSummary, Plan } from '../plan/model.js';
 import { evaluateChanges } from './evaluate.js';
 import { readImpactHits } from './read.js';
 
@@ -20,7 +20,7 @@ export interface ImpactOptions {
 }
 
 /** The effects the limit counts: a change of what is blocked. */
-const LIMITED_EFFECTS: ReadonlySet<ChangeImpact['effect']> = new Set(['newly_blocked', 'no_longer_blocked']);
+const LIMITED_EFFECTS: ReadonlySet<Impact['effect']> = new Set(['newly_blocked', 'no_longer_blocked']);
 
 export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, options: ImpactOptions): Promise<Plan> {
   const window = { from: options.nowSeconds - options.windowSeconds, to: options.nowSeconds };
@@ -28,16 +28,15 @@ export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, o
   const impacts = evaluateChanges({ changes: plan.changes, live, seen: read.seen, experimental: read.experimental });
   const all = [...impacts.values()];
   const overLimit = options.limit === undefined ? undefined : all.filter((i) => LIMITED_EFFECTS.has(i.effect) && i.requests > (options.limit as number)).length;
-  const impact: PlanImpact = {
-    window_seconds: options.windowSeconds,
-    hits_read: read.seen.size + read.experimental.size,
+  const impact: ImpactSummary = {
+    windowSeconds: options.windowSeconds,
+    hitsRead: read.seen.size + read.experimental.size,
     listings: read.listings,
     complete: read.incomplete === undefined,
     ...(read.incomplete !== undefined ? { reason: read.incomplete } : {}),
-    not_evaluable: all.filter((i) => !i.evaluable).length,
-    ...(options.limit !== undefined ? { limit: options.limit, over_limit: overLimit as number } : {}),
+    notEvaluable: all.filter((i) => !i.evaluable).length,
+    ...(options.limit !== undefined ? { limit: options.limit, overLimit: overLimit as number } : {}),
   };
-  // The plan's properties as they are, its digests still computed when first read (a spread would compute them).
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
-  return Object.assign(copy, { impacts, impact });
+  // The digests are the same memoised methods: still computed when first asked.
+  return { ...plan, impacts, impact };
 }

@@ -16,7 +16,7 @@ import { IP_LISTS, type IpListName } from '../model/ip.js';
 import type { Condition, Rule } from '../model/rule.js';
 import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
-import type { ChangeImpact } from '../plan/types.js';
+import type { Impact } from '../plan/model.js';
 import type { ClientRequests, SeenRequest } from './requests.js';
 import { entriesAfter, rulesAfter } from './after-plan.js';
 import { changesOf } from './classes.js';
@@ -42,7 +42,7 @@ export class FilteringModes {
 
   constructor(private readonly changes: readonly Change[], private readonly live: LiveState) {}
 
-  impact(transition: { readonly before?: Rule; readonly after?: Rule }, requests: ClientRequests, field: string): ChangeImpact {
+  impact(transition: { readonly before?: Rule; readonly after?: Rule }, requests: ClientRequests, field: string): Impact {
     const modeOf = (rule: Rule | undefined) => (rule ? String((rule.fields as Readonly<Record<string, unknown>>)[field] ?? NODE_MODE) : undefined);
     const from = modeOf(transition.before);
     const to = modeOf(transition.after);

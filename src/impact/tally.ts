@@ -1,5 +1,6 @@
 /** A set of requests as a change's impact: distinct requests, their sources, top paths and a few samples. */
-import type { ChangeImpact, ImpactEffect } from '../plan/types.js';
+import type { ImpactEffect } from '../plan/types.js';
+import type { Impact } from '../plan/model.js';
 import type { SeenRequest } from './requests.js';
 
 /** The paths a change lists, most requests first. */
@@ -7,7 +8,7 @@ const TOP_PATHS = 5;
 /** Request ids a change lists, the latest first. */
 const SAMPLES = 3;
 
-export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, options: { readonly lowerBound?: boolean; readonly reason?: string } = {}): ChangeImpact {
+export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, options: { readonly lowerBound?: boolean; readonly reason?: string } = {}): Impact {
   // One object per request of a client: identity is the request id, and cheaper to hash.
   const unique = new Set<SeenRequest>(requests);
   const ips = new Set<string>();
@@ -22,10 +23,10 @@ export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, opt
     ...(options.reason !== undefined ? { reason: options.reason } : {}),
     requests: unique.size,
     ips: ips.size,
-    path_count: paths.size,
+    pathCount: paths.size,
     paths: [...paths.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_PATHS).map(([path, n]) => ({ path, requests: n })),
-    sample_request_ids: latest.map((r) => r.id),
-    ...(options.lowerBound ? { lower_bound: true } : {}),
+    sampleRequestIds: latest.map((r) => r.id),
+    ...(options.lowerBound ? { lowerBound: true } : {}),
   };
 }
 
@@ -45,10 +46,10 @@ function latestOf(requests: Iterable<SeenRequest>, n: number): SeenRequest[] {
   return kept;
 }
 
-export function notEvaluable(reason: string): ChangeImpact {
-  return { effect: 'not_evaluable', evaluable: false, reason, requests: 0, ips: 0, paths: [], path_count: 0, sample_request_ids: [] };
+export function notEvaluable(reason: string): Impact {
+  return { effect: 'not_evaluable', evaluable: false, reason, requests: 0, ips: 0, paths: [], pathCount: 0, sampleRequestIds: [] };
 }
 
-export function noEffect(reason: string): ChangeImpact {
-  return { effect: 'none', evaluable: true, reason, requests: 0, ips: 0, paths: [], path_count: 0, sample_request_ids: [] };
+export function noEffect(reason: string): Impact {
+  return { effect: 'none', evaluable: true, reason, requests: 0, ips: 0, paths: [], pathCount: 0, sampleRequestIds: [] };
 }

@@ -1,69 +1,121 @@
 /**
- * The plan document's codec: a plan (model changes) to the versioned JSON that
- * `--format json`, `--out`, `show`, `ci` and `apply --plan` read and write.
+ * The plan document's codec: a plan (model.ts) to the versioned JSON that
+ * `--format json`, `--out`, `show`, `ci` and `apply --plan` read and write,
+ * built as plain data: the model's names become the document's.
  * There is no way back: `apply --plan` plans again and compares documents, so
  * a saved plan is never turned into changes to apply.
  */
 import type { Change } from '../model/change.js';
 import { planClassOf } from './classes/index.js';
 import { Hash128 } from './hash128.js';
-import { PLAN_FORMAT_VERSION, type ChangeImpact, type Plan, type PlanChange, type PlanDocument } from './types.js';
-import { once } from './once.js';
+import type { Impact, ImpactSummary, Plan, Safety, Target } from './model.js';
+import {
+  PLAN_FORMAT_VERSION, type ChangeImpact, type PlanBody, type PlanChange, type PlanDocument, type PlanImpact, type PlanSafety, type PlanTarget,
+} from './types.js';
 
-export interface EncodeOptions {
-  /**
-   * Compute the live digest now: a document kept after its run (the daemon's
-   * `/plan`) then holds no live state. The desired digest stays lazy: the
-   * daemon keeps those policies for its next cycle anyway (after an edit, the
-   * document holds the ones before it until the next cycle ends, most of their
-   * objects shared through the policy cache), and hashing them every cycle
-   * (120 ms at 10k rules + 50k IP values) is wasted while nobody reads `/plan`
-   * or the status page.
-   */
-  readonly liveDigestNow?: boolean;
-}
-
-export function encodePlan(plan: Plan, options: EncodeOptions = {}): PlanDocument {
-  // Reading it computes it (plan.ts), and lets the plan drop the live state it comes from.
-  if (options.liveDigestNow) void plan.live_digest;
-  const bare = plan.changes.map(encodeChange);
-  // The impact is evidence read at one moment, not what is applied: the checksum leaves it out.
-  const checksum = once(() => planChecksum(bare));
-  const impacts = plan.impacts;
-  const changes = impacts ? plan.changes.map((change, i) => withImpact(bare[i] as PlanChange, impacts.get(change))) : bare;
+/**
+ * The whole document, plain data: the checksum and both digests computed now.
+ * For JSON, markdown, a saved plan and the daemon's `/plan`.
+ */
+export function encodePlan(plan: Plan): PlanDocument {
+  const body = encodePlanBody(plan);
   // Keys in the document's order (pinned plans compare byte for byte).
+  const { format_version, owner, rule_updates, adopt, target, summary, api_calls, safety, ...rest } = body;
   return {
-    format_version: PLAN_FORMAT_VERSION,
-    owner: plan.owner,
-    ...(plan.rule_updates ? { rule_updates: plan.rule_updates } : {}),
-    ...(plan.adopt ? { adopt: plan.adopt } : {}),
-    ...(plan.target ? { target: plan.target } : {}),
-    summary: plan.summary,
-    api_calls: plan.api_calls,
-    safety: plan.safety,
-    // Computed when first read (a saved or JSON plan, the markdown footer): the text plan never reads it.
-    get checksum() {
-      return checksum();
-    },
-    // The plan computes these when first read too (plan.ts).
-    get desired_digest() {
-      return plan.desired_digest;
-    },
-    get live_digest() {
-      return plan.live_digest;
-    },
-    changes,
-    notes: plan.notes,
-    unmanaged: plan.unmanaged,
-    left_unmanaged: plan.left_unmanaged,
-    ...(plan.kept ? { kept: plan.kept } : {}),
-    ...(plan.conflicts ? { conflicts: plan.conflicts } : {}),
-    ...(plan.impact ? { impact: plan.impact } : {}),
+    format_version, owner,
+    ...(rule_updates ? { rule_updates } : {}),
+    ...(adopt ? { adopt } : {}),
+    ...(target ? { target } : {}),
+    summary, api_calls, safety,
+    checksum: planChecksum(body.changes),
+    desired_digest: plan.desiredDigest(),
+    live_digest: plan.liveDigest(),
+    ...rest,
   };
 }
 
-function withImpact(change: PlanChange, impact: ChangeImpact | undefined): PlanChange {
-  return impact ? { ...change, impact } : change;
+/**
+ * The document without its checksum and digests, plain data: what a text plan
+ * and the status page show, at no cost of hashing the policies, the live state
+ * or the changes.
+ */
+export function encodePlanBody(plan: Plan): PlanBody {
+  const changes = encodeChanges(plan);
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    owner: plan.owner,
+    ...(plan.ruleUpdates ? { rule_updates: plan.ruleUpdates } : {}),
+    ...(plan.adopt ? { adopt: plan.adopt } : {}),
+    ...(plan.target ? { target: encodeTarget(plan.target) } : {}),
+    summary: plan.summary,
+    api_calls: plan.apiCalls,
+    safety: encodeSafety(plan.safety),
+    changes,
+    notes: plan.notes,
+    unmanaged: plan.unmanaged,
+    left_unmanaged: plan.leftUnmanaged,
+    ...(plan.kept ? { kept: plan.kept } : {}),
+    ...(plan.conflicts ? { conflicts: plan.conflicts } : {}),
+    ...(plan.impact ? { impact: encodeImpactSummary(plan.impact) } : {}),
+  };
+}
+
+/** The plan's changes as the document carries them, each with its impact when the plan has one. */
+export function encodeChanges(plan: Pick<Plan, 'changes' | 'impacts'>): PlanChange[] {
+  const { impacts } = plan;
+  return plan.changes.map((change) => {
+    const encoded = encodeChange(change);
+    const impact = impacts?.get(change);
+    return impact ? { ...encoded, impact: encodeImpact(impact) } : encoded;
+  });
+}
+
+/** The checksum of a plan's document (apply's report names the plan it ran). */
+export function checksumOf(plan: Pick<Plan, 'changes'>): string {
+  return planChecksum(plan.changes.map(encodeChange));
+}
+
+function encodeTarget(target: Target): PlanTarget {
+  return { files: target.files, names: target.names, left_out: target.leftOut };
+}
+
+function encodeSafety(safety: Safety): PlanSafety {
+  return {
+    ok: safety.ok,
+    delete_count: safety.deleteCount,
+    ...(safety.moveCount !== undefined ? { move_count: safety.moveCount } : {}),
+    owned_count: safety.ownedCount,
+    share: safety.share,
+    threshold: safety.threshold,
+    min_owned: safety.minOwned,
+  };
+}
+
+function encodeImpact(impact: Impact): ChangeImpact {
+  return {
+    effect: impact.effect,
+    evaluable: impact.evaluable,
+    ...(impact.reason !== undefined ? { reason: impact.reason } : {}),
+    requests: impact.requests,
+    ips: impact.ips,
+    paths: impact.paths,
+    path_count: impact.pathCount,
+    sample_request_ids: impact.sampleRequestIds,
+    ...(impact.lowerBound ? { lower_bound: true } : {}),
+  };
+}
+
+function encodeImpactSummary(impact: ImpactSummary): PlanImpact {
+  return {
+    window_seconds: impact.windowSeconds,
+    hits_read: impact.hitsRead,
+    listings: impact.listings,
+    complete: impact.complete,
+    ...(impact.reason !== undefined ? { reason: impact.reason } : {}),
+    not_evaluable: impact.notEvaluable,
+    ...(impact.limit !== undefined ? { limit: impact.limit } : {}),
+    ...(impact.overLimit !== undefined ? { over_limit: impact.overLimit } : {}),
+  };
 }
 
 /** A document's change as the checksum and a saved plan's comparison see it: without its impact. */

@@ -2,12 +2,13 @@
 export { diff, type DiffOptions, type DiffResult } from './diff.js';
 export { buildPlan, hasChanges, restrictPlan, type PlanOptions } from './plan.js';
 export { targetPlan, type Targets } from './target.js';
-export { encodeChange, encodePlan, planChecksum, withoutImpact } from './codec.js';
+export { checksumOf, encodeChange, encodeChanges, encodePlan, encodePlanBody, planChecksum, withoutImpact } from './codec.js';
 export { checkSafety, DEFAULT_SAFETY, guardedDeletes, type SafetyLimits, type SafetyOptions, type SafetyVerdict } from './safety.js';
 export { digestDesired, digestLive } from './digest.js';
 export { toPlanIpObject, toPlanRule } from './objects.js';
 export type { Note } from './notes.js';
 export * from './types.js';
+export type { Impact, ImpactSummary, Plan, Safety, Target } from './model.js';
 export { renderText, type TextOptions } from './render/text.js';
 export { renderMarkdown, MARKDOWN_MARKER, type MarkdownOptions } from './render/markdown.js';
 export { renderGithub, type GithubOptions, type GithubOutput } from './render/github.js';

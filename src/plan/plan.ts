@@ -13,9 +13,8 @@ import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
 import { compareSources, type Note } from './notes.js';
 import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
-import {
-  type Plan, type PlanConflict, type PlanKept, type PlanNote, type PlanSummary, type PlanUnmanaged,
-} from './types.js';
+import { type PlanConflict, type PlanKept, type PlanNote, type PlanSummary, type PlanUnmanaged } from './types.js';
+import type { Plan } from './model.js';
 import { once } from './once.js';
 
 export interface PlanOptions extends Partial<SafetyLimits> {
@@ -49,23 +48,19 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
   const digests = lazyDigests(desired, live);
   return {
     owner,
-    ...(options.ruleUpdates === 'replace' ? { rule_updates: 'replace' } : {}),
+    ...(options.ruleUpdates === 'replace' ? { ruleUpdates: 'replace' } : {}),
     ...(options.adopt ? { adopt: true } : {}),
     summary,
-    api_calls: apiCalls(changes),
+    apiCalls: apiCalls(changes),
     safety: safetyOf(changes, result.owned, limits),
-    // Computed when first read, as the checksum is: a JSON, markdown or saved plan reads them; a text plan, an
-    // apply from the command line and a daemon cycle never do.
-    get desired_digest() {
-      return digests.desired();
-    },
-    get live_digest() {
-      return digests.live();
-    },
+    // Computed when first asked: a JSON, markdown or saved plan asks; a text plan, an apply from the command line
+    // and a daemon cycle never do.
+    desiredDigest: digests.desired,
+    liveDigest: digests.live,
     changes,
     notes: sortNotes(result.notes).map(toPlanNote),
     unmanaged: sortBySource(result.unmanaged).map(toPlanUnmanaged),
-    left_unmanaged: result.leftBehind.map((o) => ({ ...o })),
+    leftUnmanaged: result.leftBehind.map((o) => ({ ...o })),
     ...(result.kept.length > 0 ? { kept: [...result.kept].sort((a, b) => a.client - b.client || a.id - b.id).map(toPlanKept) } : {}),
     ...(result.conflicts.length > 0 ? { conflicts: sortBySource(result.conflicts).map(toPlanConflict) } : {}),
   };
@@ -94,15 +89,15 @@ function lazyDigest<S>(digest: (state: S) => string, state: S): () => string {
  */
 export function restrictPlan(plan: Plan, keep: (change: Change) => Change | undefined): Plan {
   const changes = plan.changes.flatMap((change) => keep(change) ?? []);
-  const limits: SafetyLimits = { maxDeleteShare: plan.safety.threshold, minOwned: plan.safety.min_owned };
-  // The plan's properties as they are, the digests still computed when first read (a spread would compute them).
-  const restricted = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
-  return Object.assign(restricted, {
+  const limits: SafetyLimits = { maxDeleteShare: plan.safety.threshold, minOwned: plan.safety.minOwned };
+  // The digests are the same methods: still computed once, when first asked.
+  return {
+    ...plan,
     summary: summarize(changes, plan.summary.unchanged),
-    api_calls: apiCalls(changes),
-    safety: safetyOf(changes, plan.safety.owned_count, limits),
+    apiCalls: apiCalls(changes),
+    safety: safetyOf(changes, plan.safety.ownedCount, limits),
     changes,
-  });
+  };
 }
 
 export function hasChanges(plan: { readonly changes: readonly unknown[] }): boolean {

@@ -1,6 +1,6 @@
 import { planClassOf } from './classes/index.js';
 import type { Change } from '../model/change.js';
-import type { Plan, PlanSafety } from './types.js';
+import type { Plan, Safety } from './model.js';
 
 /**
  * The guard against a plan that empties the account: a policy directory
@@ -66,16 +66,16 @@ function exceeds(deleteCount: number, ownedCount: number, limits: SafetyLimits):
 }
 
 /** What `buildPlan` records in `plan.safety`. */
-export function safetyOf(changes: readonly Change[], ownedCount: number, limits: SafetyLimits): PlanSafety {
+export function safetyOf(changes: readonly Change[], ownedCount: number, limits: SafetyLimits): Safety {
   const { count: deleteCount, moves } = guardedDeletes(changes);
   return {
     ok: !exceeds(deleteCount, ownedCount, limits),
-    delete_count: deleteCount,
-    ...(moves > 0 ? { move_count: moves } : {}),
-    owned_count: ownedCount,
+    deleteCount,
+    ...(moves > 0 ? { moveCount: moves } : {}),
+    ownedCount,
     share: ownedCount > 0 ? deleteCount / ownedCount : 0,
     threshold: limits.maxDeleteShare,
-    min_owned: limits.minOwned,
+    minOwned: limits.minOwned,
   };
 }
 
@@ -87,7 +87,7 @@ export function checkSafety(plan: Plan, options: SafetyOptions = {}): SafetyVerd
     minOwned: options.minOwned ?? DEFAULT_SAFETY.minOwned,
   };
   const { count: deleteCount, moves } = guardedDeletes(plan.changes);
-  const ownedCount = plan.safety.owned_count;
+  const { ownedCount } = plan.safety;
   const share = ownedCount > 0 ? deleteCount / ownedCount : 0;
   const over = exceeds(deleteCount, ownedCount, limits);
   const what = `the plan deletes ${deleteCount} of the ${ownedCount} objects owned by "${plan.owner}" (${percent(share)})${movesPhrase(moves)}`;
@@ -117,7 +117,7 @@ export function checkSafety(plan: Plan, options: SafetyOptions = {}): SafetyVerd
  * plan unsafe, as a mass delete does.
  */
 function withImpactLimit(verdict: SafetyVerdict, plan: Plan, force: boolean): SafetyVerdict {
-  const over = plan.impact?.over_limit ?? 0;
+  const over = plan.impact?.overLimit ?? 0;
   if (over === 0) return verdict;
   const what = `${over} change(s) would have newly blocked, or stopped blocking, more than ${plan.impact?.limit} of the requests the service saw (--impact-limit)`;
   return force

@@ -10,7 +10,7 @@ import type { Change } from '../model/change.js';
 import type { Source } from '../model/source.js';
 import { planClassOf } from './classes/index.js';
 import { restrictPlan } from './plan.js';
-import type { Plan } from './types.js';
+import type { Plan } from './model.js';
 
 /** Declarations by file (paths as the loader names them) or by name (a rule's `name`). */
 export interface Targets {
@@ -52,5 +52,5 @@ export function targetPlan(plan: Plan, targets: Targets): TargetedPlan {
     if (result !== change) leftOut += 1;
     return result;
   });
-  return { plan: Object.assign(restricted, { target: { files: [...targets.files], names: [...targets.names], left_out: leftOut } }), leftOut };
+  return { plan: { ...restricted, target: { files: [...targets.files], names: [...targets.names], leftOut } }, leftOut };
 }

@@ -7,7 +7,7 @@
  * applier adds `withOwnerMark(text, plan.owner)`.
  */
 
-import type { Change, DeleteReason } from '../model/change.js';
+import type { DeleteReason } from '../model/change.js';
 import type { ConditionType, Point } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import type { IpListName, IpRuleType } from '../model/ip.js';
@@ -366,17 +366,8 @@ export interface PlanSafety {
   readonly min_owned: number;
 }
 
-/**
- * The plan as Rampart works with it: the document's figures, with the changes
- * as model values (model/change.ts), from the diff to the audit record.
- * `encodePlan` (codec.ts) turns it into the PlanDocument that `--format json`,
- * `--out`, `show`, `ci` and `apply --plan` read and write.
- */
-export interface Plan extends Omit<PlanDocument, 'format_version' | 'checksum' | 'changes'> {
-  readonly changes: readonly Change[];
-  /** With `--impact`: each evaluated change's impact (src/impact/). */
-  readonly impacts?: ReadonlyMap<Change, ChangeImpact>;
-}
+/** The document without its checksum and digests: what a text plan and the status page show (codec.ts `encodePlanBody`). */
+export type PlanBody = Omit<PlanDocument, 'checksum' | 'desired_digest' | 'live_digest'>;
 
 /** The plan as a versioned document: exactly what `--format json` prints and `apply --plan FILE` reads back. */
 export interface PlanDocument {

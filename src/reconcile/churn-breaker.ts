@@ -19,7 +19,7 @@ import type { Change } from '../model/change.js';
 import { planClassOf } from '../plan/classes/index.js';
 import type { ObjectClass } from '../model/object-class.js';
 import { restrictPlan } from '../plan/plan.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan/model.js';
 
 /** An object the breaker keeps from being written, as reported. */
 export interface HeldObject {

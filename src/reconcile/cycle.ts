@@ -14,7 +14,6 @@ import type { ConvergedMemory } from '../audit/converged-memory.js';
 import { auditEntry } from '../audit/entry.js';
 import { objectsDone } from '../apply/render-report.js';
 import { summaryCounts } from '../plan/counts.js';
-import { encodePlan } from '../plan/codec.js';
 import type { WriteJournal } from '../live/write-journal.js';
 import type { ServiceApi } from '../api/service.js';
 import { InternalError, PolicyInvalidError } from '../errors.js';
@@ -25,7 +24,7 @@ import { readPauseFile, type Pause } from '../policy/pause.js';
 import { readPolicyRevision, type PolicyRevision } from '../policy/revision.js';
 import { rememberListed, type ListingSizes } from '../live/listing-sizes.js';
 import { holdChurn, NO_CHURN, recordCreates, type ChurnHeld, type ChurnHistory } from './churn-breaker.js';
-import { MAX_PROBLEMS_KEPT, type CycleContext, type CycleOutcome } from './outcome.js';
+import { MAX_PROBLEMS_KEPT, showPlan, type CycleContext, type CycleOutcome } from './outcome.js';
 import { emptyPolicies, NOTHING_DECLARED, prepare, type Prepared } from './prepare.js';
 import { reconcile, type Reconciled } from './reconcile.js';
 import type { RunSettings } from './settings.js';
@@ -178,8 +177,8 @@ async function cycleOutcome(input: CycleInput, state: CycleState): Promise<Cycle
     logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
   }
   const { plan } = churn;
-  if (pause.paused) logger.info({ ...plan.summary, calls: plan.api_calls, paused: pause.paused.reason }, 'plan ready; paused, nothing is written');
-  else logger.info({ ...plan.summary, apiCalls: plan.api_calls }, 'plan ready');
+  if (pause.paused) logger.info({ ...plan.summary, calls: plan.apiCalls, paused: pause.paused.reason }, 'plan ready; paused, nothing is written');
+  else logger.info({ ...plan.summary, apiCalls: plan.apiCalls }, 'plan ready');
   const declared = state.memory.lastDeclared?.digest === policy.digest ? state.memory.lastDeclared : undefined;
   const converged = state.memory.converged;
   const done = await reconcile({
@@ -280,8 +279,8 @@ interface Planned {
  */
 function settleOutcome(done: Reconciled, planned: Planned, state: CycleState): CycleOutcome {
   const { policy, churn: { plan, held }, invalid, logger } = planned;
-  // What /plan and the status page show: the plan document, kept until the next cycle.
-  const document = encodePlan(plan, { liveDigestNow: true });
+  // What /plan and the status page show, kept until the next cycle.
+  const document = showPlan(plan);
   const pending = summaryCounts(plan.summary);
   const churn = held.length > 0 ? { held } : {};
   const withInvalid = invalid ? { error: invalid } : {};

@@ -9,6 +9,10 @@ import type { Logger } from '../log.js';
 import type { Pause } from '../policy/pause.js';
 import type { PolicyRevision } from '../policy/revision.js';
 import type { ObjectCounts } from '../plan/counts.js';
+import { encodePlan, encodePlanBody } from '../plan/codec.js';
+import type { Plan } from '../plan/model.js';
+import { once } from '../plan/once.js';
+import type { PlanBody, PlanDocument } from '../plan/types.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import type { HeldObject } from './churn-breaker.js';
 
@@ -50,8 +54,8 @@ export interface CycleOutcome {
   /** Planned and not applied, where the result alone does not say (an `invalid` dry run). */
   pending?: ObjectCounts;
   error?: unknown;
-  /** The plan the cycle computed, served by `GET /plan`. */
-  plan?: unknown;
+  /** The plan the cycle computed: on the status page, and served by `GET /plan`. */
+  plan?: ShownPlan;
   /** Objects the churn breaker keeps from being written. */
   held?: readonly HeldObject[];
   /** The revision of the policies the cycle planned from (the last good ones when the files are invalid). */
@@ -135,4 +139,21 @@ export function pendingAfter(outcome: CycleOutcome): ObjectCounts | undefined {
 export function isCycleOutcome(value: unknown): value is CycleOutcome {
   return typeof value === 'object' && value !== null
     && (CYCLE_RESULTS as readonly string[]).includes((value as { result?: unknown }).result as string);
+}
+
+/**
+ * A cycle's plan as the daemon shows it until the next cycle: the body,
+ * encoded once (the status page), and the whole document when `/plan` asks
+ * for it (its checksum and digests computed then, once: most cycles nobody
+ * asks, and hashing the policies every cycle is wasted).
+ */
+export interface ShownPlan {
+  readonly body: PlanBody;
+  document(): PlanDocument;
+}
+
+export function showPlan(plan: Plan): ShownPlan {
+  // The live digest now: what the daemon keeps then holds no live state.
+  plan.liveDigest();
+  return { body: encodePlanBody(plan), document: once(() => encodePlan(plan)) };
 }

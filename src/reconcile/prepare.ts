@@ -19,7 +19,7 @@ import type { RunSettings } from './settings.js';
 import { collectGarbage } from '../garbage-collector.js';
 import { buildPlan } from '../plan/plan.js';
 import { targetPlan } from '../plan/target.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../plan/model.js';
 import { loadPolicies } from '../policy/index.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { PolicyLoadResult } from '../policy/types.js';

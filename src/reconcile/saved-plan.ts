@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { FileError, PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { buildPlan, digestDesired, digestLive, encodePlan, planChecksum, targetPlan, withoutImpact, type Plan, type SafetyLimits } from '../plan/index.js';
+import { buildPlan, digestDesired, digestLive, encodeChanges, planChecksum, targetPlan, withoutImpact, type Plan, type SafetyLimits } from '../plan/index.js';
 import { sameJson } from '../plan/canonical.js';
 import { PLAN_FORMAT_VERSION, type PlanDocument } from '../plan/types.js';
 import type { PlanSettings } from './settings.js';
@@ -70,7 +70,7 @@ export function confirmSavedPlan(saved: PlanDocument, desired: DesiredState, lis
   const full = buildPlan(desired, listed, { owner: saved.owner, ...options.limits, ...settings });
   const recomputed = settings.target ? targetPlan(full, settings.target).plan : full;
   // Compared as documents: the file is the document the reviewer read.
-  if (!sameJson(encodePlan(recomputed).changes, saved.changes.map(withoutImpact))) {
+  if (!sameJson(encodeChanges({ changes: recomputed.changes }), saved.changes.map(withoutImpact))) {
     throw new PlanMismatchError(
       `${options.file} holds changes that its policies and live state do not produce (the file was edited); nothing is applied, make a new plan`,
     );

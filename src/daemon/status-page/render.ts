@@ -9,7 +9,7 @@
 import type { AuditEntry } from '../../audit/entry.js';
 import { groupByAction } from '../../model/by-action.js';
 import { renderText } from '../../plan/render/text.js';
-import { planChangeIds, type PlanDocument } from '../../plan/types.js';
+import { planChangeIds, type PlanBody } from '../../plan/types.js';
 import type { CycleRecord } from '../cycle-record.js';
 import type { PolicyProblems } from '../../reconcile/outcome.js';
 import type { DaemonState } from '../state.js';
@@ -40,7 +40,7 @@ export function renderMain(input: PageInput): Html {
   const { state } = input;
   const { status, reason } = statusOf(state);
   const revision = state.lastCycle?.revision;
-  const plan = isPlan(state.lastPlan) ? state.lastPlan : undefined;
+  const plan = state.lastPlan?.body;
   const history = state.history;
   return html`
 <section class="summary">
@@ -91,7 +91,7 @@ const PLAN_TITLES: Readonly<Record<CycleRecord['status'], string>> = {
  * said plainly when the latest cycle never got to a plan (the API down, the
  * files invalid): the plan shown is then an older cycle's.
  */
-function planSection(state: DaemonState, plan: PlanDocument | undefined, now: number): Html {
+function planSection(state: DaemonState, plan: PlanBody | undefined, now: number): Html {
   const made = state.lastPlanCycle;
   const latest = state.lastCycle;
   const stale = made && latest && latest.id !== made.id
@@ -112,12 +112,8 @@ function problemList(problems: PolicyProblems | undefined): Html | string {
 <li><code>${p.file}:${p.line}:${p.col}</code> ${p.message} <span class="muted">[${p.code}]</span></li>`)}</ul>${more > 0 ? html`<p class="muted">and ${more} more</p>` : ''}</details>`;
 }
 
-function isPlan(value: unknown): value is PlanDocument {
-  return typeof value === 'object' && value !== null && Array.isArray((value as PlanDocument).changes) && typeof (value as PlanDocument).summary === 'object';
-}
-
 /** Like the PR comment: deletions set apart first, then every change per client and application, old → new. */
-function pendingPlan(plan: PlanDocument): Html {
+function pendingPlan(plan: PlanBody): Html {
   const deletions = groupByAction(plan.changes)('delete');
   const text = renderText(plan, { color: false });
   return html`

@@ -8,7 +8,7 @@
 import { byClass, OBJECT_CLASSES } from '../classes/index.js';
 import type { ObjectClass } from '../../model/object-class.js';
 import type { ObjectAction } from '../counts.js';
-import type { Application, ChangeImpact, PlanDocument, PlanChange } from '../types.js';
+import type { Application, ChangeImpact, PlanBody, PlanChange } from '../types.js';
 import { NONE, type Attribute } from './attributes.js';
 import { ipBlocks } from './ip-blocks.js';
 import { ruleBlocks } from './rule-blocks.js';
@@ -55,7 +55,7 @@ const CLASS_BLOCKS: { readonly [K in ObjectClass]: (changes: readonly Extract<Pl
 const READING_ORDER: Readonly<Record<ObjectAction, number>> = { create: 0, replace: 0, update: 0, adopt: 0, delete: 1 };
 
 /** Blocks in plan order: every class's creates, replacements, updates and adoptions, then every class's deletes. */
-export function changeBlocks(plan: PlanDocument): ChangeBlock[] {
+export function changeBlocks(plan: PlanBody): ChangeBlock[] {
   const groups = byClass(plan.changes);
   const blocks = OBJECT_CLASSES.flatMap((kind) => {
     const build = CLASS_BLOCKS[kind] as (changes: readonly PlanChange[]) => ChangeBlock[];

@@ -2,7 +2,7 @@
  * The impact (`--impact`) as people read it: one line per change block, the
  * plan's closing line, and the markdown comment's "Impact" table.
  */
-import type { ChangeImpact, ImpactEffect, ImpactPath, PlanDocument, PlanImpact } from '../types.js';
+import type { ChangeImpact, ImpactEffect, ImpactPath, PlanBody, PlanImpact } from '../types.js';
 import type { ChangeBlock } from './blocks.js';
 import { escapeMarkdown } from './header.js';
 
@@ -73,7 +73,7 @@ export function combinedImpact(impacts: readonly (ChangeImpact | undefined)[]): 
 }
 
 /** `Impact over 7 d: 18,412 hits read (2 listings); 3 changes not evaluable (why: see each).` */
-export function impactSummaryLine(plan: PlanDocument): string | undefined {
+export function impactSummaryLine(plan: PlanBody): string | undefined {
   const impact = plan.impact;
   if (!impact) return undefined;
   const notEvaluable = impact.not_evaluable > 0 ? `; ${count(impact.not_evaluable, 'change')} not evaluable (why: see each)` : '';
@@ -88,7 +88,7 @@ export function impactSummaryLine(plan: PlanDocument): string | undefined {
 const TABLE_ROWS = 50;
 
 /** The markdown comment's "Impact" section: a table of the blocks with an effect, then the closing line. */
-export function impactTable(plan: PlanDocument, blocks: readonly ChangeBlock[]): string {
+export function impactTable(plan: PlanBody, blocks: readonly ChangeBlock[]): string {
   if (!plan.impact) return '';
   const rows = blocks.filter((b) => b.impact !== undefined && b.impact.effect !== 'none');
   const ranked = [...rows].sort((a, b) => Number((b.impact as ChangeImpact).evaluable) - Number((a.impact as ChangeImpact).evaluable)

@@ -5,7 +5,7 @@
  */
 import { planClass } from '../classes/index.js';
 import { callsPhrase, planPhrase } from '../counts.js';
-import type { PlanDocument } from '../types.js';
+import type { PlanBody } from '../types.js';
 import type { ChangeBlock } from './blocks.js';
 
 export const NO_CHANGES = 'No changes. The account matches the policies.';
@@ -13,7 +13,7 @@ export const NO_CHANGES = 'No changes. The account matches the policies.';
 export const NO_CHANGES_LEFT_BEHIND = 'No changes Rampart can make; the account still holds objects the policies no longer declare (above).';
 
 /** `Plan: 2 to create, 1 to update, 1 to delete, 4 unchanged (4 API calls).` or the no-changes line. */
-export function planSummaryLine(plan: PlanDocument): string {
+export function planSummaryLine(plan: PlanBody): string {
   if (plan.changes.length > 0) return `Plan: ${planPhrase(plan.summary)} (${callsPhrase(plan.api_calls)}).`;
   return plan.left_unmanaged.length > 0 || (plan.kept?.length ?? 0) > 0 ? NO_CHANGES_LEFT_BEHIND : NO_CHANGES;
 }
@@ -22,7 +22,7 @@ export function planSummaryLine(plan: PlanDocument): string {
  * One line for the owned rules no longer declared that a client cannot
  * delete (the plan's `kept` names each), or undefined when there is none.
  */
-export function keptPhrase(plan: PlanDocument): string | undefined {
+export function keptPhrase(plan: PlanBody): string | undefined {
   const kept = plan.kept ?? [];
   if (kept.length === 0) return undefined;
   const named = (o: (typeof kept)[number]) => (o.name !== undefined ? `${o.type} ${o.name} #${o.id}` : `${o.type} #${o.id}`);
@@ -39,7 +39,7 @@ export function keptPhrase(plan: PlanDocument): string | undefined {
  * One line for every declaration an unmanaged object satisfies (the plan's
  * `unmanaged` list names each), or undefined when there is none.
  */
-export function unmanagedPhrase(plan: PlanDocument): string | undefined {
+export function unmanagedPhrase(plan: PlanBody): string | undefined {
   const n = plan.unmanaged.length;
   if (n === 0) return undefined;
   const are = n === 1 ? 'object is' : 'objects are';
@@ -51,7 +51,7 @@ export function unmanagedPhrase(plan: PlanDocument): string | undefined {
  * One line for the exported objects no declaration matches any more (the
  * plan's `left_unmanaged` names each), or undefined when there is none.
  */
-export function leftUnmanagedPhrase(plan: PlanDocument): string | undefined {
+export function leftUnmanagedPhrase(plan: PlanBody): string | undefined {
   const n = plan.left_unmanaged.length;
   if (n === 0) return undefined;
   const shown = plan.left_unmanaged.slice(0, 10).map((o) => planClass(o.kind).objectLabel(o));
@@ -65,7 +65,7 @@ export function leftUnmanagedPhrase(plan: PlanDocument): string | undefined {
  * With `--target`: what the plan is narrowed to, and that the rest waits (as
  * Terraform warns of `-target`); undefined for a full plan.
  */
-export function targetPhrase(plan: PlanDocument): string | undefined {
+export function targetPhrase(plan: PlanBody): string | undefined {
   const target = plan.target;
   if (!target) return undefined;
   const what = [...target.files.map((f) => `file ${f}`), ...target.names.map((n) => `rule ${n}`)].join(', ');

@@ -1,5 +1,5 @@
 import { applicationLabel, applicationSortKey } from '../objects.js';
-import type { ImpactEffect, PlanDocument } from '../types.js';
+import type { ImpactEffect, PlanBody } from '../types.js';
 import { impactLine, impactSummaryLine } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
@@ -24,7 +24,7 @@ const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': AN
  * then application; each with its declaring line and every attribute, a
  * changed one as `~ name: old → new`; then notes and the `Plan: ...` line.
  */
-export function renderText(plan: PlanDocument, options: TextOptions = {}): string {
+export function renderText(plan: PlanBody, options: TextOptions = {}): string {
   const paint = (code: string, text: string): string => (options.color ? `${code}${text}${ANSI.reset}` : text);
   const out: string[] = [];
   const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));

@@ -8,7 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/plan/types.js';
+import type { PlanDocument } from '../../../src/plan/types.js';
 import { CLIENT, CONSOLE_IP_VALUES, CONSOLE_RULES, consoleAccount, instance, parseJson, seedConsoleObjects, type ConsoleAccount } from './console-account.js';
 
 const MARK = /\[managed-by:rampart fp:[0-9a-f]{16}( name:[^\s\]]+)?( adopted:1)?\]$/;
@@ -30,12 +30,12 @@ describe('export → plan → adopt → manage', () => {
     // One line for all of them, not one per object.
     expect(planned.stdout).toContain(`${CONSOLE_RULES + CONSOLE_IP_VALUES} declared objects are held by unmanaged objects`);
     expect(planned.stdout).not.toContain('satisfied by unmanaged id');
-    const json = parseJson<Plan>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
+    const json = parseJson<PlanDocument>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
     expect(json.unmanaged).toHaveLength(CONSOLE_RULES + CONSOLE_IP_VALUES);
     expect(json.summary).toMatchObject({ create: 0, update: 0, delete: 0, adopt: 0 });
 
     // What adoption would do, reviewable: adoptions only, nothing written yet.
-    const preview = parseJson<Plan>(await account.rampart(['plan', '--policies', 'policies', '--adopt', '--format', 'json']));
+    const preview = parseJson<PlanDocument>(await account.rampart(['plan', '--policies', 'policies', '--adopt', '--format', 'json']));
     expect(preview.changes.map((c) => c.action)).toEqual(preview.changes.map(() => 'adopt'));
     expect(preview.summary).toMatchObject({ create: 0, delete: 0, adopt: CONSOLE_RULES + CONSOLE_IP_VALUES });
     expect(account.writes()).toEqual([]);
@@ -114,14 +114,14 @@ describe('saying what will not happen', () => {
     expect(planned.stdout).not.toContain('The account matches the policies');
     expect(planned.stdout).toContain(`1 exported object is no longer declared but stays in the account: Rampart does not manage it, so nothing deletes it (rule #${vpatch?.id})`);
     expect(planned.stdout).toContain('declare it again, run `rampart adopt`, then remove it');
-    const json = parseJson<Plan>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
+    const json = parseJson<PlanDocument>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
     expect(json.left_unmanaged).toEqual([{ kind: 'rule', client: CLIENT, id: vpatch?.id, file: join('policies', 'app-7.yaml') }]);
 
     // Declared again and adopted, its removal is a delete.
     await writeFile(app7, text);
     expect((await account.rampart(['adopt', '--policies', 'policies', '--settle-timeout', '5s'])).code).toBe(0);
     await writeFile(app7, without);
-    const after = parseJson<Plan>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
+    const after = parseJson<PlanDocument>(await account.rampart(['plan', '--policies', 'policies', '--format', 'json']));
     expect(after.left_unmanaged).toEqual([]);
     expect(after.changes).toEqual([expect.objectContaining({ action: 'delete', kind: 'rule', id: vpatch?.id, reason: 'not-declared' })]);
   });

@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import type { Plan } from '../../../src/plan/types.js';
+import type { Plan } from '../../../src/plan/model.js';
 import { CLIENT, consoleAccount, parseJson, seedConsoleObjects, type ConsoleAccount } from './console-account.js';
 
 const DOC = join(import.meta.dirname, '../../../docs/onboarding.md');

@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { shownPlan } from '../../helpers/shown-plan.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ describe('startDaemon', () => {
       cycle: async (ctx) => {
         cycles.push(ctx);
         if (hold) await new Promise<void>((resolve) => { hold = resolve; });
-        return { result: 'success', changes: { create: 1, delete: 0 }, plan: { reasons: ctx.reasons } };
+        return { result: 'success', changes: { create: 1, delete: 0 }, plan: shownPlan({ reasons: ctx.reasons }) };
       },
     });
     const url = daemon.url!;

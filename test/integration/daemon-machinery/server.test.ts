@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { shownPlan } from '../../helpers/shown-plan.js';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +80,7 @@ describe('daemon server', () => {
       cycle: async () => {
         if (++attempts === 1) return { result: 'failed', error: new Error('api down') };
         await retryHeld;
-        return { result: 'no-op', plan: { summary: { create: 0 } } };
+        return { result: 'no-op', plan: shownPlan({ summary: { create: 0 } }) };
       },
     });
     const server = await serve(loop, metrics);
@@ -141,7 +142,7 @@ describe('daemon server', () => {
     const server = await serve(() => current);
     expect(await get(`${server.url}/plan`)).toMatchObject({ status: 404, body: '{"error":"no plan yet"}\n' });
     const plan = { format_version: 1, summary: { create: 1, delete: 0, unchanged: 3 }, changes: [] };
-    current = state({ lastPlan: plan });
+    current = state({ lastPlan: shownPlan(plan) });
     const res = await get(`${server.url}/plan?pretty=1`);
     expect(res.status).toBe(200);
     expect(res.type).toMatch(/^application\/json/);
@@ -242,14 +243,14 @@ describe('daemon server', () => {
 
   it('answers a Host that is an IP or localhost, and only the names given with --allowed-host, against DNS rebinding', async () => {
     const plan = { format_version: 1, changes: [] };
-    const open = await serve(state({ lastPlan: plan }));
+    const open = await serve(state({ lastPlan: shownPlan(plan) }));
     const port = new URL(open.url).port;
     expect((await withHost(open.url, `rebind.attacker.example:${port}`)).status).toBe(421);
     expect((await withHost(open.url, 'rebind.attacker.example')).body).not.toContain('format_version');
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, '10.1.2.3']) {
       expect((await withHost(open.url, host)).status, host).toBe(200);
     }
-    const named = await startDaemonServer({ listen: '127.0.0.1:0', loop: state({ lastPlan: plan }), metrics: new DaemonMetrics(), allowedHosts: ['Rampart.Internal'] });
+    const named = await startDaemonServer({ listen: '127.0.0.1:0', loop: state({ lastPlan: shownPlan(plan) }), metrics: new DaemonMetrics(), allowedHosts: ['Rampart.Internal'] });
     servers.push(named);
     expect((await withHost(named.url, `rampart.internal:${port}`)).status).toBe(200);
     expect((await withHost(named.url, 'other.internal')).status).toBe(421);

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { shownPlan } from '../../helpers/shown-plan.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReconcileLoop, type ReconcileLoopOptions } from '../../../src/daemon/loop.js';
 import { DaemonMetrics } from '../../../src/daemon/metrics.js';
@@ -220,11 +221,11 @@ describe('ReconcileLoop', () => {
     const { logger, lines } = captureLogger();
     const metrics = new DaemonMetrics({ processMetrics: false });
     const script: Array<() => Promise<CycleOutcome>> = [
-      async () => ({ result: 'success', changes: { create: 2, delete: 1 }, plan: { summary: 1 } }),
+      async () => ({ result: 'success', changes: { create: 2, delete: 1 }, plan: shownPlan({ summary: 1 }) }),
       async () => ({ result: 'invalid', error: new Error('shop.yaml:3:1: bad') }),
       async () => { throw new Error('boom'); },
       async () => 'junk' as unknown as CycleOutcome,
-      async () => ({ result: 'unsafe', changes: { create: 0, delete: 40 }, plan: { summary: 2 } }),
+      async () => ({ result: 'unsafe', changes: { create: 0, delete: 40 }, plan: shownPlan({ summary: 2 }) }),
       async () => ({ result: 'no-op' }),
     ];
     let n = 0;
@@ -252,7 +253,7 @@ describe('ReconcileLoop', () => {
     let total = 0;
     for (const result of ['success', 'invalid', 'failed', 'unsafe', 'no-op']) total += await counterValue(metrics, 'rampart_reconcile_total', { result });
     expect(total).toBe(finished.length);
-    expect(loop.lastPlan).toEqual({ summary: 2 });
+    expect(loop.lastPlan?.body).toEqual({ summary: 2 });
     expect(loop.everSucceeded).toBe(true);
     expect(await counterValue(metrics, 'rampart_policy_valid', {})).toBe(1);
     expect(await counterValue(metrics, 'rampart_cycle_in_progress', {})).toBe(0);
@@ -313,10 +314,10 @@ describe('ReconcileLoop', () => {
 
   it('runs a single recorded cycle with runOnce', async () => {
     const metrics = new DaemonMetrics({ processMetrics: false });
-    const loop = new ReconcileLoop({ intervalMs: 1000, metrics, cycle: async (ctx) => ({ result: 'success', plan: ctx.reasons }) });
+    const loop = new ReconcileLoop({ intervalMs: 1000, metrics, cycle: async (ctx) => ({ result: 'success', plan: shownPlan(ctx.reasons) }) });
     const outcome = await loop.runOnce(new AbortController().signal);
     expect(outcome.result).toBe('success');
-    expect(loop.lastPlan).toEqual(['once']);
+    expect(loop.lastPlan?.body).toEqual(['once']);
     expect(await counterValue(metrics, 'rampart_reconcile_total', { result: 'success' })).toBe(1);
   });
 });

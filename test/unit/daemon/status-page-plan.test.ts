@@ -11,9 +11,10 @@ import { renderMain } from '../../../src/daemon/status-page/render.js';
 import { relativeTime } from '../../../src/daemon/status-page/time.js';
 import { StatusHistory } from '../../../src/daemon/status-page/history.js';
 import type { CycleOutcome } from '../../../src/reconcile/outcome.js';
-import { planDocument } from '../../helpers/plan-document.js';
+import { buildPlan } from '../../../src/plan/plan.js';
+import { showPlan } from '../../../src/reconcile/outcome.js';
 
-const PLAN = planDocument({ clients: [1], rules: [], ipEntries: [] }, { clients: [1], rules: [], ipEntries: [] });
+const PLAN = showPlan(buildPlan({ clients: [1], rules: [], ipEntries: [] }, { clients: [1], rules: [], ipEntries: [] }));
 
 const cycle = (id: string, over: Partial<CycleRecord>): CycleRecord => ({
   id, startedAt: '2026-11-28T06:00:00Z', finishedAt: '2026-11-28T06:00:01Z', result: 'success', status: 'applied', ...over,

@@ -70,7 +70,7 @@ describe('a filtering mode change', () => {
     const after = 'mode: block\nrules:\n  - { name: admin, type: mode, mode: monitoring, when: [{ url: /admin/** }] }\n';
     const hits = [hit(), hit({ path: '/login' }), hit({ path: '/admin/users' }), hit({ block_status: 'blocked' })];
     const impact = impactsOf(before, after, hits).get('update mode mode');
-    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 2, path_count: 2 });
+    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 2, pathCount: 2 });
   });
 
   it('blocks under safe_blocking only what comes from a graylisted source, and never an allowlisted one', async () => {
@@ -78,7 +78,7 @@ describe('a filtering mode change', () => {
     const impact = impactsOf(`mode: monitoring\n${lists}`, `mode: safe_blocking\n${lists}`, [
       hit({ ip: '198.51.100.3' }), hit({ ip: '198.51.100.7' }), hit({ ip: '192.0.2.9' }),
     ]).get('update mode mode');
-    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 1, sample_request_ids: [expect.any(String)] });
+    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 1, sampleRequestIds: [expect.any(String)] });
   });
 
   it('from block to monitoring: the blocked requests it governs are let through, a denylisted source stays blocked', async () => {
@@ -100,14 +100,14 @@ describe('rules that block, detect or ignore at a point', () => {
     const impact = impactsOf('', 'rules:\n  - { name: admin, type: vpatch, attack: any, point: [[header, HOST]], when: [{ url: /admin/** }] }\n', [
       hit({ path: '/admin/a' }), hit({ path: '/admin/b/c', block_status: 'blocked' }), hit({ path: '/shop' }),
     ]).get('create vpatch admin');
-    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 1, lower_bound: true });
+    expect(impact).toMatchObject({ effect: 'newly_blocked', requests: 1, lowerBound: true });
   });
 
   it('a regex is tried on the values the hits recorded at its point', async () => {
     const impact = impactsOf('', 'rules:\n  - { name: scan, type: regex, regex: "(?i)^sqlmap", attack: scanner, point: [[get, q]] }\n', [
       hit({ value: 'SQLMap/1.7' }), hit({ value: 'curl' }), hit({ value: 'sqlmap', point: ['get', 'other'] }),
     ]).get('create regex scan');
-    expect(impact).toMatchObject({ effect: 'newly_detected', requests: 1, lower_bound: true });
+    expect(impact).toMatchObject({ effect: 'newly_detected', requests: 1, lowerBound: true });
   });
 
   it('an ignored attack type stops detecting what its scope flagged of that type; its delete detects them again', async () => {
@@ -157,7 +157,7 @@ describe('an experimental regex promoted to a blocking one', () => {
     });
     const created = [...impacts].find(([change]) => change.action === 'create')?.[1];
     expect(created).toMatchObject({ effect: 'newly_detected', requests: 2 });
-    expect(created?.lower_bound).toBeUndefined();
+    expect(created?.lowerBound).toBeUndefined();
   });
 });
 

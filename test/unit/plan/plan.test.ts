@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sameJson } from '../../../src/plan/canonical.js';
 import { digestDesired, digestLive } from '../../../src/plan/digest.js';
-import { encodePlan, planChecksum } from '../../../src/plan/codec.js';
+import { encodePlan, encodePlanBody, planChecksum } from '../../../src/plan/codec.js';
+import { showPlan } from '../../../src/reconcile/outcome.js';
 import { collectGarbage } from '../../../src/garbage-collector.js';
 import type { LiveState } from '../../../src/model/state.js';
 import { buildPlan, restrictPlan } from '../../../src/plan/plan.js';
@@ -115,10 +116,10 @@ describe('determinism', () => {
     expect(planChecksum([{ ...first, client: first.client + 1 }, second, ...rest])).not.toBe(plan.checksum);
   });
 
-  it('computes the checksum when it is first read, in its place in the JSON', () => {
+  it('puts the checksum and digests in their place in the JSON; the body a text plan shows has none of them', () => {
     const plan = planDocument(everyChange().desired, everyChange().live);
-    // An accessor until read: the text plan and the daemon's cycles never pay for it.
-    expect(typeof Object.getOwnPropertyDescriptor(plan, 'checksum')?.get).toBe('function');
+    // The text plan and the daemon's cycles show the body, and never pay for them.
+    expect(Object.keys(encodePlanBody(buildPlan(everyChange().desired, everyChange().live)))).not.toContain('checksum');
     const keys = Object.keys(JSON.parse(renderJson(plan)) as object);
     expect(keys.slice(keys.indexOf('safety'), keys.indexOf('safety') + 4)).toEqual(['safety', 'checksum', 'desired_digest', 'live_digest']);
     expect((JSON.parse(renderJson(plan)) as typeof plan).checksum).toBe(planChecksum(plan.changes));
@@ -180,41 +181,54 @@ describe('digests', () => {
     expect(plan.live_digest).toBe(digestLive(live));
   });
 
-  it('are computed when first read, also in a restricted plan (a text plan and a daemon cycle never read them)', () => {
-    const plan = buildPlan(desired, live);
-    const restricted = restrictPlan(plan, (change) => (change.action === 'delete' ? undefined : change));
-    for (const made of [plan, restricted]) {
-      expect(Object.getOwnPropertyDescriptor(made, 'desired_digest')?.get).toBeTypeOf('function');
-      expect(Object.getOwnPropertyDescriptor(made, 'live_digest')?.get).toBeTypeOf('function');
-      expect([made.desired_digest, made.live_digest]).toEqual([digestDesired(desired), digestLive(live)]);
-    }
-    expect(restricted.changes.length).toBeLessThan(plan.changes.length);
-  });
+  /** The states, counting each read of their IP entries (a digest reads every object once). */
+  const counted = <S extends { readonly ipEntries: readonly unknown[] }>(state: S, side: 'desired' | 'live', reads: Record<'desired' | 'live', number>): S =>
+    Object.defineProperty({ ...state }, 'ipEntries', { get: () => (reads[side]++, state.ipEntries) });
 
-  it('in a kept document (the daemon\'s `/plan`): the live one at once, so it holds no live state; the desired one when first read', () => {
+  it('are memoised methods, computed when first asked and once, shared by a restricted plan (a text plan and a daemon cycle never ask)', () => {
     const reads = { desired: 0, live: 0 };
-    const counted = <S extends { readonly ipEntries: readonly unknown[] }>(state: S, side: keyof typeof reads): S =>
-      Object.defineProperty({ ...state }, 'ipEntries', { get: () => (reads[side]++, state.ipEntries) });
-    const plan = buildPlan(counted(desired, 'desired'), counted(live, 'live'));
+    const plan = buildPlan(counted(desired, 'desired', reads), counted(live, 'live', reads));
+    const restricted = restrictPlan(plan, (change) => (change.action === 'delete' ? undefined : change));
     const planned = { ...reads };
-    const document = encodePlan(plan, { liveDigestNow: true });
-    expect(reads).toEqual({ desired: planned.desired, live: planned.live + 1 });
-    expect(document.live_digest).toBe(digestLive(live));
-    expect(reads.desired).toBe(planned.desired);
-    expect(document.desired_digest).toBe(digestDesired(desired));
-    expect(reads.desired).toBe(planned.desired + 1);
+    expect(restricted.changes.length).toBeLessThan(plan.changes.length);
+    expect(encodePlanBody(restricted).changes).toHaveLength(restricted.changes.length);
+    // Neither building, restricting nor the body (a text plan's) computes them.
+    expect(reads).toEqual(planned);
+    expect([plan.desiredDigest(), plan.liveDigest()]).toEqual([digestDesired(desired), digestLive(live)]);
+    expect([restricted.desiredDigest(), restricted.liveDigest(), plan.desiredDigest()]).toEqual([digestDesired(desired), digestLive(live), digestDesired(desired)]);
+    expect(reads).toEqual({ desired: planned.desired + 1, live: planned.live + 1 });
   });
 
-  it('in a kept document, the unread desired digest does not keep the live state alive', async () => {
+  it('in the plan a daemon cycle keeps: the live one at once, so it holds no live state; the desired one when `/plan` asks', () => {
+    const reads = { desired: 0, live: 0 };
+    const plan = buildPlan(counted(desired, 'desired', reads), counted(live, 'live', reads));
+    const planned = { ...reads };
+    const shown = showPlan(plan);
+    expect(reads).toEqual({ desired: planned.desired, live: planned.live + 1 });
+    expect(shown.body).not.toHaveProperty('checksum');
+    const document = shown.document();
+    expect([document.desired_digest, document.live_digest]).toEqual([digestDesired(desired), digestLive(live)]);
+    expect(shown.document()).toBe(document);
+    expect(reads).toEqual({ desired: planned.desired + 1, live: planned.live + 1 });
+  });
+
+  it('in the plan a daemon cycle keeps, the desired digest not asked for yet does not keep the live state alive', async () => {
     const kept = (() => {
       const state: LiveState = { ...live };
-      return { ref: new WeakRef(state), document: encodePlan(buildPlan(desired, state), { liveDigestNow: true }) };
+      return { ref: new WeakRef(state), shown: showPlan(buildPlan(desired, state)) };
     })();
     // A WeakRef holds its target until the current job ends.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(collectGarbage()).toBe(true);
     expect(kept.ref.deref()).toBeUndefined();
-    expect(kept.document.desired_digest).toBe(digestDesired(desired));
+    expect(kept.shown.document().desired_digest).toBe(digestDesired(desired));
+  });
+
+  it('the document is plain data: no getters, the same JSON twice', () => {
+    const document = encodePlan(buildPlan(desired, live));
+    const getters = Object.entries(Object.getOwnPropertyDescriptors(document)).filter(([, d]) => d.get !== undefined).map(([k]) => k);
+    expect(getters).toEqual([]);
+    expect(JSON.parse(JSON.stringify(document))).toEqual(document);
   });
 });
 

@@ -11,7 +11,7 @@ import { encodePlan, planChecksum } from '../../../src/plan/codec.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { renderMarkdown } from '../../../src/plan/render/markdown.js';
 import { renderText } from '../../../src/plan/render/text.js';
-import type { ChangeImpact, Plan, PlanImpact } from '../../../src/plan/types.js';
+import type { Impact, ImpactSummary, Plan } from '../../../src/plan/model.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 
 function planOf(rules: number): Plan {
@@ -21,17 +21,17 @@ function planOf(rules: number): Plan {
   return buildPlan(loaded.desired, { clients: [10042], rules: [], ipEntries: [] });
 }
 
-function impactOf(i: number): ChangeImpact {
+function impactOf(i: number): Impact {
   const paths = Array.from({ length: 5 }, (_, p) => ({ path: `/api/a-rather-long-path-name-for-the-table/p${i}/${p}`, requests: 5 - p }));
   return {
-    effect: 'newly_blocked', evaluable: true, requests: i, ips: i % 17, paths, path_count: 5, sample_request_ids: [`r${i}`], lower_bound: true,
+    effect: 'newly_blocked', evaluable: true, requests: i, ips: i % 17, paths, pathCount: 5, sampleRequestIds: [`r${i}`], lowerBound: true,
     reason: 'at least: the service does not record clean traffic, which the rule also acts on',
   };
 }
 
-function withImpacts(plan: Plan, impact: Partial<PlanImpact> = {}): Plan {
-  const impacts = new Map<Change, ChangeImpact>(plan.changes.map((change, i) => [change, impactOf(i + 1)]));
-  return { ...plan, impacts, impact: { window_seconds: 7 * 86_400, hits_read: 18_412, listings: 2, complete: true, not_evaluable: 0, ...impact } };
+function withImpacts(plan: Plan, impact: Partial<ImpactSummary> = {}): Plan {
+  const impacts = new Map<Change, Impact>(plan.changes.map((change, i) => [change, impactOf(i + 1)]));
+  return { ...plan, impacts, impact: { windowSeconds: 7 * 86_400, hitsRead: 18_412, listings: 2, complete: true, notEvaluable: 0, ...impact } };
 }
 
 describe('the impact in the outputs', () => {

@@ -23,7 +23,7 @@ describe('a targeted plan', () => {
     const { plan, leftOut } = targetPlan(full, { files: ['policies/shop.yaml'], names: [] });
     expect(plan.changes.map((c) => `${c.action} ${c.kind}`)).toEqual(['create rule', 'create ip']);
     expect(leftOut).toBe(4);
-    expect(plan.target).toEqual({ files: ['policies/shop.yaml'], names: [], left_out: 4 });
+    expect(plan.target).toEqual({ files: ['policies/shop.yaml'], names: [], leftOut: 4 });
     expect(plan.summary).toMatchObject({ create: 2, delete: 0 });
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeResult } from '../../../src/audit/change-result.js';
 import { buildPlan } from '../../../src/plan/plan.js';
-import type { Plan } from '../../../src/plan/types.js';
+import type { Plan } from '../../../src/plan/model.js';
 import { holdChurn, NO_CHURN, recordCreates, type ChurnHistory } from '../../../src/reconcile/churn-breaker.js';
 import { desiredIp, desiredRule, desiredState, liveRule, liveState, ruleFields, withFields } from '../plan/builders.js';
 

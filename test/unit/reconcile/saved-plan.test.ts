@@ -72,7 +72,7 @@ describe('confirmSavedPlan', () => {
     const confirmed = confirmSavedPlan(edited, desired, live, { file: 'plan.json', owner: 'rampart', limits: { maxDeleteShare: 0.1, minOwned: 1 } });
     expect(encodePlan(confirmed).changes).toEqual(saved.changes);
     expect(confirmed.summary).toEqual(saved.summary);
-    expect(confirmed.safety).toMatchObject({ owned_count: saved.safety.owned_count, threshold: 0.1, min_owned: 1 });
+    expect(confirmed.safety).toMatchObject({ ownedCount: saved.safety.owned_count, threshold: 0.1, minOwned: 1 });
   });
 
   it('refuses changes the inputs do not produce, whatever the checksum says', () => {

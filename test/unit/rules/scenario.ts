@@ -9,7 +9,8 @@ import { withOwnerMark } from '../../../src/model/ownership.js';
 import { plainRule, type LiveRule } from '../../../src/model/rule.js';
 import { encodePlan } from '../../../src/plan/codec.js';
 import { buildPlan } from '../../../src/plan/plan.js';
-import type { Plan, PlanDocument } from '../../../src/plan/types.js';
+import type { PlanDocument } from '../../../src/plan/types.js';
+import type { Plan } from '../../../src/plan/model.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 import type { ApiHint } from '../../../src/api/records.js';
 
