@@ -10,9 +10,9 @@ export function toPlanRule(rule: Rule): PlanRule {
   const fields: Record<string, FieldValue> = {};
   for (const [name, value] of Object.entries(fieldValues(rule))) if (value !== undefined) fields[name] = value;
   return {
-    kind: rule.kind,
-    type: apiTypeOfRule(rule),
-    conditions: sortConditions(rule.conditions).map((c) => ({ point: c.point, type: c.type, value: c.value })),
+    type: rule.kind,
+    api_type: apiTypeOfRule(rule),
+    conditions: sortConditions(rule.conditions).map((c) => ({ point: c.point, match: c.type, value: c.value })),
     point: rule.point,
     fields,
     ...(rule.comment !== undefined && rule.comment !== '' ? { comment: rule.comment } : {}),

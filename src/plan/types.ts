@@ -13,11 +13,14 @@ import type { FieldValue } from '../rules/field.js';
 import type { IpListName, IpRuleType } from '../model/ip.js';
 
 /**
+ * 4: `kind` is only ever an object class (`rule`, `ip`) and `type` only a
+ * rule's type as the policy files write it: a rule's API type is `api_type`,
+ * a condition's comparison `match` (format 3: `kind`/`type`, and `type`).
  * 3: a change may carry its `impact` (evidence, left out of the checksum);
  * 2: the digests add up a hash per object, the checksum hashes the changes
  * as values (format 1: sha256 of sorted lines and of canonical JSON).
  */
-export const PLAN_FORMAT_VERSION = 3;
+export const PLAN_FORMAT_VERSION = 4;
 
 /**
  * The application(s) a change concerns: one id, `'all'` (account-wide, pool 0),
@@ -27,16 +30,17 @@ export type Application = number | 'all' | readonly number[];
 
 export interface PlanCondition {
   readonly point: Point;
-  readonly type: ConditionType;
+  /** How the value is compared: `equal`, `iequal`, `regex`, `absent`. */
+  readonly match: ConditionType;
   readonly value: string | null;
 }
 
 /** A rule as declared or listed, in canonical form (client on the change). */
 export interface PlanRule {
-  /** The policy files' `type` (`vpatch`, `rate_limit`, ...). */
-  readonly kind: string;
-  /** The API's `type`. */
+  /** The rule's type as the policy files write it (`vpatch`, `rate_limit`, ...). */
   readonly type: string;
+  /** The service API's `type` for it. */
+  readonly api_type: string;
   /** Sorted canonically (`sortConditions`). */
   readonly conditions: readonly PlanCondition[];
   readonly point: readonly Point[];

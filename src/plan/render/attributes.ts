@@ -29,8 +29,8 @@ export const NONE = '(none)';
 export function ruleAttributes(rule: PlanRule, declared?: PlanRule): Map<string, string> {
   const out = new Map<string, string>();
   const when = rule.conditions.filter((c) => !(c.point.length === 1 && c.point[0] === 'instance'));
-  if (when.length > 0) out.set('when', when.map(formatCondition).join('; '));
-  const kind = isKindName(rule.kind) ? ruleKind(rule.kind) : undefined;
+  if (when.length > 0) out.set('when', when.map((c) => formatCondition({ point: c.point, type: c.match, value: c.value })).join('; '));
+  const kind = isKindName(rule.type) ? ruleKind(rule.type) : undefined;
   if (kind === undefined || kind.point !== 'none') {
     out.set('point', rule.point.length > 0 ? `[${rule.point.map(formatPoint).join(', ')}]` : NONE);
   }

@@ -7,7 +7,7 @@ import { ids, type ChangeBlock } from './blocks.js';
 
 function ruleTitle(name: string | undefined, id: number | undefined, rule: PlanRule): string {
   const parts = ['rule', ...(name !== undefined ? [name] : []), ...(id !== undefined ? [`#${id}`] : [])];
-  return `${parts.join(' ')} (${rule.kind})`;
+  return `${parts.join(' ')} (${rule.type})`;
 }
 
 /** What every rule block shares: where it is, its impact. */

@@ -48,8 +48,8 @@ describe('ignore_regex by regex_rule', () => {
 
     // What the regex reports cannot change in place: a new regex, and the ignore rule follows it.
     await policies.write('tuning.yaml', policy('sqli'));
-    const planned = parseJson<{ changes: { action: string; rule?: { kind: string } }[] }>(await harness.cli('plan', policies.dir, ['--format', 'json']));
-    expect(planned.changes.map((c) => `${c.action} ${c.rule?.kind ?? ''}`)).toEqual(['create regex', 'create ignore_regex', 'delete regex', 'delete ignore_regex']);
+    const planned = parseJson<{ changes: { action: string; rule?: { type: string } }[] }>(await harness.cli('plan', policies.dir, ['--format', 'json']));
+    expect(planned.changes.map((c) => `${c.action} ${c.rule?.type ?? ''}`)).toEqual(['create regex', 'create ignore_regex', 'delete regex', 'delete ignore_regex']);
     harness.emulator.control.resetCalls();
     const replaced = await harness.cli('apply', policies.dir, ['--settle-timeout', '3s']);
     expect(replaced.code, replaced.stdout + replaced.stderr).toBe(0);

@@ -47,7 +47,7 @@ describe('rampart run: endpoints, first cycle, logs', () => {
     expect((await daemon.get('/healthz')).json()).toEqual({ status: 'ok' });
 
     const plan = (await daemon.get('/plan')).json();
-    expect(plan.format_version).toBe(3);
+    expect(plan.format_version).toBe(4);
     expect(plan.summary).toMatchObject({ create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0 });
     expect(plan.changes.filter((c: { kind: string }) => c.kind === 'rule')).toHaveLength(SAMPLE_RULES);
 

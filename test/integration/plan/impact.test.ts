@@ -113,7 +113,7 @@ async function planJson(args: string[] = []): Promise<{ plan: PlanDocument; code
 function impacts(plan: PlanDocument): Record<string, ChangeImpact | undefined> {
   const named: Record<string, ChangeImpact | undefined> = {};
   for (const change of plan.changes) {
-    const what = 'rule' in change ? `${change.action} ${change.rule.kind}` : `${change.action} ${'object' in change ? change.object.list : 'objects'}`;
+    const what = 'rule' in change ? `${change.action} ${change.rule.type}` : `${change.action} ${'object' in change ? change.object.list : 'objects'}`;
     named[what] = change.impact;
   }
   return named;

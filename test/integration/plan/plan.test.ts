@@ -149,7 +149,7 @@ describe('plan output formats', () => {
     const json = await run(['--format', 'json']);
     expect(json.code).toBe(2);
     const plan = parseJson<PlanDocument>(json);
-    expect(plan).toMatchObject({ format_version: 3, owner: 'rampart', summary: { create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0, unchanged: 0 } });
+    expect(plan).toMatchObject({ format_version: 4, owner: 'rampart', summary: { create: SAMPLE_RULES + SAMPLE_IP_VALUES, delete: 0, unchanged: 0 } });
     expect(plan.changes).toContainEqual(expect.objectContaining({
       action: 'create', kind: 'rule', client: CLIENT, application: 7, file: 'policies/shop.yaml', name: 'block-legacy-admin',
     }));

@@ -39,7 +39,7 @@ describe('the action steps under bash -e', () => {
     const result = runStep('plan', { RAMPART_POLICIES: 'policies', RAMPART_API_URL: '', RAMPART_API_TOKEN: '', EMULATOR: 'true', FORMAT: 'text', PLAN_JSON: plan });
     expect(result.status, result.stderr).toBe(0);
     expect(readFileSync(join(dir, 'plan.out'), 'utf8')).toBe(`exitcode=2\nplan-json=${plan}\nhas-changes=true\n`);
-    expect(JSON.parse(readFileSync(plan, 'utf8'))).toMatchObject({ format_version: 3 });
+    expect(JSON.parse(readFileSync(plan, 'utf8'))).toMatchObject({ format_version: 4 });
   });
 
   it('plan with impact: the saved plan carries it; past impact-limit the step fails with the refusal for the comment', () => {

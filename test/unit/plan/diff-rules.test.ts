@@ -23,7 +23,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
     expect(plan.changes).toHaveLength(1);
     expect(plan.changes[0]).toMatchObject({
       action: 'create', kind: 'rule', client: 10042, application: 7,
-      file: 'policies/shop.yaml', line: 12, name: 'block-admin', rule: { kind: type },
+      file: 'policies/shop.yaml', line: 12, name: 'block-admin', rule: { type },
     });
     expect(plan.changes[0]).not.toHaveProperty('replaces');
     expect(plan.summary).toEqual({ create: 1, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 });
@@ -42,7 +42,7 @@ describe.each(SAMPLE_KINDS)('rules of kind %s', (type) => {
       { action: 'delete', id: 6, reason: 'not-declared' },
       { action: 'delete', id: 7, reason: 'not-declared' },
     ]);
-    expect(plan.changes[1]).toMatchObject({ application: 8, rule: { kind: type } });
+    expect(plan.changes[1]).toMatchObject({ application: 8, rule: { type } });
     expect(plan.summary.delete).toBe(2);
   });
 

@@ -63,7 +63,7 @@ describe('plan ordering', () => {
       'format_version', 'owner', 'summary', 'api_calls', 'safety', 'checksum', 'desired_digest', 'live_digest',
       'changes', 'notes', 'unmanaged', 'left_unmanaged',
     ]);
-    expect(plan.format_version).toBe(3);
+    expect(plan.format_version).toBe(4);
     expect(plan.owner).toBe('rampart');
     expect(renderJson(plan)).toBe(renderJson(planDocument(everyChange().desired, everyChange().live)));
   });
@@ -238,7 +238,7 @@ describe('a saved plan carries full objects', () => {
     const plan = planDocument(desiredState([desiredRule(rule)], []), liveState());
     const change = plan.changes[0];
     if (change?.kind !== 'rule' || change.action !== 'create') throw new Error('expected a rule create');
-    expect(change.rule).toMatchObject({ kind: 'regex', type: 'regex', fields: rule.fields, comment: 'c' });
+    expect(change.rule).toMatchObject({ type: 'regex', api_type: 'regex', fields: rule.fields, comment: 'c' });
 
     const ipPlan = planDocument(desiredState(), liveState([], liveObject(3, ['KP', 'RU'], { ruleType: 'country', reason: 'r' })));
     const del = ipPlan.changes[0];

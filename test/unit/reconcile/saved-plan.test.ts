@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodePlan, planChecksum, type PlanDocument } from '../../../src/plan/index.js';
+import { encodePlan, planChecksum, PLAN_FORMAT_VERSION, type PlanDocument } from '../../../src/plan/index.js';
 import { planDocument } from '../../helpers/plan-document.js';
 import { confirmSavedPlan, planSettingsOf, readSavedPlan } from '../../../src/reconcile/saved-plan.js';
 import { everyChange } from '../plan/scenario.js';
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const valid = () => ({
-  format_version: 3, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, api_calls: 0,
+  format_version: PLAN_FORMAT_VERSION, owner: 'rampart', summary: { create: 0, update: 0, delete: 0, unchanged: 0, replace: 0, adopt: 0 }, api_calls: 0,
   safety: { ok: true, delete_count: 0, owned_count: 0, share: 0, threshold: 0.3, min_owned: 10 },
   checksum: planChecksum([]), desired_digest: 'd', live_digest: 'l', changes: [], notes: [],
 });
@@ -34,24 +34,26 @@ describe('readSavedPlan', () => {
 
   it('refuses what is not a plan, with a usage error instead of a crash later', async () => {
     const { safety: _safety, ...withoutSafety } = valid();
-    for (const content of ['not json', [], { format_version: 3, changes: [] }, withoutSafety]) {
+    for (const content of ['not json', [], { format_version: PLAN_FORMAT_VERSION, changes: [] }, withoutSafety]) {
       await expect(readSavedPlan(await save(content))).rejects.toMatchObject({ code: 'usage' });
     }
   });
 
   it('refuses a plan of an older format by name: its digests and checksum are computed otherwise', async () => {
-    const file = await save({ ...valid(), format_version: 1 });
-    await expect(readSavedPlan(file)).rejects.toMatchObject({
-      code: 'stale_plan',
-      message: `${file} was made by an older Rampart (plan format 1; this one reads format 3): make a new plan`,
-    });
+    for (const older of [1, 3]) {
+      const file = await save({ ...valid(), format_version: older });
+      await expect(readSavedPlan(file)).rejects.toMatchObject({
+        code: 'stale_plan',
+        message: `${file} was made by an older Rampart (plan format ${older}; this one reads format 4): make a new plan`,
+      });
+    }
   });
 
   it('refuses a plan of a newer format by name', async () => {
-    const file = await save({ ...valid(), format_version: 4 });
+    const file = await save({ ...valid(), format_version: 5 });
     await expect(readSavedPlan(file)).rejects.toMatchObject({
       code: 'usage',
-      message: `${file} was made by a newer Rampart (plan format 4; this one reads format 3): use that version`,
+      message: `${file} was made by a newer Rampart (plan format 5; this one reads format 4): use that version`,
     });
   });
 
