@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { HintSeed, IpObjectSeed } from '../../src/emulator/index.js';
 import type { DesiredIpEntry } from '../../src/model/ip.js';
 import { hintCreateRequest } from '../../src/apply/classes/rule-requests.js';
-import { ipFingerprint } from '../../src/model/fingerprint.js';
+import { ipFingerprint } from '../../src/model/ip-fingerprint.js';
 import { withOwnerMark } from '../../src/model/ownership.js';
 import type { DesiredRule } from '../../src/model/rule.js';
 

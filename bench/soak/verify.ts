@@ -10,7 +10,8 @@ import type { HintRecord, IpObject, StateView } from '../../src/emulator/index.j
 import { liveRuleFromHint } from '../../src/live/normalize-hint.js';
 import { liveEntriesFromIpRule } from '../../src/live/normalize-ip-rule.js';
 import { ipKey, type LiveIpEntry } from '../../src/model/ip.js';
-import { describeRewrites, ruleRewrites } from '../../src/model/rewrites.js';
+import { describeRewrites } from '../../src/model/rewrites.js';
+import { ruleRewrites } from '../../src/model/rule-rewrites.js';
 import { ruleContentKey, ruleKey, type LiveRule } from '../../src/model/rule.js';
 import type { DesiredState } from '../../src/model/state.js';
 

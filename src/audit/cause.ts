@@ -18,7 +18,8 @@
  * its memory lost) cannot be told apart: a new declaration and an object deleted in the
  * console look the same. It is `unknown`, never guessed.
  */
-import { ruleFingerprint, uncachedIpWriteKey } from '../model/fingerprint.js';
+import { uncachedIpWriteKey } from '../model/ip-fingerprint.js';
+import { ruleFingerprint } from '../model/rule-fingerprint.js';
 import type { LiveIpEntry } from '../model/ip.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { onAction, type ByAction } from '../model/by-action.js';

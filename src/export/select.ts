@@ -12,7 +12,8 @@
 import { planClass } from '../plan/classes/index.js';
 import { ipKey, IP_LISTS, LIST_LABELS, poolsOverlap, type LiveIpEntry } from '../model/ip.js';
 import { ALL_APPLICATIONS_POOL } from '../model/application.js';
-import { describeRewrites, ruleRewrites } from '../model/rewrites.js';
+import { describeRewrites } from '../model/rewrites.js';
+import { ruleRewrites } from '../model/rule-rewrites.js';
 import { ruleKey, type LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';
 import type { ExportOptions, PlacedIpEntry, PlacedRule, Scope, Selection, Skipped } from './types.js';

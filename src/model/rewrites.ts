@@ -1,11 +1,9 @@
 /**
  * What the service stored differently from what was declared, field by field,
  * both in canonical form. The apply report shows it for a create's answer; the
- * plan shows it for an owned object its mark ties to a declaration.
+ * plan shows it for an owned object its mark ties to a declaration. Each class
+ * compares its own fields (rule-rewrites.ts, ip-rewrites.ts).
  */
-import { NEVER_EXPIRES, type IpEntry } from './ip.js';
-import { sameValue, type FieldValue } from '../rules/field.js';
-import { conditionKey, fieldValues, kindOf, pointKey, type Condition, type Point, type Rule } from './rule.js';
 
 export interface FieldRewrite {
   /** The policy-file name of the field: `when`, `point`, a kind's field (`attack`, `rate`, ...), `comment`, `value`, `expires`, ... */
@@ -14,71 +12,11 @@ export interface FieldRewrite {
   readonly stored: string;
 }
 
-export function formatPoint(point: Point): string {
-  return `[${point.join(', ')}]`;
-}
+export const NONE = '(none)';
 
-export function formatCondition(condition: Condition): string {
-  const value = condition.value === null ? '' : ` ${JSON.stringify(condition.value)}`;
-  return `${formatPoint(condition.point)} ${condition.type}${value}`;
-}
-
-const NONE = '(none)';
-
-function text(value: string | undefined): string {
+/** A text field as a rewrite shows it: quoted, or `(none)`. */
+export function rewriteText(value: string | undefined): string {
   return value === undefined || value === '' ? NONE : JSON.stringify(value);
-}
-
-/** Conditions are a set: only the ones on one side and not the other are shown. */
-function conditionRewrite(declared: readonly Condition[], stored: readonly Condition[]): FieldRewrite | undefined {
-  const storedKeys = new Set(stored.map(conditionKey));
-  const declaredKeys = new Set(declared.map(conditionKey));
-  const onlyDeclared = declared.filter((c) => !storedKeys.has(conditionKey(c)));
-  const onlyStored = stored.filter((c) => !declaredKeys.has(conditionKey(c)));
-  if (onlyDeclared.length === 0 && onlyStored.length === 0) return undefined;
-  const list = (conditions: readonly Condition[]) => (conditions.length ? conditions.map(formatCondition).join('; ') : NONE);
-  return { field: 'when', declared: list(onlyDeclared), stored: list(onlyStored) };
-}
-
-export function ruleRewrites(declared: Rule, stored: Rule): FieldRewrite[] {
-  const out: FieldRewrite[] = [];
-  const conditions = conditionRewrite(declared.conditions, stored.conditions);
-  if (conditions) out.push(conditions);
-  const points = (rule: Rule) => rule.point.map(pointKey).join(' ');
-  if (points(declared) !== points(stored)) {
-    const show = (rule: Rule) => (rule.point.length ? `[${rule.point.map(formatPoint).join(', ')}]` : NONE);
-    out.push({ field: 'point', declared: show(declared), stored: show(stored) });
-  }
-  if (declared.kind !== stored.kind) out.push({ field: 'type', declared: declared.kind, stored: stored.kind });
-  const a = fieldValues(declared);
-  const b = fieldValues(stored);
-  for (const field of kindOf(declared).fields) {
-    const [x, y] = [a[field.name], b[field.name]];
-    // A field the declaration leaves out is the service's: what it stored there is no rewrite.
-    if (x === undefined || sameValue(x, y)) continue;
-    const show = (value: FieldValue | undefined) => (value === undefined ? NONE : field.format(value as never));
-    out.push({ field: field.name, declared: show(x), stored: show(y) });
-  }
-  if ((declared.comment ?? '') !== (stored.comment ?? '')) out.push({ field: 'comment', declared: text(declared.comment), stored: text(stored.comment) });
-  return out;
-}
-
-function formatExpiry(seconds: number): string {
-  return seconds >= NEVER_EXPIRES ? 'never' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-export function ipRewrites(declared: IpEntry, stored: IpEntry): FieldRewrite[] {
-  const out: FieldRewrite[] = [];
-  if (declared.value !== stored.value) out.push({ field: 'value', declared: declared.value, stored: stored.value });
-  const pools = (e: IpEntry) => e.pools.join(', ');
-  if (pools(declared) !== pools(stored)) out.push({ field: 'application', declared: pools(declared), stored: pools(stored) });
-  if (declared.expiresAt !== stored.expiresAt) {
-    out.push({ field: 'expires', declared: formatExpiry(declared.expiresAt), stored: formatExpiry(stored.expiresAt) });
-  }
-  if ((declared.reason ?? '') !== (stored.reason ?? '')) {
-    out.push({ field: 'reason', declared: text(declared.reason), stored: text(stored.reason) });
-  }
-  return out;
 }
 
 /** `when: [method] equal "get" → [method] equal "GET"; expires: … → …` */

@@ -11,9 +11,12 @@
  * no longer matches and the diff plans the change as usual.
  */
 import { planClass } from './classes/index.js';
-import { ipFingerprint, ruleFingerprint } from '../model/fingerprint.js';
+import { ipFingerprint } from '../model/ip-fingerprint.js';
+import { ruleFingerprint } from '../model/rule-fingerprint.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
-import { describeRewrites, ipRewrites, ruleRewrites } from '../model/rewrites.js';
+import { describeRewrites } from '../model/rewrites.js';
+import { ipRewrites } from '../model/ip-rewrites.js';
+import { ruleRewrites } from '../model/rule-rewrites.js';
 import { fieldValues, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
 import { appendTo } from './append.js';

@@ -5,7 +5,7 @@
  */
 import { LIST_LABELS, poolsOverlap, type DesiredIpEntry } from '../model/ip.js';
 import { ALL_APPLICATIONS_POOL } from '../model/application.js';
-import { ruleRewrites } from '../model/rewrites.js';
+import { ruleRewrites } from '../model/rule-rewrites.js';
 import { kindOf, ruleKey, type DesiredRule } from '../model/rule.js';
 import type { Source } from '../model/source.js';
 import { ipv4Bounds } from '../model/cidr.js';

@@ -8,10 +8,12 @@ import { mayHaveBeenApplied } from '../../api/retry.js';
 import { ApiConflictError } from '../../errors.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { UNKNOWN_ID } from '../../live/write-journal.js';
-import { ipFingerprint, ipWriteKey } from '../../model/fingerprint.js';
+import { ipWriteKey } from '../../model/ip-fingerprint.js';
+import { ipFingerprint } from '../../model/ip-fingerprint.js';
 import { plainIpEntry, type IpEntry, type LiveIpEntry } from '../../model/ip.js';
 import type { AdoptIp } from '../../model/ip-change.js';
-import { ipRewrites, type FieldRewrite } from '../../model/rewrites.js';
+import { type FieldRewrite } from '../../model/rewrites.js';
+import { ipRewrites } from '../../model/ip-rewrites.js';
 import { MAX_CREATE_ATTEMPTS, type ExecuteContext, type Outcome } from '../execute.js';
 import { ipRuleCreateRequest } from './ip-requests.js';
 

@@ -5,7 +5,7 @@
  */
 import type { ApiIpRuleCreate } from '../../api/records.js';
 import { InternalError } from '../../errors.js';
-import { ipFingerprint } from '../../model/fingerprint.js';
+import { ipFingerprint } from '../../model/ip-fingerprint.js';
 import type { IpEntry } from '../../model/ip.js';
 import { withOwnerMark } from '../../model/ownership.js';
 

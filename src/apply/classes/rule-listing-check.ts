@@ -1,6 +1,7 @@
 /** What the rule listings must show after an apply's rule writes (see apply/settle.ts). */
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
-import { listedRuleWriteKey, ruleWriteKey } from '../../model/fingerprint.js';
+import { listedRuleWriteKey } from '../../model/rule-fingerprint.js';
+import { ruleWriteKey } from '../../model/rule-fingerprint.js';
 import { plainRule } from '../../model/rule.js';
 import type { RuleChange } from '../../model/rule-change.js';
 import type { AdoptRule } from '../../model/rule-change.js';

@@ -4,7 +4,7 @@
  * back (after the server's normalization) as the same canonical rule.
  */
 import type { ApiHintCreate, ApiHintUpdate } from '../../api/records.js';
-import { ruleFingerprint } from '../../model/fingerprint.js';
+import { ruleFingerprint } from '../../model/rule-fingerprint.js';
 import { withOwnerMark } from '../../model/ownership.js';
 import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../../model/rule.js';
 import { sameValue } from '../../rules/field.js';

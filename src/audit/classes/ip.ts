@@ -1,5 +1,6 @@
 /** Why IP-list values are written, and what their audit record lists. */
-import { ipFingerprint, ipWriteKey } from '../../model/fingerprint.js';
+import { ipWriteKey } from '../../model/ip-fingerprint.js';
+import { ipFingerprint } from '../../model/ip-fingerprint.js';
 import { planClassOf } from '../../plan/classes/index.js';
 import type { IpChange } from '../../model/ip-change.js';
 import type { CreateIp } from '../../model/ip-change.js';

@@ -4,7 +4,7 @@ import { onAction, type ByAction } from '../../model/by-action.js';
 import type { DesiredRule } from '../../model/rule.js';
 import type { ChangeResult } from '../change-result.js';
 import type { WriteCause } from '../cause.js';
-import { ruleFingerprint } from '../../model/fingerprint.js';
+import { ruleFingerprint } from '../../model/rule-fingerprint.js';
 import { conditionKey, fieldValues, plainRule, pointKey, sortConditions, type Rule } from '../../model/rule.js';
 import { planClassOf } from '../../plan/classes/index.js';
 import { ruleApplication } from '../../plan/objects.js';

@@ -11,7 +11,7 @@ import type { ObjectCounts } from '../counts.js';
 import type { GuardedDeletes } from '../safety.js';
 import type { Source } from '../../model/source.js';
 import { compareSources } from '../notes.js';
-import { ipWriteKey } from '../../model/fingerprint.js';
+import { ipWriteKey } from '../../model/ip-fingerprint.js';
 import { poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';
 import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanSource } from '../types.js';
 import type { PlanClass } from './class.js';

@@ -6,7 +6,7 @@ import type { CreateRule } from '../../model/rule-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { ObjectCounts } from '../counts.js';
 import { nestedKeys } from '../changed-keys.js';
-import { ruleWriteKey } from '../../model/fingerprint.js';
+import { ruleWriteKey } from '../../model/rule-fingerprint.js';
 import { ruleApplication, toPlanRule } from '../objects.js';
 import type { PlanAdoptRule, PlanCreateRule, PlanDeleteRule, PlanUpdateRule } from '../types.js';
 import type { PlanClass } from './class.js';

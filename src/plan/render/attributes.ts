@@ -5,7 +5,8 @@
  * change here.
  */
 import { NEVER_EXPIRES } from '../../model/ip.js';
-import { formatCondition, formatPoint } from '../../model/rewrites.js';
+import { formatCondition } from '../../model/rule-rewrites.js';
+import { formatPoint } from '../../model/rule-rewrites.js';
 import type { FieldValue } from '../../rules/field.js';
 import { isKindName, ruleKind } from '../../rules/registry.js';
 import type { PlanIpObject, PlanRule } from '../types.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../../../src/audit/cause.js';
-import { ipFingerprint, ruleFingerprint } from '../../../src/model/fingerprint.js';
+import { ipFingerprint } from '../../../src/model/ip-fingerprint.js';
+import { ruleFingerprint } from '../../../src/model/rule-fingerprint.js';
 import type { LiveState, DesiredState } from '../../../src/model/state.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { digestDesired } from '../../../src/plan/digest.js';

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ipWriteKey, shortHexDigest, uncachedIpWriteKey } from '../../../src/model/fingerprint.js';
+import { shortHexDigest } from '../../../src/model/fingerprint.js';
+import { uncachedIpWriteKey } from '../../../src/model/ip-fingerprint.js';
+import { ipWriteKey } from '../../../src/model/ip-fingerprint.js';
 import type { IpEntry } from '../../../src/model/ip.js';
 
 describe('shortHexDigest', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ruleFingerprint } from '../../../src/model/fingerprint.js';
+import { ruleFingerprint } from '../../../src/model/rule-fingerprint.js';
 import { ruleKey, sortConditions, type Condition, type DesiredRule } from '../../../src/model/rule.js';
 
 const conditions: Condition[] = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ipFingerprint, ruleFingerprint } from '../../../src/model/fingerprint.js';
+import { ipFingerprint } from '../../../src/model/ip-fingerprint.js';
+import { ruleFingerprint } from '../../../src/model/rule-fingerprint.js';
 import type { Condition } from '../../../src/model/rule.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { desiredIp, desiredRule, desiredState, liveObject, liveRule, liveState, ruleFields } from './builders.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderText } from '../../../src/plan/render/text.js';
-import { ruleFingerprint } from '../../../src/model/fingerprint.js';
+import { ruleFingerprint } from '../../../src/model/rule-fingerprint.js';
 import { withOwnerMark } from '../../../src/model/ownership.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
 import { createBodies, hint, OWNER, planFor, policyText, updateBody } from './scenario.js';
