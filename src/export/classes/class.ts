@@ -18,7 +18,7 @@ export interface YamlNodes {
   block(value: unknown): Node;
 }
 
-export interface ExportClass<Live extends { readonly client: number }, Desired, Counted extends string = string> {
+export interface ExportClass<Live, Desired, Counted extends string = string> {
   /** The field of an export file that counts the class's objects (`rules`, `ipValues`). */
   readonly counted: Counted;
   /** How the report and the export record name an object. */

@@ -22,6 +22,7 @@ import type { ClassSkip, ExportClass } from './class.js';
 const FLOW_IPS_MAX = 8;
 
 export const IP_EXPORT: ExportClass<LiveIpEntry, DesiredIpEntry, 'ipValues'> = {
+  // IP-list values (one per address, country, ...), as plans count them.
   counted: 'ipValues',
   handle: (entry) => ({ id: entry.id, value: entry.value }),
 
