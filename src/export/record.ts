@@ -8,8 +8,10 @@
  * since carry the mark and are deleted as usual; the record no longer matters
  * for them.
  */
+import { OBJECT_CLASS_LIST, type ObjectClass } from '../model/object-class.js';
 import { OBJECT_CLASSES } from '../plan/classes/index.js';
-import type { ExportFile, PlacedIpEntry, PlacedRule } from './types.js';
+import { exportClass } from './classes/index.js';
+import type { ExportFile, PlacedObjects } from './types.js';
 import { fileNameOf } from './types.js';
 import type { ExportedObject } from '../model/exported.js';
 
@@ -24,12 +26,12 @@ export interface ExportRecord {
   readonly objects: readonly ExportedObject[];
 }
 
-export function buildRecord(client: number, rules: readonly PlacedRule[], ipEntries: readonly PlacedIpEntry[], files: readonly ExportFile[]): ExportRecord {
+export function buildRecord(client: number, placed: PlacedObjects, files: readonly ExportFile[]): ExportRecord {
   const written = new Set(files.map((f) => f.name));
-  const objects: ExportedObject[] = [
-    ...rules.filter((p) => p.live.owner === undefined).map((p) => ({ kind: 'rule' as const, client, id: p.live.id, file: fileNameOf(p.scope) })),
-    ...ipEntries.filter((p) => p.live.owner === undefined).map((p) => ({ kind: 'ip' as const, client, id: p.live.id, value: p.live.value, file: fileNameOf(p.scope) })),
-  ].filter((o) => written.has(o.file));
+  const unmanaged = <K extends ObjectClass>(kind: K): ExportedObject[] => placed[kind]
+    .filter((p) => p.live.owner === undefined)
+    .map((p) => ({ kind, client, ...exportClass(kind).handle(p.live), file: fileNameOf(p.scope) }));
+  const objects = OBJECT_CLASS_LIST.flatMap(unmanaged).filter((o) => written.has(o.file));
   return { format_version: 1, client, objects };
 }
 

@@ -2,8 +2,8 @@
  * The values `rampart export` works with: which live objects go into which
  * policy file, and which were left out and why.
  */
-import type { LiveIpEntry } from '../model/ip.js';
-import type { LiveRule } from '../model/rule.js';
+import { OBJECT_CLASS_LIST, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
+import type { ExportCounts } from './classes/index.js';
 import type { ExportRecord } from './record.js';
 
 /** Which applications a file covers: `all` (account-wide) or sorted ids. */
@@ -21,41 +21,45 @@ export const SKIP_REASONS = [
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-export interface Skipped {
-  readonly kind: 'rule' | 'ip';
+/** How a live object is named in the report and the export record: its API id, and for an IP entry its value. */
+export interface ObjectHandle {
   /** The API id of the rule or IP object. */
   readonly id: number;
   /** For IP entries: the value (address, country, ...). */
   readonly value?: string;
+}
+
+export interface Skipped extends ObjectHandle {
+  readonly kind: ObjectClass;
   readonly reason: SkipReason;
   readonly detail: string;
 }
 
-/** A live rule placed in a file, with its conditions minus the instance one. */
-export interface PlacedRule {
+/** A live object placed in the file of its scope. */
+export interface Placed<T> {
   readonly scope: Scope;
-  readonly live: LiveRule;
+  readonly live: T;
 }
 
-export interface PlacedIpEntry {
-  readonly scope: Scope;
-  readonly live: LiveIpEntry;
+/** Each class's placed live objects. */
+export type PlacedObjects = { readonly [K in ObjectClass]: readonly Placed<ObjectClassModels[K]['live']>[] };
+
+/** Each class's placed objects, as `make` gives them for the class. */
+export function placedByClass(make: <K extends ObjectClass>(kind: K) => readonly Placed<ObjectClassModels[K]['live']>[]): PlacedObjects {
+  // Sound: each class's entry is what `make` placed for that class.
+  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [kind, make(kind)])) as unknown as PlacedObjects;
 }
 
 export interface Selection {
-  readonly rules: readonly PlacedRule[];
-  readonly ipEntries: readonly PlacedIpEntry[];
+  readonly placed: PlacedObjects;
   readonly skipped: readonly Skipped[];
 }
 
-export interface ExportFile {
+export type ExportFile = ExportCounts & {
   /** File name inside the output directory, e.g. `app-7.yaml`. */
   readonly name: string;
   readonly text: string;
-  readonly rules: number;
-  /** IP-list values (one per address, country, ...), as plans count them. */
-  readonly ipValues: number;
-}
+};
 
 export interface ExportOptions {
   readonly client: number;

@@ -3,8 +3,10 @@
  * as its record keeps it (export/record.ts). The planner reads these to say
  * which ones no declaration matches any more (plan/left-behind.ts).
  */
+import type { ObjectClass } from './object-class.js';
+
 export interface ExportedObject {
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   /** The live id when exported. */
   readonly id: number;

@@ -54,3 +54,11 @@ export function classObjects<Side extends 'desired' | 'live'>(objects: ObjectsBy
   // Sound: each class's objects go under the field STATE_FIELDS names for it.
   return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [STATE_FIELDS[kind], objects[kind]])) as unknown as ClassObjects<Side>;
 }
+
+/** Each class's objects on one side, as `make` gives them for the class. */
+export function objectsByClass<Side extends 'desired' | 'live'>(
+  make: <K extends ObjectClass>(kind: K) => readonly ObjectClassModels[K][Side][],
+): ObjectsByClass<Side> {
+  // Sound: each class's entry is what `make` made for that class.
+  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [kind, make(kind)])) as unknown as ObjectsByClass<Side>;
+}

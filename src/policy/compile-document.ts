@@ -4,32 +4,29 @@
  * run reports every problem of the file.
  */
 import { Interner } from '../model/interner.js';
-import type { DesiredIpEntry } from '../model/ip.js';
-import type { DesiredRule } from '../model/rule.js';
+import { classObjects, objectsByClass, type ClassObjects } from '../model/object-class.js';
+import { policyClass } from './classes/index.js';
 import type { DocumentContext } from './context.js';
 import type { PolicyDocument } from './document.js';
-import { compileIpEntries } from './ip-entries.js';
 import { Reporter } from './reporter.js';
-import { compileRules } from './rules.js';
 import { isRecord } from './schema-messages.js';
 import { validateSchema } from './schema.js';
 import { pointer } from './source-map.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { ParsedPolicy } from './yaml.js';
 
-export interface CompiledDocument {
+/** The document's diagnostics, and each class's objects it declares under the class's field (`rules`, `ipEntries`). */
+export type CompiledDocument = ClassObjects<'desired'> & {
   readonly file: string;
   readonly diagnostics: Diagnostic[];
   readonly client?: number;
   /** Where `client:` is written; on the clean path found only when read (an error about the account). */
   readonly clientAt?: { readonly line: number; readonly col: number };
-  readonly rules: DesiredRule[];
-  readonly ipEntries: DesiredIpEntry[];
   /** Unix seconds the document's result was computed for. */
   readonly now: number;
   /** Every expiry compared with `now` (see `stillValidAt`). */
   readonly expiries: readonly number[];
-}
+};
 
 /** Whether the document compiles the same at `now`: no expiry lies between its `now` and this one. */
 export function stillValidAt(compiled: CompiledDocument, now: number): boolean {
@@ -42,7 +39,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
   const { file, map } = parsed;
   const report = new Reporter(file, map);
   const expiries: number[] = [];
-  const empty = { file, rules: [], ipEntries: [], now, expiries };
+  const empty = { file, ...classObjects(objectsByClass<'desired'>(() => [])), now, expiries };
   if (parsed.data === undefined) return { ...empty, diagnostics: parsed.diagnostics };
   if (parsed.data === null) {
     report.warning('empty-file', 'the file holds no policy; it is ignored', []);
@@ -67,14 +64,12 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     expiries,
     intern: new Interner(),
   };
-  const rules = compileRules(doc, ctx);
-  const ipEntries = compileIpEntries(doc, ctx);
+  const objects = objectsByClass<'desired'>((kind) => policyClass(kind).compile(doc, ctx));
   return {
     file,
     diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
     ...(ctx.client !== undefined ? { client: ctx.client, clientAt: report.source(['client'], 'client') } : {}),
-    rules,
-    ipEntries,
+    ...classObjects(objects),
     now,
     expiries,
   };

@@ -2,12 +2,12 @@
  * Parsed documents → diagnostics and, when nothing is an error, the desired
  * state. Pure: no file system, so tests feed in-memory text.
  */
-import { compareIpIdentity } from '../model/ip.js';
-import { ruleKey } from '../model/rule.js';
 import { compareStrings } from '../model/compare.js';
+import { classObjects, objectsByClass, objectsOf, type ObjectClass } from '../model/object-class.js';
 import type { ClientSource, DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
 import { compilePolicyText } from './compile-text.js';
+import { policyClass } from './classes/index.js';
 import { crossChecks } from './conflicts.js';
 import { hasErrors, type Diagnostic } from '../diagnostic.js';
 import { sortDiagnostics, type PolicyOptions, type PolicyText } from './types.js';
@@ -32,13 +32,14 @@ export function nowSeconds(options: PolicyOptions): number {
 /** Compiled documents → the checks across files, all diagnostics and the desired state. */
 export function combineDocuments(documents: readonly CompiledDocument[]): ValidationResult {
   const compiled = [...documents].sort((a, b) => compareStrings(a.file, b.file));
-  const rules = compiled.flatMap((c) => c.rules);
-  const ipEntries = compiled.flatMap((c) => c.ipEntries);
-  const diagnostics = sortDiagnostics([...compiled.flatMap((c) => c.diagnostics), ...crossChecks(rules, ipEntries)]);
+  const objects = objectsByClass<'desired'>(<K extends ObjectClass>(kind: K) => compiled.flatMap((c) => objectsOf<K, 'desired'>(c, kind)));
+  const diagnostics = sortDiagnostics([...compiled.flatMap((c) => c.diagnostics), ...crossChecks(objects)]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const clients = [...new Set(compiled.flatMap((c) => (c.client === undefined ? [] : [c.client])))].sort((a, b) => a - b);
   const clientSources = compiled.flatMap((c) => (c.client === undefined || !c.clientAt ? [] : [clientSource(c.client, c.file, c.clientAt)]));
-  return { diagnostics, desired: normalizeOrder({ clients, rules, ipEntries, ...(clientSources.length ? { clientSources } : {}) }) };
+  // Each class in a deterministic order, whatever the order of the files.
+  const sorted = objectsByClass<'desired'>((kind) => policyClass(kind).sort(objects[kind]));
+  return { diagnostics, desired: { clients, ...classObjects(sorted), ...(clientSources.length ? { clientSources } : {}) } };
 }
 
 /**
@@ -63,14 +64,4 @@ function clientSource(client: number, file: string, at: { readonly line: number;
 export function loadPolicyTexts(texts: readonly PolicyText[], options: PolicyOptions = {}): ValidationResult {
   const now = nowSeconds(options);
   return combineDocuments(texts.map((text) => compilePolicyText(text, options, now)));
-}
-
-/** Deterministic order: rules by client then identity; entries by identity then expiry. */
-function normalizeOrder(state: DesiredState): DesiredState {
-  const rules = state.rules
-    .map((rule) => ({ rule, key: ruleKey(rule) }))
-    .sort((a, b) => a.rule.client - b.rule.client || compareStrings(a.key, b.key) || compareStrings(a.rule.source.file, b.rule.source.file))
-    .map((x) => x.rule);
-  const ipEntries = [...state.ipEntries].sort((a, b) => compareIpIdentity(a, b) || a.expiresAt - b.expiresAt);
-  return { ...state, rules, ipEntries };
 }

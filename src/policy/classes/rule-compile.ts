@@ -3,20 +3,20 @@
  * checks the schema cannot express (point shapes, operators, regexes,
  * condition limits, duplicate names).
  */
-import { canonicalCondition, isHostEqual } from '../model/canonical.js';
-import { ALL_APPLICATIONS_POOL } from '../model/application.js';
-import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type Rule } from '../model/rule.js';
-import type { FieldValue } from '../rules/field.js';
-import type { RuleKind } from '../rules/kind.js';
-import { isKindName, referencesOf, ruleKind } from '../rules/registry.js';
-import type { DocumentContext } from './context.js';
-import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from './document.js';
-import { checkPoint } from './points.js';
-import { didYouMean } from '../model/suggest.js';
-import { regexProblem, REGEX_DIALECT } from '../model/regex.js';
-import { urlScope, type UrlCondition } from './url-scope.js';
-import { isRecord } from './schema-messages.js';
-import type { Path } from './source-map.js';
+import { canonicalCondition, isHostEqual } from '../../model/canonical.js';
+import { ALL_APPLICATIONS_POOL } from '../../model/application.js';
+import { conditionKey, sortConditions, type Condition, type DesiredRule, type Point, type Rule } from '../../model/rule.js';
+import type { FieldValue } from '../../rules/field.js';
+import type { RuleKind } from '../../rules/kind.js';
+import { isKindName, referencesOf, ruleKind } from '../../rules/registry.js';
+import type { DocumentContext } from '../context.js';
+import { OWNER_MARK_PATTERN, type ConditionSpec, type PolicyDocument, type RuleSpec } from '../document.js';
+import { checkPoint } from '../points.js';
+import { didYouMean } from '../../model/suggest.js';
+import { regexProblem, REGEX_DIALECT } from '../../model/regex.js';
+import { urlScope, type UrlCondition } from '../url-scope.js';
+import { isRecord } from '../schema-messages.js';
+import type { Path } from '../source-map.js';
 
 /** The service's limit, counting the instance condition `application` adds. */
 export const MAX_CONDITIONS = 60;

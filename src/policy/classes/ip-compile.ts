@@ -3,15 +3,15 @@
  * pools from `application` and the expiry in Unix seconds. An entry whose
  * expiry has passed is checked but left out (the service would not keep it).
  */
-import { IP_VALUE_KEYS, modelExpiry, NEVER_EXPIRES, readsAsNever, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName } from '../model/ip.js';
-import { ALL_APPLICATIONS_POOL } from '../model/application.js';
-import { checkAddress, WARN_BELOW_IPV4_PREFIX } from './address.js';
-import type { DocumentContext } from './context.js';
-import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from './document.js';
-import { formatSeconds, parseExpiry } from './expiry.js';
-import { isRecord } from './schema-messages.js';
-import type { Path } from './source-map.js';
-import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from './sources.js';
+import { IP_VALUE_KEYS, modelExpiry, NEVER_EXPIRES, readsAsNever, POLICY_LIST_NAMES, POLICY_LISTS, RULE_TYPE_OF_KEY, type DesiredIpEntry, type IpValueKey, type PolicyListName } from '../../model/ip.js';
+import { ALL_APPLICATIONS_POOL } from '../../model/application.js';
+import { checkAddress, WARN_BELOW_IPV4_PREFIX } from '../address.js';
+import type { DocumentContext } from '../context.js';
+import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from '../document.js';
+import { formatSeconds, parseExpiry } from '../expiry.js';
+import { isRecord } from '../schema-messages.js';
+import type { Path } from '../source-map.js';
+import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from '../sources.js';
 
 
 export function compileIpEntries(doc: PolicyDocument, ctx: DocumentContext): DesiredIpEntry[] {

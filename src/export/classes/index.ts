@@ -1,0 +1,25 @@
+/**
+ * The object classes as `rampart export` writes them, by the class's name
+ * (model/object-class.ts). A new class adds its module here and one entry below.
+ */
+import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
+import type { ExportClass } from './class.js';
+import { IP_EXPORT } from './ip.js';
+import { RULE_EXPORT } from './rules.js';
+
+export type { ClassSkip, ExportClass, YamlNodes } from './class.js';
+
+const EXPORT_CLASSES = {
+  rule: RULE_EXPORT,
+  ip: IP_EXPORT,
+} as const satisfies { readonly [K in ObjectClass]: ExportClass<ObjectClassModels[K]['live'], ObjectClassModels[K]['desired']> };
+
+/** How many objects of each class an export file holds, under each class's field (`rules`, `ipValues`). */
+export type ExportCounts = { readonly [K in ObjectClass as (typeof EXPORT_CLASSES)[K]['counted']]: number };
+
+const BY_CLASS: { readonly [K in ObjectClass]: ExportClass<ObjectClassModels[K]['live'], ObjectClassModels[K]['desired']> } = EXPORT_CLASSES;
+
+/** The class by name. */
+export function exportClass<K extends ObjectClass>(kind: K): ExportClass<ObjectClassModels[K]['live'], ObjectClassModels[K]['desired']> {
+  return BY_CLASS[kind];
+}
