@@ -25,7 +25,7 @@ import type { LiveState } from '../model/state.js';
 import type { KindEvidence } from '../rules/kind.js';
 import type { ImpactEffect } from '../plan/types.js';
 import type { Impact } from '../plan/model.js';
-import { changesOf, dispatch, type ByClass } from './classes.js';
+import { changesOf, dispatch, type ByClass } from './classes/index.js';
 import { FilteringModes } from './modes.js';
 import { HOST_POINT_KEY, pointKeyOf } from './point.js';
 import type { ClientRequests, EvidenceHit, RequestIndex, SeenRequest } from './requests.js';

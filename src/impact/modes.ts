@@ -18,8 +18,8 @@ import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { Impact } from '../plan/model.js';
 import type { ClientRequests, SeenRequest } from './requests.js';
-import { entriesAfter, rulesAfter } from './after-plan.js';
-import { changesOf } from './classes.js';
+import { objectsAfter } from './after-plan.js';
+import { changesOf } from './classes/index.js';
 import { SourceList } from './sources.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
 
@@ -78,7 +78,7 @@ export class FilteringModes {
     if (rules) return rules;
     const isMode = (rule: Rule) => rule.client === client && rule.kind === 'mode';
     const live = this.live.rules.filter(isMode);
-    const current = side === 'after' ? rulesAfter(live, changesOf(this.changes, 'rule').filter((change) => isMode(change.rule))) : live;
+    const current = side === 'after' ? objectsAfter('rule', live, changesOf(this.changes, 'rule').filter((change) => isMode(change.rule))) : live;
     rules = current.filter((rule) => unrecordedCondition(rule.conditions) === undefined).map((rule) => ({
       rule,
       mode: String((rule.fields as Readonly<Record<string, unknown>>).mode ?? NODE_MODE),
@@ -93,7 +93,7 @@ export class FilteringModes {
     let lists = this.lists.get(client);
     if (lists) return lists;
     const changes = changesOf(this.changes, 'ip').filter((change) => change.client === client);
-    const entries = entriesAfter(this.live.ipEntries.filter((e) => e.client === client), changes);
+    const entries = objectsAfter('ip', this.live.ipEntries.filter((e) => e.client === client), changes);
     lists = Object.fromEntries(IP_LISTS.map((list) => [list, new SourceList(entries.filter((e) => e.list === list))])) as Record<IpListName, SourceList>;
     this.lists.set(client, lists);
     return lists;

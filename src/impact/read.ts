@@ -8,12 +8,8 @@
  */
 import type { ServiceApi } from '../api/service.js';
 import { readHitWindow, type HitWindow } from '../hits/read.js';
-import { onAction, type ByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
-import type { IpChange } from '../model/ip-change.js';
-import { ALL_APPLICATIONS_POOL } from '../model/application.js';
-import { kindOf } from '../model/rule.js';
-import { dispatch, type ByClass } from './classes.js';
+import { impactClassOf } from './classes/index.js';
 import { RequestIndex } from './requests.js';
 import { planClassOf } from '../plan/classes/index.js';
 
@@ -40,38 +36,14 @@ export function hitsWanted(changes: readonly Change[]): Map<number, HitsWanted> 
     const client = planClassOf(change).client(change);
     const entry = wanted.get(client) ?? { applications: new Set<number>(), experimental: false };
     wanted.set(client, entry);
-    const applications = dispatch(APPLICATIONS, change);
+    const objectClass = impactClassOf(change);
+    const applications = objectClass.applications(change);
     if (applications === undefined) entry.applications = undefined;
     else for (const app of applications) entry.applications?.add(app);
-    if (dispatch(EXPERIMENTAL, change)) entry.experimental = true;
+    if (objectClass.experimental(change)) entry.experimental = true;
   }
   return new Map([...wanted].map(([client, w]) => [client, { ...(w.applications ? { applications: w.applications } : {}), experimental: w.experimental }]));
 }
-
-/** The pools an IP change writes, or those its deleted values were in. */
-const IP_POOLS: ByAction<IpChange, readonly number[]> = {
-  create: (change) => change.pools,
-  adopt: (change) => change.pools,
-  delete: (change) => change.objects.flatMap((object) => object.entries.flatMap((entry) => entry.pools)),
-};
-
-/** The applications a change acts on, or undefined for every one. */
-const APPLICATIONS: ByClass<readonly number[] | undefined> = {
-  rule: (change) => {
-    const instance = change.rule.conditions.find((c) => c.point[0] === 'instance' && c.type === 'equal');
-    return instance?.value != null ? [Number(instance.value)] : undefined;
-  },
-  ip: (change) => {
-    const pools = onAction(change, IP_POOLS);
-    return pools.includes(ALL_APPLICATIONS_POOL) ? undefined : pools;
-  },
-};
-
-/** Whether a change's evidence may be an experimental regex's dry run. */
-const EXPERIMENTAL: ByClass<boolean> = {
-  rule: (change) => kindOf(change.rule).evidence?.decides === 'detection-by-regex',
-  ip: () => false,
-};
 
 export async function readImpactHits(api: ServiceApi, changes: readonly Change[], window: HitWindow, signal?: AbortSignal): Promise<ImpactHits> {
   const wanted = [...hitsWanted(changes)].sort((a, b) => a[0] - b[0]);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { IpEntry } from '../model/ip.js';
-import type { Rule } from '../model/rule.js';
+import { objectsOf, type ObjectClass } from '../model/object-class.js';
 import type { DesiredState, LiveState } from '../model/state.js';
+import { OBJECT_CLASSES, planClass } from './classes/index.js';
 import { Hash128 } from './hash128.js';
 
 /**
@@ -19,64 +19,30 @@ import { Hash128 } from './hash128.js';
  */
 
 export function digestDesired(desired: DesiredState): string {
-  const hash = new Hash128();
-  const rules = new HashSum();
-  for (const rule of desired.rules) rules.add(hashRule(hash.reset(), rule).finish());
-  const ip = new HashSum();
-  for (const entry of desired.ipEntries) ip.add(hashIp(hash.reset(), entry).finish());
-  return finish(desired.clients, rules, ip);
+  return digestOf(desired.clients, (kind, hash) => {
+    const { digest } = planClass(kind);
+    const sum = new HashSum();
+    for (const object of objectsOf<ObjectClass, 'desired'>(desired, kind)) sum.add(digest.desired(hash.reset(), object).finish());
+    return sum;
+  });
 }
 
 export function digestLive(live: LiveState): string {
+  return digestOf(live.clients, (kind, hash) => {
+    const { digest } = planClass(kind);
+    const sum = new HashSum();
+    for (const object of objectsOf<ObjectClass, 'live'>(live, kind)) sum.add(digest.live(hash.reset(), object).finish());
+    return sum;
+  });
+}
+
+/** Each class's sum, in plan order, under its label. */
+function digestOf(clients: readonly number[], sumOf: (kind: ObjectClass, hash: Hash128) => HashSum): string {
   const hash = new Hash128();
-  const rules = new HashSum();
-  for (const rule of live.rules) {
-    hash.reset();
-    hash.number(rule.id);
-    hash.optionalString(rule.owner);
-    rules.add(hashRule(hash, rule).finish());
-  }
-  const ip = new HashSum();
-  for (const entry of live.ipEntries) {
-    hash.reset();
-    hash.number(entry.id);
-    hash.number(entry.objectSize);
-    hash.optionalString(entry.owner);
-    ip.add(hashIp(hash, entry).finish());
-  }
-  return finish(live.clients, rules, ip);
+  return finish(clients, OBJECT_CLASSES.map((kind) => `${planClass(kind).digest.label} ${sumOf(kind, hash)}`));
 }
 
-/** What `ruleContentKey` holds: identity, every field, the comment (none and empty alike). */
-function hashRule(hash: Hash128, rule: Rule): Hash128 {
-  hash.number(rule.client);
-  hash.string(rule.kind);
-  // Both readers sort conditions (`sortConditions`) when they make a rule: hashed in that order.
-  hash.word(rule.conditions.length);
-  for (const condition of rule.conditions) {
-    hash.value(condition.point);
-    hash.string(condition.type);
-    hash.value(condition.value);
-  }
-  hash.value(rule.point);
-  hash.value(rule.fields);
-  hash.optionalString(rule.comment || undefined);
-  return hash;
-}
 
-/** What `ipKey` holds, then expiry and reason (none and empty told apart). */
-function hashIp(hash: Hash128, entry: IpEntry): Hash128 {
-  hash.number(entry.client);
-  hash.string(entry.list);
-  hash.string(entry.ruleType);
-  hash.string(entry.value);
-  const pools = entry.pools;
-  hash.word(pools.length);
-  for (let i = 0; i < pools.length; i++) hash.number(pools[i] as number);
-  hash.number(entry.expiresAt);
-  hash.optionalString(entry.reason);
-  return hash;
-}
 
 /** A multiset of 128-bit hashes: their count and their sum, as two 64-bit lanes each modulo 2^64. */
 class HashSum {
@@ -102,7 +68,7 @@ class HashSum {
 }
 
 /** sha256 of the sums: a few lines, whatever the size of the state. */
-function finish(clients: readonly number[], rules: HashSum, ip: HashSum): string {
+function finish(clients: readonly number[], sums: readonly string[]): string {
   const sorted = [...new Set(clients)].sort((a, b) => a - b);
-  return createHash('sha256').update(`rampart state digest 2\nclients ${sorted.join(',')}\nrules ${rules}\nip ${ip}\n`).digest('hex');
+  return createHash('sha256').update(`rampart state digest 2\nclients ${sorted.join(',')}\n${sums.map((sum) => `${sum}\n`).join('')}`).digest('hex');
 }

@@ -8,10 +8,20 @@
 import type { Change } from '../../model/change.js';
 import type { Source } from '../../model/source.js';
 import type { ObjectCounts } from '../counts.js';
+import type { Hash128 } from '../hash128.js';
 import type { GuardedDeletes } from '../safety.js';
 import type { PlanChange } from '../types.js';
 
-export interface PlanClass<M extends Change = Change, C extends PlanChange = PlanChange> {
+/** A class's part of the state digests (digest.ts): each object hashed on its own, the sums under the class's label. */
+export interface ClassDigest<D, L> {
+  readonly label: string;
+  desired(hash: Hash128, object: D): Hash128;
+  live(hash: Hash128, object: L): Hash128;
+}
+
+export interface PlanClass<M extends Change = Change, C extends PlanChange = PlanChange, D = unknown, L = unknown> {
+  /** Its part of the digests of the desired and the live state. */
+  readonly digest: ClassDigest<D, L>;
   /** Within a client, classes of lower order come first in a plan (rules before IP entries). */
   readonly order: number;
   /** What one object of the class is called in messages: `rule`, `IP object`. */

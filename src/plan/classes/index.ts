@@ -3,7 +3,7 @@
  * module here and one entry below (and its model types, reader and writer).
  */
 import type { Change, ChangeOf } from '../../model/change.js';
-import type { ObjectClass } from '../../model/object-class.js';
+import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import type { PlanChange } from '../types.js';
 import type { PlanClass } from './class.js';
 import { IP_ENTRIES } from './ip.js';
@@ -11,7 +11,9 @@ import { RULES } from './rules.js';
 
 export type { PlanClass } from './class.js';
 
-const PLAN_CLASSES: { readonly [K in ObjectClass]: PlanClass<ChangeOf<K>, Extract<PlanChange, { kind: K }>> } = {
+const PLAN_CLASSES: {
+  readonly [K in ObjectClass]: PlanClass<ChangeOf<K>, Extract<PlanChange, { kind: K }>, ObjectClassModels[K]['desired'], ObjectClassModels[K]['live']>
+} = {
   rule: RULES,
   ip: IP_ENTRIES,
 };

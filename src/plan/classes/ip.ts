@@ -6,7 +6,8 @@ import type { IpAttributesBefore } from '../../model/ip-change.js';
 import type { CreateIp } from '../../model/ip-change.js';
 import type { AdoptIp } from '../../model/ip-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
-import type { IpEntry } from '../../model/ip.js';
+import type { IpEntry, LiveIpEntry } from '../../model/ip.js';
+import { IP_DIGEST } from './ip-digest.js';
 import type { ObjectCounts } from '../counts.js';
 import type { GuardedDeletes } from '../safety.js';
 import type { Source } from '../../model/source.js';
@@ -99,7 +100,8 @@ function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entrie
   return entries.length === 0 ? undefined : { ...change, entries };
 }
 
-export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange> = {
+export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
+  digest: IP_DIGEST,
   order: 1,
   noun: 'IP object',
   objectLabel: ({ id, value }) => `${value ?? '?'} #${id}`,

@@ -10,6 +10,8 @@ import { ruleWriteKey } from '../../model/rule-fingerprint.js';
 import { ruleApplication, toPlanRule } from '../objects.js';
 import type { PlanAdoptRule, PlanCreateRule, PlanDeleteRule, PlanUpdateRule } from '../types.js';
 import type { PlanClass } from './class.js';
+import { RULE_DIGEST } from './rule-digest.js';
+import type { LiveRule, Rule } from '../../model/rule.js';
 
 export type PlanRuleChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | PlanAdoptRule;
 
@@ -81,7 +83,8 @@ const OWN_CALLS: ByAction<RuleChange, number> = { create: () => 1, update: () =>
 
 const NONE: readonly number[] = [];
 
-export const RULES: PlanClass<RuleChange, PlanRuleChange> = {
+export const RULES: PlanClass<RuleChange, PlanRuleChange, Rule, LiveRule> = {
+  digest: RULE_DIGEST,
   order: 0,
   noun: 'rule',
   objectLabel: ({ id }) => `rule #${id}`,
