@@ -10,8 +10,8 @@ import type { ObjectClass } from '../../model/object-class.js';
 import type { ObjectAction } from '../counts.js';
 import type { Application, ChangeImpact, PlanBody, PlanChange } from '../types.js';
 import { NONE, type Attribute } from './attributes.js';
-import { ipBlocks } from './ip-blocks.js';
-import { ruleBlocks } from './rule-blocks.js';
+import { ipBlocks } from './classes/ip-blocks.js';
+import { ruleBlocks } from './classes/rule-blocks.js';
 
 /** Terraform's signs, and `@` for an adoption (an unmanaged object made Rampart's in place). */
 export type Sign = '+' | '-' | '~' | '-/+' | '@';

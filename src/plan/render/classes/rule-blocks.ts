@@ -1,9 +1,12 @@
 /** Plan blocks of rule changes: one per rule, old → new attributes side by side. */
-import { groupByAction, onAction, type ByAction } from '../../model/by-action.js';
-import type { PlanRuleChange } from '../classes/rules.js';
-import type { PlanDeleteRule, PlanRule } from '../types.js';
-import { compareAttributes, ruleAttributes } from './attributes.js';
-import { ids, type ChangeBlock } from './blocks.js';
+import { groupByAction, onAction, type ByAction } from '../../../model/by-action.js';
+import type { PlanRuleChange } from '../../classes/rules.js';
+import type { PlanDeleteRule, PlanRule } from '../../types.js';
+import { formatCondition, formatPoint } from '../../../model/rule-rewrites.js';
+import type { FieldValue } from '../../../rules/field.js';
+import { isKindName, ruleKind } from '../../../rules/registry.js';
+import { compareAttributes, NONE } from '../attributes.js';
+import { ids, type ChangeBlock } from '../blocks.js';
 
 function ruleTitle(name: string | undefined, id: number | undefined, rule: PlanRule): string {
   const parts = ['rule', ...(name !== undefined ? [name] : []), ...(id !== undefined ? [`#${id}`] : [])];
@@ -60,4 +63,36 @@ export function ruleBlocks(changes: readonly PlanRuleChange[]): ChangeBlock[] {
   const folded = new Set(of('create').flatMap((c) => c.replaces ?? []).filter((id) => replaced.has(id)));
   const table = blockTable(replaced, folded);
   return changes.map((c) => onAction(c, table)).filter((block) => block !== undefined);
+}
+
+/**
+ * Rule attributes: `when` (the application is shown apart), `point`, the
+ * kind's fields in registry order (a nested value key by key:
+ * `threshold.count`), `comment`. For the old side of a change, `declared` is
+ * the new rule: a field it leaves out is the service's and is not shown.
+ */
+export function ruleAttributes(rule: PlanRule, declared?: PlanRule): Map<string, string> {
+  const out = new Map<string, string>();
+  const when = rule.conditions.filter((c) => !(c.point.length === 1 && c.point[0] === 'instance'));
+  if (when.length > 0) out.set('when', when.map((c) => formatCondition({ point: c.point, type: c.match, value: c.value })).join('; '));
+  const kind = isKindName(rule.type) ? ruleKind(rule.type) : undefined;
+  if (kind === undefined || kind.point !== 'none') {
+    out.set('point', rule.point.length > 0 ? `[${rule.point.map(formatPoint).join(', ')}]` : NONE);
+  }
+  const formatted = new Set<string>();
+  const shown = (name: string) => declared === undefined || declared.fields[name] !== undefined;
+  for (const field of kind?.fields ?? []) {
+    const value = rule.fields[field.name];
+    formatted.add(field.name);
+    if (value === undefined || !shown(field.name)) continue;
+    for (const [path, text] of field.show(value as never)) out.set(`${field.name}${path}`, text);
+  }
+  // A field this version's registry does not know (a plan from a newer version) still shows.
+  for (const [name, value] of Object.entries(rule.fields)) if (!formatted.has(name) && shown(name)) out.set(name, formatUnknown(value));
+  if (rule.comment !== undefined) out.set('comment', JSON.stringify(rule.comment));
+  return out;
+}
+
+function formatUnknown(value: FieldValue): string {
+  return typeof value === 'object' || typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

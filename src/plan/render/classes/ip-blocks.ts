@@ -1,13 +1,13 @@
 /** Plan blocks of IP changes: values grouped per client, application, list, type and attributes. */
-import { onActionGroups, type ByActionGroup } from '../../model/by-action.js';
-import type { DeleteReason } from '../../model/change.js';
-import type { PlanIpChange } from '../classes/ip.js';
-import type { ChangeImpact, PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanIpObject } from '../types.js';
-import { combinedImpact } from './impact.js';
-import { compareAttributes, formatExpiry, formatReason, ipAttributes } from './attributes.js';
-import { ids, type ChangeBlock, type SourceLine } from './blocks.js';
-import { LIST_LABELS } from '../../model/ip.js';
-import { groupBy } from './group.js';
+import { onActionGroups, type ByActionGroup } from '../../../model/by-action.js';
+import type { DeleteReason } from '../../../model/change.js';
+import type { PlanIpChange } from '../../classes/ip.js';
+import type { ChangeImpact, PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanIpObject } from '../../types.js';
+import { combinedImpact } from '../impact.js';
+import { compareAttributes, NONE } from '../attributes.js';
+import { ids, type ChangeBlock, type SourceLine } from '../blocks.js';
+import { LIST_LABELS, NEVER_EXPIRES } from '../../../model/ip.js';
+import { groupBy } from '../group.js';
 
 /** Creates, adoptions and deletes, each grouped into blocks, in this order. */
 const IP_BLOCKS: ByActionGroup<PlanIpChange, ChangeBlock[]> = { create: ipCreateBlocks, adopt: ipAdoptBlocks, delete: ipDeleteBlocks };
@@ -123,4 +123,17 @@ function uniqueSources(sources: readonly SourceLine[]): SourceLine[] {
     if (!seen.has(k)) seen.set(k, { file: s.file, line: s.line, col: s.col });
   }
   return [...seen.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
+export function formatExpiry(seconds: number): string {
+  return seconds >= NEVER_EXPIRES ? 'never' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export function formatReason(reason: string | undefined): string {
+  return reason === undefined || reason === '' ? NONE : JSON.stringify(reason);
+}
+
+/** IP attributes besides the values (shown as a block of their own). */
+export function ipAttributes(object: Pick<PlanIpObject, 'expires_at' | 'reason'>): Map<string, string> {
+  return new Map([['expires', formatExpiry(object.expires_at)], ['reason', formatReason(object.reason)]]);
 }
