@@ -11,19 +11,15 @@
  * sources (sources.ts). Anything hits cannot show is `not_evaluable`, with why.
  */
 import type { Change } from '../model/change.js';
-import type { IpChange } from '../model/ip-change.js';
-import type { DeleteIp } from '../model/ip-change.js';
-import type { CreateIp } from '../model/ip-change.js';
-import type { RuleChange } from '../model/rule-change.js';
-import type { AdoptRule } from '../model/rule-change.js';
-import type { UpdateRule } from '../model/rule-change.js';
+import type { IpChange, DeleteIp, CreateIp } from '../model/ip-change.js';
+import type { RuleChange, AdoptRule, UpdateRule } from '../model/rule-change.js';
 import { groupByAction, onAction } from '../model/by-action.js';
 import type { IpListName } from '../model/ip.js';
 import { kindOf, type LiveRule, type Rule } from '../model/rule.js';
 import { isRecordedPoint, scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { KindEvidence } from '../rules/kind.js';
-import type { ImpactEffect } from '../plan/types.js';
+import type { ImpactEffect } from '../plan/change-document.js';
 import type { Impact } from '../plan/model.js';
 import { changesOf, dispatch, type ByClass } from './classes/index.js';
 import { FilteringModes } from './modes.js';

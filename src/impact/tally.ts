@@ -1,5 +1,5 @@
 /** A set of requests as a change's impact: distinct requests, their sources, top paths and a few samples. */
-import type { ImpactEffect } from '../plan/types.js';
+import type { ImpactEffect } from '../plan/change-document.js';
 import type { Impact } from '../plan/model.js';
 import type { SeenRequest } from './requests.js';
 

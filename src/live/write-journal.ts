@@ -10,10 +10,8 @@
  * the same identity still listed (the rule it replaced, say) never stands in
  * for it, and an object the service stored differently is still recognized.
  */
-import { listedIpWriteKey } from '../model/ip-fingerprint.js';
-import { ipWriteKey } from '../model/ip-fingerprint.js';
-import { listedRuleWriteKey } from '../model/rule-fingerprint.js';
-import { ruleWriteKey } from '../model/rule-fingerprint.js';
+import { listedIpWriteKey, ipWriteKey } from '../model/ip-fingerprint.js';
+import { listedRuleWriteKey, ruleWriteKey } from '../model/rule-fingerprint.js';
 import type { LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
 import type { LiveState } from '../model/state.js';

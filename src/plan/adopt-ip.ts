@@ -9,12 +9,7 @@
  */
 import { mapAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
-import type { IpChange } from '../model/ip-change.js';
-import type { DeleteIp } from '../model/ip-change.js';
-import type { DeletedIpObject } from '../model/ip-change.js';
-import type { IpAttributesBefore } from '../model/ip-change.js';
-import type { CreateIp } from '../model/ip-change.js';
-import type { AdoptIp } from '../model/ip-change.js';
+import type { IpChange, DeleteIp, DeletedIpObject, IpAttributesBefore, CreateIp, AdoptIp } from '../model/ip-change.js';
 import { ipGroupKey, ipSlotKey, ipValueKey, LIST_LABELS, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { compareStrings } from '../model/compare.js';

@@ -9,9 +9,8 @@ import type { Change } from '../model/change.js';
 import { planClassOf } from './classes/index.js';
 import { Hash128 } from './hash128.js';
 import type { Impact, ImpactSummary, Plan, Safety, Target } from './model.js';
-import {
-  PLAN_FORMAT_VERSION, type ChangeImpact, type PlanBody, type PlanChange, type PlanDocument, type PlanImpact, type PlanSafety, type PlanTarget,
-} from './types.js';
+import { PLAN_FORMAT_VERSION, type PlanBody, type PlanChange, type PlanDocument, type PlanImpact, type PlanSafety, type PlanTarget } from './types.js';
+import type { ChangeImpact } from './change-document.js';
 
 /**
  * The whole document, plain data: the checksum and both digests computed now.

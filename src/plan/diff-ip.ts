@@ -1,6 +1,4 @@
-import type { IpChange } from '../model/ip-change.js';
-import type { DeletedIpObject } from '../model/ip-change.js';
-import type { CreateIp } from '../model/ip-change.js';
+import type { IpChange, DeletedIpObject, CreateIp } from '../model/ip-change.js';
 import { ipGroupKey, ipSlotKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { appendTo } from './append.js';
 import { ipSlots, type IpSlot } from './ip-slots.js';

@@ -1,14 +1,13 @@
 import { groupByAction, mapAction, onAction } from '../model/by-action.js';
-import type { RuleChange } from '../model/rule-change.js';
-import type { DeleteRule } from '../model/rule-change.js';
-import type { CreateRule } from '../model/rule-change.js';
+import type { RuleChange, DeleteRule, CreateRule } from '../model/rule-change.js';
 import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
 import type { Conflict } from './adopt.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 import { appendTo } from './append.js';
 import { getOrMake } from '../model/maps.js';
-import { applicationSortKey, ruleApplication } from './objects.js';
+import { ruleApplication } from './classes/rule-document.js';
+import { applicationSortKey } from './application.js';
 
 export interface RuleDiff {
   readonly changes: RuleChange[];

@@ -8,7 +8,8 @@
  * write (types.ts), as plain data.
  */
 import type { Change } from '../model/change.js';
-import type { ImpactEffect, ImpactPath, PlanConflict, PlanKept, PlanLeftUnmanaged, PlanNote, PlanSummary, PlanUnmanaged } from './types.js';
+import type { PlanConflict, PlanKept, PlanLeftUnmanaged, PlanNote, PlanSummary, PlanUnmanaged } from './types.js';
+import type { ImpactPath, ImpactEffect } from './change-document.js';
 
 export interface Plan {
   readonly owner: string;

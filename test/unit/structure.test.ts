@@ -7,6 +7,9 @@
  * - Code outside the object classes' own modules does not ask which class a
  *   change is: it looks the class up by `kind` (plan/classes, apply/classes,
  *   audit/classes).
+ * - What a class is, is the class's: outside the `classes/` folders at most 8
+ *   files (the registry, adoption and recognition, the impact's evaluation,
+ *   the converged memory, the journal) know both the rule and the IP model.
  * - Behaviour that differs by a change's action is a table keyed by action,
  *   not a hand-written test of it (model/by-action.ts).
  * - The files at the root of src/ import no folder: they sit beneath all of them.
@@ -90,6 +93,24 @@ describe('object classes', () => {
       return [...text.matchAll(/kind\s*[!=]==?\s*["'](?:rule|ip)["']|["'](?:rule|ip)["']\s*[!=]==?|case ["'](?:rule|ip)["']:|["'](?:id|ids)["'] in /g)].map(() => relative(SRC, file));
     });
     expect(branches.length, branches.join('\n')).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('state keyed by class', () => {
+  it('at most 8 files outside the class folders know both the rule and the IP model: the registry and the passes that cross classes', () => {
+    // A class's model is its modules in src/model (rule.ts, rule-change.ts, ...); a class folder is any `classes/` folder.
+    const both = sources(SRC)
+      .filter((file) => folderOf(file) !== 'emulator' && !/[\\/]classes[\\/]/.test(file))
+      .filter((file) => {
+        const text = readFileSync(file, 'utf8');
+        const model = folderOf(file) === 'model';
+        // Inside src/model a class's modules are `./rule.js`; elsewhere `../model/rule.js`.
+        const rule = model ? /from ["']\.\/rule(?:-[a-z]+)?\.js["']/.test(text) : /model\/rule(?:-[a-z]+)?\.js["']/.test(text);
+        const ip = model ? /from ["']\.\/ip(?:-[a-z]+)?\.js["']/.test(text) : /model\/ip(?:-[a-z]+)?\.js["']/.test(text);
+        return rule && ip;
+      })
+      .map((file) => relative(SRC, file));
+    expect(both.length, both.join('\n')).toBeLessThanOrEqual(8);
   });
 });
 

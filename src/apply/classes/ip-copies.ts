@@ -1,10 +1,8 @@
 /** Another writer's copies of the IP values this run created (see apply/concurrent-copies.ts). */
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
-import { listedIpWriteKey } from '../../model/ip-fingerprint.js';
-import { ipWriteKey } from '../../model/ip-fingerprint.js';
-import type { IpChange } from '../../model/ip-change.js';
-import type { CreateIp } from '../../model/ip-change.js';
+import { listedIpWriteKey, ipWriteKey } from '../../model/ip-fingerprint.js';
+import type { IpChange, CreateIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 

@@ -1,10 +1,7 @@
 /** What the IP-list listings must show after an apply's IP writes (see apply/settle.ts). */
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
-import { listedIpWriteKey } from '../../model/ip-fingerprint.js';
-import { ipWriteKey } from '../../model/ip-fingerprint.js';
-import type { IpChange } from '../../model/ip-change.js';
-import type { CreateIp } from '../../model/ip-change.js';
-import type { AdoptIp } from '../../model/ip-change.js';
+import { listedIpWriteKey, ipWriteKey } from '../../model/ip-fingerprint.js';
+import type { IpChange, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 import type { ListingReads } from '../listing-reads.js';

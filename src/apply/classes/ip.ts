@@ -1,8 +1,7 @@
 /** IP-list entries as the applier writes them: one call per object created, one per client's deletes. */
 import { runBounded } from '../../concurrency.js';
 import { InternalError } from '../../errors.js';
-import type { IpChange } from '../../model/ip-change.js';
-import type { DeleteIp } from '../../model/ip-change.js';
+import type { IpChange, DeleteIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { adoptIp, createIp, deleteIp } from './ip-calls.js';
 import { runChange } from '../run-change.js';

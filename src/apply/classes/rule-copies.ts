@@ -1,10 +1,8 @@
 /** Another writer's copies of the rules this run created (see apply/concurrent-copies.ts). */
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
-import { listedRuleWriteKey } from '../../model/rule-fingerprint.js';
-import { ruleWriteKey } from '../../model/rule-fingerprint.js';
-import type { RuleChange } from '../../model/rule-change.js';
-import type { CreateRule } from '../../model/rule-change.js';
+import { listedRuleWriteKey, ruleWriteKey } from '../../model/rule-fingerprint.js';
+import type { RuleChange, CreateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainRule } from '../../model/rule.js';
 

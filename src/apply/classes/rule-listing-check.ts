@@ -1,11 +1,8 @@
 /** What the rule listings must show after an apply's rule writes (see apply/settle.ts). */
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
-import { listedRuleWriteKey } from '../../model/rule-fingerprint.js';
-import { ruleWriteKey } from '../../model/rule-fingerprint.js';
+import { listedRuleWriteKey, ruleWriteKey } from '../../model/rule-fingerprint.js';
 import { plainRule } from '../../model/rule.js';
-import type { RuleChange } from '../../model/rule-change.js';
-import type { AdoptRule } from '../../model/rule-change.js';
-import type { UpdateRule } from '../../model/rule-change.js';
+import type { RuleChange, AdoptRule, UpdateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';

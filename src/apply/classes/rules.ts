@@ -2,12 +2,11 @@
 import { runBounded } from '../../concurrency.js';
 import { ApiAuthError, InternalError } from '../../errors.js';
 import { appendTo } from '../../plan/append.js';
-import type { RuleChange } from '../../model/rule-change.js';
-import type { CreateRule } from '../../model/rule-change.js';
+import type { RuleChange, CreateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import { kindOf, referencesOfRule, type Rule } from '../../model/rule.js';
 import { RULE_DELETE_BATCH } from '../../plan/classes/rules.js';
-import { ruleApplication } from '../../plan/objects.js';
+import { ruleApplication } from '../../plan/classes/rule-document.js';
 import type { NamedReference } from '../../rules/registry.js';
 import type { ChangeResult } from '../../audit/change-result.js';
 import type { Outcome } from '../execute.js';

@@ -6,7 +6,7 @@ import type { LiveIpEntry } from '../../model/ip.js';
 import type { LiveRule } from '../../model/rule.js';
 import type { LiveState } from '../../model/state.js';
 import type { Change } from '../../model/change.js';
-import type { Application } from '../../plan/types.js';
+import type { Application } from '../../plan/change-document.js';
 import type { Plan } from '../../plan/model.js';
 import type { ChangeResult } from '../change-result.js';
 import type { DeclaredFingerprints, WriteCause } from '../cause.js';

@@ -1,15 +1,12 @@
 /** Why IP-list values are written, and what their audit record lists. */
-import { ipWriteKey } from '../../model/ip-fingerprint.js';
-import { ipFingerprint } from '../../model/ip-fingerprint.js';
+import { ipWriteKey, ipFingerprint } from '../../model/ip-fingerprint.js';
 import { planClassOf } from '../../plan/classes/index.js';
-import type { IpChange } from '../../model/ip-change.js';
-import type { CreateIp } from '../../model/ip-change.js';
-import type { AdoptIp } from '../../model/ip-change.js';
+import type { IpChange, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import type { WriteCause } from '../cause.js';
 import { firstOf } from '../../plan/classes/ip.js';
 import { plainIpEntry } from '../../model/ip.js';
-import { poolsApplication, unionApplication } from '../../plan/objects.js';
+import { unionApplication, poolsApplication } from '../../plan/classes/ip-document.js';
 import { rememberedIpKey } from '../converged-memory.js';
 import { MAX_LISTED, remembered, type AuditClass, type Listed, type Subject } from './class.js';
 

@@ -7,7 +7,7 @@ import type { WriteCause } from '../cause.js';
 import { ruleFingerprint } from '../../model/rule-fingerprint.js';
 import { conditionKey, fieldValues, plainRule, pointKey, sortConditions, type Rule } from '../../model/rule.js';
 import { planClassOf } from '../../plan/classes/index.js';
-import { ruleApplication } from '../../plan/objects.js';
+import { ruleApplication } from '../../plan/classes/rule-document.js';
 import { remembered, type AuditClass, type CauseContext, type Subject } from './class.js';
 
 /** Who and where, by action: a declared rule names its line; a deleted one the name its mark kept. */

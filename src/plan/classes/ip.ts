@@ -1,10 +1,6 @@
 /** IP-list entries as the planner and readers of a plan see them: one change writes the values of one object. */
 import { InternalError } from '../../errors.js';
-import type { IpChange } from '../../model/ip-change.js';
-import type { DeleteIp } from '../../model/ip-change.js';
-import type { IpAttributesBefore } from '../../model/ip-change.js';
-import type { CreateIp } from '../../model/ip-change.js';
-import type { AdoptIp } from '../../model/ip-change.js';
+import type { IpChange, DeleteIp, IpAttributesBefore, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { IpEntry, LiveIpEntry } from '../../model/ip.js';
 import { IP_DIGEST } from './ip-digest.js';
@@ -13,11 +9,9 @@ import type { GuardedDeletes } from '../safety.js';
 import type { Source } from '../../model/source.js';
 import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/ip-fingerprint.js';
-import { poolsApplication, toPlanIpObject, unionApplication } from '../objects.js';
-import type { PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanSource } from '../types.js';
+import { unionApplication, poolsApplication, toPlanIpObject } from './ip-document.js';
+import type { PlanDeleteIp, PlanIpBefore, PlanIpChange, PlanSource } from './ip-document.js';
 import type { PlanClass } from './class.js';
-
-export type PlanIpChange = PlanCreateIp | PlanDeleteIp | PlanAdoptIp;
 
 /** What a create or an adoption writes, as the plan carries it. */
 function written(change: CreateIp | AdoptIp) {

@@ -1,19 +1,14 @@
 /** Rules (the service's hints) as the planner and readers of a plan see them. */
-import type { RuleChange } from '../../model/rule-change.js';
-import type { AdoptRule } from '../../model/rule-change.js';
-import type { UpdateRule } from '../../model/rule-change.js';
-import type { CreateRule } from '../../model/rule-change.js';
+import type { RuleChange, AdoptRule, UpdateRule, CreateRule } from '../../model/rule-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { ObjectCounts } from '../counts.js';
 import { nestedKeys } from '../changed-keys.js';
 import { ruleWriteKey } from '../../model/rule-fingerprint.js';
-import { ruleApplication, toPlanRule } from '../objects.js';
-import type { PlanAdoptRule, PlanCreateRule, PlanDeleteRule, PlanUpdateRule } from '../types.js';
+import { ruleApplication, toPlanRule } from './rule-document.js';
+import type { PlanRuleChange } from './rule-document.js';
 import type { PlanClass } from './class.js';
 import { RULE_DIGEST } from './rule-digest.js';
 import type { LiveRule, Rule } from '../../model/rule.js';
-
-export type PlanRuleChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | PlanAdoptRule;
 
 /** Rule deletes of one client the service takes in one call. */
 export const RULE_DELETE_BATCH = 1000;

@@ -8,7 +8,8 @@
 import { byClass, OBJECT_CLASSES } from '../classes/index.js';
 import type { ObjectClass } from '../../model/object-class.js';
 import type { ObjectAction } from '../counts.js';
-import type { Application, ChangeImpact, PlanBody, PlanChange } from '../types.js';
+import type { PlanBody, PlanChange } from '../types.js';
+import type { ChangeImpact, Application } from '../change-document.js';
 import { NONE, type Attribute } from './attributes.js';
 import { ipBlocks } from './classes/ip-blocks.js';
 import { ruleBlocks } from './classes/rule-blocks.js';

@@ -2,7 +2,8 @@
  * The impact (`--impact`) as people read it: one line per change block, the
  * plan's closing line, and the markdown comment's "Impact" table.
  */
-import type { ChangeImpact, ImpactEffect, ImpactPath, PlanBody, PlanImpact } from '../types.js';
+import type { PlanBody, PlanImpact } from '../types.js';
+import type { ChangeImpact, ImpactPath, ImpactEffect } from '../change-document.js';
 import type { ChangeBlock } from './blocks.js';
 import { escapeMarkdown } from './header.js';
 

@@ -1,6 +1,6 @@
 import { groupByAction } from '../../model/by-action.js';
 import { planPhrase } from '../counts.js';
-import { applicationLabel, applicationSortKey } from '../objects.js';
+import { applicationLabel, applicationSortKey } from '../application.js';
 import type { PlanDocument, PlanImpact } from '../types.js';
 import { impactLine, impactTable } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';

@@ -1,5 +1,6 @@
-import { applicationLabel, applicationSortKey } from '../objects.js';
-import type { ImpactEffect, PlanBody } from '../types.js';
+import { applicationLabel, applicationSortKey } from '../application.js';
+import type { PlanBody } from '../types.js';
+import type { ImpactEffect } from '../change-document.js';
 import { impactLine, impactSummaryLine } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';

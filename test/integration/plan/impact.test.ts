@@ -8,7 +8,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HitSeed } from '../../../src/emulator/hits/records.js';
-import type { ChangeImpact, PlanDocument } from '../../../src/plan/types.js';
+import type { PlanDocument } from '../../../src/plan/types.js';
+import type { ChangeImpact } from '../../../src/plan/change-document.js';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeResult } from '../../../src/audit/change-result.js';
 import { auditEntry } from '../../../src/audit/entry.js';
-import type { DeleteIp } from '../../../src/model/ip-change.js';
-import type { CreateIp } from '../../../src/model/ip-change.js';
-import type { AdoptIp } from '../../../src/model/ip-change.js';
+import type { DeleteIp, CreateIp, AdoptIp } from '../../../src/model/ip-change.js';
 import type { DesiredIpEntry } from '../../../src/model/ip.js';
 
 const where = { file: 'policies/shop.yaml', line: 34, col: 13, name: 'ip_lists.deny[0].ips[0]' };

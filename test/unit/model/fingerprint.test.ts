@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { shortHexDigest } from '../../../src/model/fingerprint.js';
-import { uncachedIpWriteKey } from '../../../src/model/ip-fingerprint.js';
-import { ipWriteKey } from '../../../src/model/ip-fingerprint.js';
+import { uncachedIpWriteKey, ipWriteKey } from '../../../src/model/ip-fingerprint.js';
 import type { IpEntry } from '../../../src/model/ip.js';
 
 describe('shortHexDigest', () => {

@@ -1,8 +1,8 @@
 /** Plan blocks of IP changes: values grouped per client, application, list, type and attributes. */
 import { onActionGroups, type ByActionGroup } from '../../../model/by-action.js';
 import type { DeleteReason } from '../../../model/change.js';
-import type { PlanIpChange } from '../../classes/ip.js';
-import type { ChangeImpact, PlanAdoptIp, PlanCreateIp, PlanDeleteIp, PlanIpBefore, PlanIpObject } from '../../types.js';
+import type { PlanIpChange, PlanAdoptIp, PlanDeleteIp, PlanCreateIp, PlanIpBefore, PlanIpObject } from '../../classes/ip-document.js';
+import type { ChangeImpact } from '../../change-document.js';
 import { combinedImpact } from '../impact.js';
 import { compareAttributes, NONE } from '../attributes.js';
 import { ids, type ChangeBlock, type SourceLine } from '../blocks.js';

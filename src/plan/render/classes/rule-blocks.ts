@@ -1,7 +1,6 @@
 /** Plan blocks of rule changes: one per rule, old → new attributes side by side. */
 import { groupByAction, onAction, type ByAction } from '../../../model/by-action.js';
-import type { PlanRuleChange } from '../../classes/rules.js';
-import type { PlanDeleteRule, PlanRule } from '../../types.js';
+import type { PlanRuleChange, PlanDeleteRule, PlanRule } from '../../classes/rule-document.js';
 import { formatCondition, formatPoint } from '../../../model/rule-rewrites.js';
 import type { FieldValue } from '../../../rules/field.js';
 import { isKindName, ruleKind } from '../../../rules/registry.js';
