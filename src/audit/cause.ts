@@ -18,17 +18,14 @@
  * its memory lost) cannot be told apart: a new declaration and an object deleted in the
  * console look the same. It is `unknown`, never guessed.
  */
-import { uncachedIpWriteKey } from '../model/ip-fingerprint.js';
-import { ruleFingerprint } from '../model/rule-fingerprint.js';
-import type { LiveIpEntry } from '../model/ip.js';
+import { objectsOf, OBJECT_CLASS_LIST, type ObjectClass } from '../model/object-class.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { onAction, type ByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
 import type { Plan } from '../plan/model.js';
 import { appendTo } from '../plan/append.js';
-import { auditClassOf } from './classes/index.js';
+import { auditClass, auditClassOf } from './classes/index.js';
 import type { CauseContext } from './classes/class.js';
-import { rememberedIpKey } from './converged-memory.js';
 import { keySet, type KeySet } from './key-set.js';
 
 export type WriteCause = 'intent' | 'drift' | 'unknown';
@@ -46,12 +43,10 @@ export function unknownCauseReason(remembered: boolean): string {
     : 'no earlier converged run is remembered (a first run, or no --journal): a new declaration and an object deleted outside Rampart look the same';
 }
 
-/** What a cycle declared: its policies' digest and the write keys of every declared object. */
+/** What a cycle declared: its policies' digest and, by class, the key of every declared object (its class's `declaredKey`). */
 export interface DeclaredFingerprints {
   readonly digest: string;
-  readonly rules: KeySet;
-  /** `rememberedIpKey(ipWriteKey(entry))` of every declared IP entry. */
-  readonly ip: KeySet;
+  readonly keys: { readonly [K in ObjectClass]: KeySet };
 }
 
 /** Why one change is made, and which fields it changes where the plan does not already say. */
@@ -68,11 +63,12 @@ export interface ChangeWhy {
  * would hold between cycles).
  */
 export function declaredFingerprints(desired: DesiredState, digest: string): DeclaredFingerprints {
-  return {
-    digest,
-    rules: keySet(desired.rules.map(ruleFingerprint)),
-    ip: keySet(desired.ipEntries.map((entry) => rememberedIpKey(uncachedIpWriteKey(entry)))),
-  };
+  const keys = Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => {
+    const objectClass = auditClass(kind);
+    return [kind, keySet(objectsOf<ObjectClass, 'desired'>(desired, kind).map((object) => objectClass.declaredKey(object)))];
+  }));
+  // Sound: one key set for every class of the registry.
+  return { digest, keys: keys as DeclaredFingerprints['keys'] };
 }
 
 /**
@@ -98,10 +94,7 @@ export function explainChanges(
   if (previous && previous.digest === current.digest) {
     return plan.changes.map((change) => ({ cause: onAction(change, CAUSE_OF_UNCHANGED_POLICIES), ...fieldsOf(change) }));
   }
-  const rulesById = new Map(live.rules.map((rule) => [rule.id, rule]));
-  const ipById = new Map<number, LiveIpEntry[]>();
-  for (const entry of live.ipEntries) appendTo(ipById, entry.id, entry);
-  const context: CauseContext = { plan, live, rulesById, ipById, current, previous };
+  const context: CauseContext = { plan, live, liveById: liveById(live), current, previous };
   const first = plan.changes.map((change) => auditClassOf(change).cause(change, context));
   // Second pass: a replaced rule goes for the reason its replacement comes; a forced IP create moving
   // values out of a doomed object, for the reason that object goes.
@@ -109,4 +102,15 @@ export function explainChanges(
     cause: first[index] ?? auditClassOf(change).causeAfter(change, first, context),
     ...fieldsOf(change),
   }));
+}
+
+/** Each class's live objects by id (an IP object holds several values). */
+function liveById(live: LiveState): CauseContext['liveById'] {
+  const byId = Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => {
+    const objects = new Map<number, { readonly id: number }[]>();
+    for (const object of objectsOf<ObjectClass, 'live'>(live, kind)) appendTo(objects, object.id, object);
+    return [kind, objects];
+  }));
+  // Sound: each class's map holds that class's live objects.
+  return byId as unknown as CauseContext['liveById'];
 }

@@ -13,11 +13,17 @@
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { shortHexDigest } from '../model/fingerprint.js';
+import { OBJECT_CLASS_LIST, type ObjectClass } from '../model/object-class.js';
 import type { DeclaredFingerprints } from './cause.js';
 import { keySet, sameKeys } from './key-set.js';
 
 export const MAX_ENTRIES = 500_000;
-const VERSION = 1;
+/**
+ * 2: each class's keys under its name (`keys.rule`, `keys.ip`); version 1
+ * (`rules`, `ip`), which a Rampart before the class registry wrote, still
+ * reads, and the next converged run writes version 2.
+ */
+const VERSION = 2;
 
 export interface ConvergedMemory {
   /** The last converged run's declarations, or undefined when none is remembered. */
@@ -39,7 +45,15 @@ interface Written {
 }
 
 interface MemoryFile {
-  readonly version: number;
+  readonly version: typeof VERSION;
+  readonly owner: string;
+  readonly digest: string;
+  readonly keys: { readonly [K in ObjectClass]: readonly string[] };
+}
+
+/** Version 1, read to carry the memory over an upgrade. */
+interface MemoryFileVersion1 {
+  readonly version: 1;
   readonly owner: string;
   readonly digest: string;
   readonly rules: readonly string[];
@@ -68,16 +82,17 @@ export function openConvergedMemory(file: string, owner: string, logger?: Logger
         return undefined;
       }
       if (read.owner !== owner) return undefined;
-      return { digest: read.digest, rules: keySet(read.rules), ip: keySet(read.ip) };
+      return { digest: read.digest, keys: byClass((kind) => keySet(read.keys[kind])) };
     },
     async save(declared) {
-      if (declared.rules.size + declared.ip.size > MAX_ENTRIES) {
-        logger?.info({ file, entries: declared.rules.size + declared.ip.size }, 'too many declared objects to remember the converged state; not kept');
+      const entries = OBJECT_CLASS_LIST.reduce((n, kind) => n + declared.keys[kind].size, 0);
+      if (entries > MAX_ENTRIES) {
+        logger?.info({ file, entries }, 'too many declared objects to remember the converged state; not kept');
         return;
       }
       if (written && sameDeclared(written.declared, declared) && await unchangedSince(file, written)) return;
       written = undefined;
-      const body: MemoryFile = { version: VERSION, owner, digest: declared.digest, rules: [...declared.rules], ip: [...declared.ip] };
+      const body: MemoryFile = { version: VERSION, owner, digest: declared.digest, keys: byClass((kind) => [...declared.keys[kind]]) };
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         await writeFile(temporary, JSON.stringify(body));
@@ -104,14 +119,21 @@ async function unchangedSince(file: string, written: Written): Promise<boolean> 
 /** Whether two runs declared the same: their digests and every write key. */
 export function sameDeclared(a: DeclaredFingerprints, b: DeclaredFingerprints): boolean {
   if (a === b) return true;
-  return a.digest === b.digest && sameKeys(a.rules, b.rules) && sameKeys(a.ip, b.ip);
+  return a.digest === b.digest && OBJECT_CLASS_LIST.every((kind) => sameKeys(a.keys[kind], b.keys[kind]));
 }
 
 function parse(text: string): MemoryFile | undefined {
   try {
-    const value = JSON.parse(text) as Partial<MemoryFile>;
+    const value = JSON.parse(text) as Partial<MemoryFile> | Partial<MemoryFileVersion1>;
     const strings = (list: unknown): list is string[] => Array.isArray(list) && list.every((item) => typeof item === 'string');
-    if (value.version !== VERSION || typeof value.owner !== 'string' || typeof value.digest !== 'string' || !strings(value.rules) || !strings(value.ip)) return undefined;
+    if (typeof value.owner !== 'string' || typeof value.digest !== 'string') return undefined;
+    if (value.version === 1) {
+      const { rules, ip } = value as Partial<MemoryFileVersion1>;
+      if (!strings(rules) || !strings(ip)) return undefined;
+      return { version: VERSION, owner: value.owner, digest: value.digest, keys: { rule: rules, ip } };
+    }
+    const { keys } = value as Partial<MemoryFile>;
+    if (value.version !== VERSION || !keys || !OBJECT_CLASS_LIST.every((kind) => strings(keys[kind]))) return undefined;
     return value as MemoryFile;
   } catch {
     return undefined;
@@ -121,4 +143,10 @@ function parse(text: string): MemoryFile | undefined {
 /** An IP write key as remembered: a short digest of it, so the file stays small. */
 export function rememberedIpKey(writeKey: string): string {
   return shortHexDigest(writeKey, 20);
+}
+
+/** One value per class of the registry. */
+function byClass<T>(make: (kind: ObjectClass) => T): { readonly [K in ObjectClass]: T } {
+  // Sound: an entry for every class of the registry.
+  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [kind, make(kind)])) as { readonly [K in ObjectClass]: T };
 }

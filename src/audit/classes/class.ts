@@ -2,8 +2,7 @@
  * One object class as audit sees it: why a write of it is needed (cause.ts
  * explains the two witnesses) and what its audit record lists (entry.ts).
  */
-import type { LiveIpEntry } from '../../model/ip.js';
-import type { LiveRule } from '../../model/rule.js';
+import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import type { LiveState } from '../../model/state.js';
 import type { Change } from '../../model/change.js';
 import type { Application } from '../../plan/change-document.js';
@@ -14,8 +13,8 @@ import type { DeclaredFingerprints, WriteCause } from '../cause.js';
 export interface CauseContext {
   readonly plan: Plan;
   readonly live: LiveState;
-  readonly rulesById: ReadonlyMap<number, LiveRule>;
-  readonly ipById: ReadonlyMap<number, readonly LiveIpEntry[]>;
+  /** Each class's live objects by id (an IP object holds several values). */
+  readonly liveById: { readonly [K in ObjectClass]: ReadonlyMap<number, readonly ObjectClassModels[K]['live'][]> };
   readonly current: DeclaredFingerprints;
   readonly previous?: DeclaredFingerprints | undefined;
 }
@@ -41,7 +40,9 @@ export interface Subject {
   readonly col?: number;
 }
 
-export interface AuditClass<C extends Change = Change> {
+export interface AuditClass<C extends Change = Change, D = unknown> {
+  /** What the converged memory keeps of a declared object to tell drift from intent later (cause.ts). */
+  declaredKey(object: D): string;
   /** What the change's audit record is about. */
   subject(change: C): Subject;
   /** Why a create, update or delete is made, from the change and the live state; undefined when it follows another change (see `causeAfter`). */

@@ -1,11 +1,11 @@
 /** Why IP-list values are written, and what their audit record lists. */
-import { ipWriteKey, ipFingerprint } from '../../model/ip-fingerprint.js';
+import { ipFingerprint, ipWriteKey, uncachedIpWriteKey } from '../../model/ip-fingerprint.js';
 import { planClassOf } from '../../plan/classes/index.js';
 import type { IpChange, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import type { WriteCause } from '../cause.js';
 import { firstOf } from '../../plan/classes/ip.js';
-import { plainIpEntry } from '../../model/ip.js';
+import { plainIpEntry, type IpEntry } from '../../model/ip.js';
 import { unionApplication, poolsApplication } from '../../plan/classes/ip-document.js';
 import { rememberedIpKey } from '../converged-memory.js';
 import { MAX_LISTED, remembered, type AuditClass, type Listed, type Subject } from './class.js';
@@ -25,7 +25,10 @@ function listedValues(change: CreateIp | AdoptIp, ids: readonly number[] | undef
   };
 }
 
-export const IP_AUDIT: AuditClass<IpChange> = {
+export const IP_AUDIT: AuditClass<IpChange, IpEntry> = {
+  // A SHA-256 per declared value, not kept on the entry: a daemon computes it only when its policy files changed.
+  declaredKey: (entry) => rememberedIpKey(uncachedIpWriteKey(entry)),
+
   subject: (change) => onAction(change, {
     create: declared,
     adopt: declared,
@@ -42,7 +45,7 @@ export const IP_AUDIT: AuditClass<IpChange> = {
   causeAfter: (change, why, context) => onAction<IpChange, WriteCause>(change, {
     create(c) {
       const entries = c.entries.map(plainIpEntry);
-      const replaced = (c.replaces ?? []).flatMap((id) => context.ipById.get(id) ?? []);
+      const replaced = (c.replaces ?? []).flatMap((id) => context.liveById.ip.get(id) ?? []);
       const values = new Set(entries.map((entry) => entry.value));
       const fingerprint = entries[0] ? ipFingerprint(entries[0]) : undefined;
       const sameValues = replaced.filter((entry) => values.has(entry.value));
@@ -57,7 +60,7 @@ export const IP_AUDIT: AuditClass<IpChange> = {
         if (deletes.includes('drift')) return 'drift';
       }
       const keys = entries.map((entry) => rememberedIpKey(ipWriteKey(entry)));
-      return remembered((p) => keys.every((key) => p.ip.has(key)), context.previous);
+      return remembered((p) => keys.every((key) => p.keys.ip.has(key)), context.previous);
     },
     // Told at once (`cause`): never asked after.
     adopt: () => 'unknown',

@@ -25,7 +25,7 @@ function declared(rule: DesiredRule): Subject {
 
 /** The fingerprints the live rules a create replaces or an update rewrites were written from. */
 function writtenFrom(ids: readonly number[], context: CauseContext): (string | undefined)[] {
-  return ids.map((id) => context.rulesById.get(id)?.fingerprint);
+  return ids.map((id) => context.liveById.rule.get(id)?.[0]?.fingerprint);
 }
 
 /** Why a write of a declaration is made: the live copy's fingerprint says, or else the memory of a converged run. */
@@ -33,7 +33,7 @@ function declaredCause(rule: DesiredRule, written: readonly (string | undefined)
   const fingerprint = ruleFingerprint(plainRule(rule));
   if (written.includes(fingerprint)) return 'drift';
   if (written.some((stored) => stored !== undefined)) return 'intent';
-  return remembered((p) => p.rules.has(fingerprint), context.previous);
+  return remembered((p) => p.keys.rule.has(fingerprint), context.previous);
 }
 
 /** The audit record's id, by action: the new rule's (from the answer), or the live one's. */
@@ -44,7 +44,9 @@ const LISTED_ID: ByAction<RuleChange, (result: ChangeResult) => number | undefin
   delete: (change) => () => change.rule.id,
 };
 
-export const RULE_AUDIT: AuditClass<RuleChange> = {
+export const RULE_AUDIT: AuditClass<RuleChange, DesiredRule> = {
+  declaredKey: (rule) => ruleFingerprint(rule),
+
   subject: (change) => onAction(change, SUBJECT),
 
   cause: (change, context) => onAction<RuleChange, WriteCause | undefined>(change, {
@@ -55,8 +57,8 @@ export const RULE_AUDIT: AuditClass<RuleChange> = {
       if (c.reason === 'replaced') return undefined;
       if (c.reason === 'duplicate') return 'drift';
       // Written from a declaration that is still there, yet not recognized: it was changed outside.
-      const stored = context.rulesById.get(c.rule.id)?.fingerprint;
-      return stored !== undefined && context.current.rules.has(stored) ? 'drift' : 'intent';
+      const stored = context.liveById.rule.get(c.rule.id)?.[0]?.fingerprint;
+      return stored !== undefined && context.current.keys.rule.has(stored) ? 'drift' : 'intent';
     },
   }),
 

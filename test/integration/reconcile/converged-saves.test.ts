@@ -59,7 +59,7 @@ describe('a daemon cycle and the converged memory', () => {
     expect(await run(4)).toBe('success');
     const second = await inode();
     expect(second).not.toBe(first);
-    expect((await openConvergedMemory(file, 'rampart').load())?.rules.size).toBe(2);
+    expect((await openConvergedMemory(file, 'rampart').load())?.keys.rule.size).toBe(2);
     expect(await run(5)).toBe('no-op');
     expect(await inode()).toBe(second);
   });
@@ -74,6 +74,6 @@ describe('a daemon cycle and the converged memory', () => {
     await policies?.write('shop.yaml', shop(['admin', 'debug']));
     expect(await run(3)).toBe('success');
     expect(saved[2]).not.toBe(saved[1]);
-    expect(saved[2]?.rules.size).toBe(2);
+    expect(saved[2]?.keys.rule.size).toBe(2);
   });
 });

@@ -11,9 +11,18 @@ beforeEach(async () => {
 });
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-const declared = { digest: 'd1', rules: new Set(['fp-a', 'fp-b']), ip: new Set(['k1']) };
+const keys = (rule: readonly string[], ip: readonly string[]) => ({ rule: new Set(rule), ip: new Set(ip) });
+const declared = { digest: 'd1', keys: keys(['fp-a', 'fp-b'], ['k1']) };
 
 describe('the converged-state memory', () => {
+  it('reads a version 1 file (before the class registry) as the same memory, keyed by class', async () => {
+    const file = join(dir, 'memory.json');
+    await writeFile(file, JSON.stringify({ version: 1, owner: 'rampart', digest: 'd1', rules: ['fp-a', 'fp-b'], ip: ['k1'] }));
+    expect(await openConvergedMemory(file, 'rampart').load()).toEqual(declared);
+    await openConvergedMemory(file, 'rampart').save({ ...declared, digest: 'd2' });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ version: 2, digest: 'd2', keys: { rule: ['fp-a', 'fp-b'], ip: ['k1'] } });
+  });
+
   it('lives beside the journal, and reads back what was saved', async () => {
     const file = convergedMemoryFile(join(dir, 'journal.json'));
     expect(file).toBe(join(dir, 'journal.json.converged.json'));
@@ -28,14 +37,14 @@ describe('the converged-state memory', () => {
     const inode = async () => (await stat(file)).ino;
     await memory.save(declared);
     const first = await inode();
-    await memory.save({ ...declared, rules: new Set(['fp-b', 'fp-a']) });
+    await memory.save({ ...declared, keys: keys(['fp-b', 'fp-a'], ['k1']) });
     expect(await inode()).toBe(first);
-    await memory.save({ ...declared, ip: new Set(['k2']) });
+    await memory.save({ ...declared, keys: keys(['fp-a', 'fp-b'], ['k2']) });
     const second = await inode();
     expect(second).not.toBe(first);
     await rm(file);
-    await memory.save({ ...declared, ip: new Set(['k2']) });
-    expect(await openConvergedMemory(file, 'rampart').load()).toEqual({ ...declared, ip: new Set(['k2']) });
+    await memory.save({ ...declared, keys: keys(['fp-a', 'fp-b'], ['k2']) });
+    expect(await openConvergedMemory(file, 'rampart').load()).toEqual({ ...declared, keys: keys(['fp-a', 'fp-b'], ['k2']) });
   });
 
   it('writes at the next save after a write that failed', async () => {
@@ -64,7 +73,7 @@ describe('the converged-state memory', () => {
 
   it('keeps nothing past its bound, so the file never outgrows what it tells', async () => {
     const file = join(dir, 'memory.json');
-    const huge = { digest: 'd', rules: new Set(Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => `fp${i}`)), ip: new Set<string>() };
+    const huge = { digest: 'd', keys: keys(Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => `fp${i}`), []) };
     await openConvergedMemory(file, 'rampart').save(huge);
     await expect(readFile(file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -73,10 +82,10 @@ describe('the converged-state memory', () => {
 describe('sameDeclared', () => {
   it('holds for the same digest and write keys, and for nothing else', () => {
     expect(sameDeclared(declared, declared)).toBe(true);
-    expect(sameDeclared(declared, { digest: 'd1', rules: new Set(['fp-b', 'fp-a']), ip: new Set(['k1']) })).toBe(true);
+    expect(sameDeclared(declared, { digest: 'd1', keys: keys(['fp-b', 'fp-a'], ['k1']) })).toBe(true);
     expect(sameDeclared(declared, { ...declared, digest: 'd2' })).toBe(false);
-    expect(sameDeclared(declared, { ...declared, rules: new Set(['fp-a']) })).toBe(false);
-    expect(sameDeclared(declared, { ...declared, rules: new Set(['fp-a', 'fp-c']) })).toBe(false);
-    expect(sameDeclared(declared, { ...declared, ip: new Set(['k2']) })).toBe(false);
+    expect(sameDeclared(declared, { ...declared, keys: keys(['fp-a'], ['k1']) })).toBe(false);
+    expect(sameDeclared(declared, { ...declared, keys: keys(['fp-a', 'fp-c'], ['k1']) })).toBe(false);
+    expect(sameDeclared(declared, { ...declared, keys: keys(['fp-a', 'fp-b'], ['k2']) })).toBe(false);
   });
 });
