@@ -10,7 +10,7 @@
  * one-per-scope rule the lowest id is the one the service itself keeps: no gap.
  */
 import { appliedCreates, type ChangeResult } from '../audit/change-result.js';
-import { OBJECT_CLASSES } from '../plan/classes/index.js';
+import { CLASSES_IN_PLAN_ORDER } from '../plan/classes/index.js';
 import type { ObjectClass } from '../model/object-class.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
@@ -47,7 +47,7 @@ export interface CopyFinder<C extends Change = Change> {
 
 /** Finds and deletes the other writers' copies of what `results` created; what it deleted. */
 export async function removeConcurrentCopies(results: readonly ChangeResult[], options: CopyOptions): Promise<ConcurrentCopy[]> {
-  const finders = new Map(OBJECT_CLASSES.map((kind) => [kind, applyClass(kind).copyFinder()]));
+  const finders = new Map(CLASSES_IN_PLAN_ORDER.map((kind) => [kind, applyClass(kind).copyFinder()]));
   for (const result of appliedCreates(results)) finders.get(result.change.kind)?.note(result.change, result);
   const removed: ConcurrentCopy[] = [];
   for (const finder of finders.values()) {

@@ -4,7 +4,7 @@
  * bounded wait passes), so a `plan` right after shows no changes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OBJECT_CLASSES } from '../plan/classes/index.js';
+import { CLASSES_IN_PLAN_ORDER } from '../plan/classes/index.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
 import type { ChangeResult } from '../audit/change-result.js';
@@ -34,7 +34,7 @@ export interface ListingCheck<C extends Change = Change> {
 
 export async function waitForListings(results: readonly ChangeResult[], options: SettleOptions): Promise<boolean> {
   if (options.timeoutMs <= 0) return true;
-  const checks = new Map(OBJECT_CLASSES.map((kind) => [kind, applyClass(kind).listingCheck()]));
+  const checks = new Map(CLASSES_IN_PLAN_ORDER.map((kind) => [kind, applyClass(kind).listingCheck()]));
   for (const result of results) {
     if (result.status === 'applied' || result.status === 'already-done') checks.get(result.change.kind)?.expect(result.change, result);
   }

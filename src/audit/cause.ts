@@ -18,7 +18,7 @@
  * its memory lost) cannot be told apart: a new declaration and an object deleted in the
  * console look the same. It is `unknown`, never guessed.
  */
-import { objectsOf, OBJECT_CLASS_LIST, type ObjectClass } from '../model/object-class.js';
+import { objectsOf, perClass, type ObjectClass } from '../model/object-class.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { onAction, type ByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
@@ -63,12 +63,11 @@ export interface ChangeWhy {
  * would hold between cycles).
  */
 export function declaredFingerprints(desired: DesiredState, digest: string): DeclaredFingerprints {
-  const keys = Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => {
+  const keys = perClass<DeclaredFingerprints['keys']>((kind) => {
     const objectClass = auditClass(kind);
-    return [kind, keySet(objectsOf<ObjectClass, 'desired'>(desired, kind).map((object) => objectClass.declaredKey(object)))];
-  }));
-  // Sound: one key set for every class of the registry.
-  return { digest, keys: keys as DeclaredFingerprints['keys'] };
+    return keySet(objectsOf<ObjectClass, 'desired'>(desired, kind).map((object) => objectClass.declaredKey(object)));
+  });
+  return { digest, keys };
 }
 
 /**
@@ -106,11 +105,11 @@ export function explainChanges(
 
 /** Each class's live objects by id (an IP object holds several values). */
 function liveById(live: LiveState): CauseContext['liveById'] {
-  const byId = Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => {
+  const byId = perClass<{ readonly [K in ObjectClass]: Map<number, { readonly id: number }[]> }>((kind) => {
     const objects = new Map<number, { readonly id: number }[]>();
     for (const object of objectsOf<ObjectClass, 'live'>(live, kind)) appendTo(objects, object.id, object);
-    return [kind, objects];
-  }));
+    return objects;
+  });
   // Sound: each class's map holds that class's live objects.
   return byId as unknown as CauseContext['liveById'];
 }

@@ -13,7 +13,7 @@
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { shortHexDigest } from '../model/fingerprint.js';
-import { OBJECT_CLASS_LIST, type ObjectClass } from '../model/object-class.js';
+import { REGISTERED_CLASSES, perClass, type ObjectClass } from '../model/object-class.js';
 import type { DeclaredFingerprints } from './cause.js';
 import { keySet, sameKeys } from './key-set.js';
 
@@ -82,17 +82,17 @@ export function openConvergedMemory(file: string, owner: string, logger?: Logger
         return undefined;
       }
       if (read.owner !== owner) return undefined;
-      return { digest: read.digest, keys: byClass((kind) => keySet(read.keys[kind])) };
+      return { digest: read.digest, keys: perClass<DeclaredFingerprints['keys']>((kind) => keySet(read.keys[kind])) };
     },
     async save(declared) {
-      const entries = OBJECT_CLASS_LIST.reduce((n, kind) => n + declared.keys[kind].size, 0);
+      const entries = REGISTERED_CLASSES.reduce((n, kind) => n + declared.keys[kind].size, 0);
       if (entries > MAX_ENTRIES) {
         logger?.info({ file, entries }, 'too many declared objects to remember the converged state; not kept');
         return;
       }
       if (written && sameDeclared(written.declared, declared) && await unchangedSince(file, written)) return;
       written = undefined;
-      const body: MemoryFile = { version: VERSION, owner, digest: declared.digest, keys: byClass((kind) => [...declared.keys[kind]]) };
+      const body: MemoryFile = { version: VERSION, owner, digest: declared.digest, keys: perClass<MemoryFile['keys']>((kind) => [...declared.keys[kind]]) };
       const temporary = `${file}.${process.pid}.tmp`;
       try {
         await writeFile(temporary, JSON.stringify(body));
@@ -119,7 +119,7 @@ async function unchangedSince(file: string, written: Written): Promise<boolean> 
 /** Whether two runs declared the same: their digests and every write key. */
 export function sameDeclared(a: DeclaredFingerprints, b: DeclaredFingerprints): boolean {
   if (a === b) return true;
-  return a.digest === b.digest && OBJECT_CLASS_LIST.every((kind) => sameKeys(a.keys[kind], b.keys[kind]));
+  return a.digest === b.digest && REGISTERED_CLASSES.every((kind) => sameKeys(a.keys[kind], b.keys[kind]));
 }
 
 function parse(text: string): MemoryFile | undefined {
@@ -133,7 +133,7 @@ function parse(text: string): MemoryFile | undefined {
       return { version: VERSION, owner: value.owner, digest: value.digest, keys: { rule: rules, ip } };
     }
     const { keys } = value as Partial<MemoryFile>;
-    if (value.version !== VERSION || !keys || !OBJECT_CLASS_LIST.every((kind) => strings(keys[kind]))) return undefined;
+    if (value.version !== VERSION || !keys || !REGISTERED_CLASSES.every((kind) => strings(keys[kind]))) return undefined;
     return value as MemoryFile;
   } catch {
     return undefined;
@@ -145,8 +145,3 @@ export function rememberedIpKey(writeKey: string): string {
   return shortHexDigest(writeKey, 20);
 }
 
-/** One value per class of the registry. */
-function byClass<T>(make: (kind: ObjectClass) => T): { readonly [K in ObjectClass]: T } {
-  // Sound: an entry for every class of the registry.
-  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [kind, make(kind)])) as { readonly [K in ObjectClass]: T };
-}

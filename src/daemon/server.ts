@@ -100,7 +100,8 @@ function readiness(state: DaemonState) {
 
 /** `/plan`: the plan, and the cycle that made it (when, from which revision, what became of it). */
 function planBody(state: DaemonState): unknown {
-  const document = state.lastPlan?.document();
+  if (!state.lastPlan) return undefined;
+  const document = state.lastPlan.document();
   return state.lastPlanCycle ? { ...document, cycle: state.lastPlanCycle } : document;
 }
 

@@ -6,7 +6,7 @@
 import type { Node } from 'yaml';
 import { Document } from '../yaml-library.js';
 import { compareStrings } from '../model/compare.js';
-import { OBJECT_CLASS_LIST, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
+import { REGISTERED_CLASSES, perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import { formatPolicyText } from '../fmt/canonical.js';
 import { exportClass, type ExportCounts, type YamlNodes } from './classes/index.js';
 import { EXPORT_HEADER, fileNameOf, type ExportFile, type PlacedObjects, type Scope } from './types.js';
@@ -30,8 +30,7 @@ export function renderFiles(placed: PlacedObjects, options: RenderOptions): Expo
     const name = fileNameOf(scope);
     let file = files.get(name);
     if (!file) {
-      // Sound: every class starts with an empty list of its objects.
-      file = { scope, objects: Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [kind, []])) as unknown as FileObjects };
+      file = { scope, objects: perClass<FileObjects>(() => []) };
       files.set(name, file);
     }
     return file.objects;
@@ -39,7 +38,7 @@ export function renderFiles(placed: PlacedObjects, options: RenderOptions): Expo
   const place = <K extends ObjectClass>(kind: K): void => {
     for (const { scope, live } of placed[kind]) objectsIn(scope)[kind].push(live);
   };
-  OBJECT_CLASS_LIST.forEach(place);
+  REGISTERED_CLASSES.forEach(place);
   return [...files.entries()]
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, file]) => ({
@@ -53,7 +52,7 @@ export function renderFiles(placed: PlacedObjects, options: RenderOptions): Expo
 /** How many objects of each class the file holds. */
 function counts(objects: FileObjects): ExportCounts {
   // Sound: each class's count goes under the field it names.
-  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [exportClass(kind).counted, objects[kind].length])) as unknown as ExportCounts;
+  return Object.fromEntries(REGISTERED_CLASSES.map((kind) => [exportClass(kind).counted, objects[kind].length])) as unknown as ExportCounts;
 }
 
 function inFmtForm(text: string): string {
@@ -83,7 +82,7 @@ function renderFile(file: FileContent, options: RenderOptions): string {
       sections.add(key);
     }
   };
-  OBJECT_CLASS_LIST.forEach(render);
+  REGISTERED_CLASSES.forEach(render);
 
   const root = doc.createNode(top);
   // A blank line before each class's sections.

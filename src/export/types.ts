@@ -2,7 +2,7 @@
  * The values `rampart export` works with: which live objects go into which
  * policy file, and which were left out and why.
  */
-import { OBJECT_CLASS_LIST, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
+import { perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { ExportCounts } from './classes/index.js';
 import type { ExportRecord } from './record.js';
 
@@ -46,8 +46,8 @@ export type PlacedObjects = { readonly [K in ObjectClass]: readonly Placed<Objec
 
 /** Each class's placed objects, as `make` gives them for the class. */
 export function placedByClass(make: <K extends ObjectClass>(kind: K) => readonly Placed<ObjectClassModels[K]['live']>[]): PlacedObjects {
-  // Sound: each class's entry is what `make` placed for that class.
-  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [kind, make(kind)])) as unknown as PlacedObjects;
+  // Sound: PlacedObjects[K] is the list `make` places for K.
+  return perClass<PlacedObjects>(make as <K extends ObjectClass>(kind: K) => PlacedObjects[K]);
 }
 
 export interface Selection {

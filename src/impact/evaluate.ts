@@ -61,13 +61,13 @@ class Context {
     this.modes = new FilteringModes(input.changes, input.live);
   }
 
-  private readonly byClass: ByClass<Impact> = {
+  private readonly handlers: ByClass<Impact> = {
     rule: (change) => this.ruleChange(change),
     ip: (change) => this.ipChange(change),
   };
 
   evaluate(change: Change): Impact {
-    return dispatch(this.byClass, change);
+    return dispatch(this.handlers, change);
   }
 
   private ipChange(change: IpChange): Impact {

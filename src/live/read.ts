@@ -8,7 +8,7 @@ import { createLimiter, runBounded } from '../concurrency.js';
 import type { ServiceApi } from '../api/service.js';
 import { describeBody } from '../api/errors-from-response.js';
 import { ApiAuthError } from '../errors.js';
-import { classObjects, OBJECT_CLASS_LIST, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
+import { classObjects, REGISTERED_CLASSES, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
 import { type ClientSource, describeClientSource, type LiveState } from '../model/state.js';
 import type { ReadContext } from './classes/class.js';
 import { LIVE_CLASSES } from './classes/index.js';
@@ -41,7 +41,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     },
     listed: (key, records) => options.onListed?.(key, records),
   };
-  const reads = OBJECT_CLASS_LIST.map((kind) => ({ kind, read: LIVE_CLASSES[kind].read(context) }));
+  const reads = REGISTERED_CLASSES.map((kind) => ({ kind, read: LIVE_CLASSES[kind].read(context) }));
 
   // A refusal names the client and where the policies declare it.
   const forClient = (client: number, listing: () => Promise<void>) => async () => {

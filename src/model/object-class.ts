@@ -3,8 +3,8 @@
  * place that names them all. Each class brings its desired and live object,
  * its change, and the field of the state that holds its objects; the state
  * (state.ts), the change union (change.ts) and every layer's class table
- * (plan, apply, audit, live, impact) are keyed by it, so a class missing
- * from a table fails to compile there.
+ * (policy, live, plan, render, apply, audit, impact, export) are keyed by it,
+ * so a class missing from a table fails to compile there.
  */
 import type { DesiredIpEntry, LiveIpEntry } from './ip.js';
 import type { IpChange } from './ip-change.js';
@@ -33,7 +33,7 @@ export type ClassObjects<Side extends 'desired' | 'live'> = {
 };
 
 /** The field of the state each class's objects are in. */
-export const STATE_FIELDS: { readonly [K in ObjectClass]: ObjectClassModels[K]['field'] } = { rule: 'rules', ip: 'ipEntries' };
+const STATE_FIELDS: { readonly [K in ObjectClass]: ObjectClassModels[K]['field'] } = { rule: 'rules', ip: 'ipEntries' };
 
 /** One class's objects of a state. */
 export function objectsOf<K extends ObjectClass, Side extends 'desired' | 'live'>(
@@ -43,8 +43,8 @@ export function objectsOf<K extends ObjectClass, Side extends 'desired' | 'live'
   return state[STATE_FIELDS[kind]] as unknown as readonly ObjectClassModels[K][Side][];
 }
 
-/** Every class, in the registry's order. */
-export const OBJECT_CLASS_LIST: readonly ObjectClass[] = Object.keys(STATE_FIELDS) as ObjectClass[];
+/** Every class, in the registry's order (plan/classes has them in plan order: `CLASSES_IN_PLAN_ORDER`). */
+export const REGISTERED_CLASSES: readonly ObjectClass[] = Object.keys(STATE_FIELDS) as ObjectClass[];
 
 /** The objects of every class, by class. */
 export type ObjectsByClass<Side extends 'desired' | 'live'> = { readonly [K in ObjectClass]: readonly ObjectClassModels[K][Side][] };
@@ -52,13 +52,19 @@ export type ObjectsByClass<Side extends 'desired' | 'live'> = { readonly [K in O
 /** A state's class fields, from each class's objects. */
 export function classObjects<Side extends 'desired' | 'live'>(objects: ObjectsByClass<Side>): ClassObjects<Side> {
   // Sound: each class's objects go under the field STATE_FIELDS names for it.
-  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [STATE_FIELDS[kind], objects[kind]])) as unknown as ClassObjects<Side>;
+  return Object.fromEntries(REGISTERED_CLASSES.map((kind) => [STATE_FIELDS[kind], objects[kind]])) as unknown as ClassObjects<Side>;
+}
+
+/** A value for every class of the registry, each what `make` makes for its class: the one place a record keyed by class is built. */
+export function perClass<R extends { readonly [K in ObjectClass]: unknown }>(make: <K extends ObjectClass>(kind: K) => R[K]): R {
+  // Sound: each class's entry is what `make` made for that class.
+  return Object.fromEntries(REGISTERED_CLASSES.map((kind) => [kind, make(kind)])) as unknown as R;
 }
 
 /** Each class's objects on one side, as `make` gives them for the class. */
 export function objectsByClass<Side extends 'desired' | 'live'>(
   make: <K extends ObjectClass>(kind: K) => readonly ObjectClassModels[K][Side][],
 ): ObjectsByClass<Side> {
-  // Sound: each class's entry is what `make` made for that class.
-  return Object.fromEntries(OBJECT_CLASS_LIST.map((kind) => [kind, make(kind)])) as unknown as ObjectsByClass<Side>;
+  // Sound: ObjectsByClass<Side>[K] is the list `make` returns for K.
+  return perClass<ObjectsByClass<Side>>(make as <K extends ObjectClass>(kind: K) => ObjectsByClass<Side>[K]);
 }

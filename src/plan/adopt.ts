@@ -21,6 +21,7 @@
  * conflict even with `--adopt` (a second rule there would be a duplicate).
  * Only where no owned object serves the declaration: an owned copy wins.
  */
+import type { ObjectClass } from '../model/object-class.js';
 import type { Change } from '../model/change.js';
 import type { AdoptRule } from '../model/rule-change.js';
 import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
@@ -31,7 +32,7 @@ import { differences } from './diff-rules.js';
 
 /** A declaration an unmanaged object satisfies, left unmanaged. */
 export interface UnmanagedMatch {
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   readonly source: Source;
   readonly id: number;
@@ -40,7 +41,7 @@ export interface UnmanagedMatch {
 
 /** An unmanaged object blocking a declaration (see the module comment). */
 export interface Conflict {
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   readonly source: Source;
   readonly id: number;

@@ -17,7 +17,11 @@ import type { ChangeImpact } from './change-document.js';
  * For JSON, markdown, a saved plan and the daemon's `/plan`.
  */
 export function encodePlan(plan: Plan): PlanDocument {
-  const body = encodePlanBody(plan);
+  return withFigures(encodePlanBody(plan), plan);
+}
+
+/** The whole document from its body, already encoded, and the plan's digests. */
+export function withFigures(body: PlanBody, plan: Pick<Plan, 'desiredDigest' | 'liveDigest'>): PlanDocument {
   // Keys in the document's order (pinned plans compare byte for byte).
   const { format_version, owner, rule_updates, adopt, target, summary, api_calls, safety, ...rest } = body;
   return {

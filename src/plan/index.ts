@@ -2,11 +2,9 @@
 export { diff, type DiffOptions, type DiffResult } from './diff.js';
 export { buildPlan, hasChanges, restrictPlan, type PlanOptions } from './plan.js';
 export { targetPlan, type Targets } from './target.js';
-export { checksumOf, encodeChange, encodeChanges, encodePlan, encodePlanBody, planChecksum, withoutImpact } from './codec.js';
-export { checkSafety, DEFAULT_SAFETY, guardedDeletes, type SafetyLimits, type SafetyOptions, type SafetyVerdict } from './safety.js';
+export { encodeChanges, encodePlan, encodePlanBody, planChecksum, withoutImpact } from './codec.js';
+export { checkSafety, DEFAULT_SAFETY, type SafetyLimits, type SafetyOptions, type SafetyVerdict } from './safety.js';
 export { digestDesired, digestLive } from './digest.js';
-export { toPlanRule } from './classes/rule-document.js';
-export { toPlanIpObject } from './classes/ip-document.js';
 export type { Note } from './notes.js';
 export * from './types.js';
 export type { Impact, ImpactSummary, Plan, Safety, Target } from './model.js';

@@ -14,7 +14,7 @@ import type { LiveIpEntry } from '../model/ip.js';
 import type { LiveRule } from '../model/rule.js';
 
 export interface LeftBehind {
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   readonly id: number;
   readonly value?: string;

@@ -1,3 +1,4 @@
+import type { ObjectClass } from '../model/object-class.js';
 import type { Source } from '../model/source.js';
 
 /**
@@ -7,7 +8,7 @@ import type { Source } from '../model/source.js';
  */
 export interface Note {
   readonly level: 'info' | 'warning';
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   /** The policy line declaring the object. */
   readonly source: Source;

@@ -6,7 +6,7 @@ import { kindOf, type LiveRule } from '../model/rule.js';
 import { compareStrings } from '../model/compare.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson } from './canonical.js';
-import { byClass, planClass, planClassOf } from './classes/index.js';
+import { groupByClass, planClass, planClassOf } from './classes/index.js';
 import { addCounts } from './counts.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
@@ -107,7 +107,7 @@ export function hasChanges(plan: { readonly changes: readonly unknown[] }): bool
 /** Calls the changes take: one each, but some classes share calls (a client's rule deletes go in batches). */
 export function apiCalls(changes: readonly Change[]): number {
   let calls = 0;
-  for (const [kind, group] of byClass(changes)) calls += planClass(kind).calls(group);
+  for (const [kind, group] of groupByClass(changes)) calls += planClass(kind).calls(group);
   return calls;
 }
 

@@ -7,6 +7,7 @@
  * applier adds `withOwnerMark(text, plan.owner)`.
  */
 
+import type { ObjectClass } from '../model/object-class.js';
 import type { PlanIpChange } from './classes/ip-document.js';
 import type { PlanRuleChange } from './classes/rule-document.js';
 
@@ -45,8 +46,7 @@ export interface PlanImpact {
   readonly over_limit?: number;
 }
 
-/** In the order they run: creates, updates and adoptions, deletes. */
-/** The document's changes: each class's (plan/classes/*-document.ts). */
+/** The document's changes, each class's (plan/classes/*-document.ts), in the order they run: creates, updates and adoptions, deletes. */
 export type PlanChange = PlanRuleChange | PlanIpChange;
 
 /** The ids of the live objects a document's change touches (one rule, or IP objects); none for a create. */
@@ -60,7 +60,7 @@ export function planChangeIds(change: PlanChange): readonly number[] {
  * declaration will not delete it. `--adopt` makes it Rampart's.
  */
 export interface PlanUnmanaged {
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   /** The live object's id. */
   readonly id: number;
@@ -90,7 +90,7 @@ export interface PlanKept {
 
 /** An exported unmanaged object no longer declared (see `Plan.left_unmanaged`). */
 export interface PlanLeftUnmanaged {
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   readonly id: number;
   /** For IP entries: the value. */
@@ -112,7 +112,7 @@ export interface PlanConflict extends Omit<PlanUnmanaged, 'value'> {
 
 export interface PlanNote {
   readonly level: 'info' | 'warning';
-  readonly kind: 'rule' | 'ip';
+  readonly kind: ObjectClass;
   readonly client: number;
   readonly file: string;
   readonly line: number;

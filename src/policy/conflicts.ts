@@ -5,9 +5,9 @@
  * yet; one would be a pass of its own here.
  */
 import type { Diagnostic } from '../diagnostic.js';
-import { OBJECT_CLASS_LIST, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
+import { REGISTERED_CLASSES, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
 import { policyClass } from './classes/index.js';
 
 export function crossChecks(objects: ObjectsByClass<'desired'>): Diagnostic[] {
-  return OBJECT_CLASS_LIST.flatMap(<K extends ObjectClass>(kind: K) => policyClass(kind).conflicts(objects[kind]));
+  return REGISTERED_CLASSES.flatMap(<K extends ObjectClass>(kind: K) => policyClass(kind).conflicts(objects[kind]));
 }

@@ -22,7 +22,7 @@ import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { readPauseFile, type Pause } from '../policy/pause.js';
 import { readPolicyRevision, type PolicyRevision } from '../policy/revision.js';
-import { rememberListed, type ListingSizes } from '../live/listing-sizes.js';
+import { rememberListed, type ListingKey, type ListingSizes } from '../live/listing-sizes.js';
 import { holdChurn, NO_CHURN, recordCreates, type ChurnHeld, type ChurnHistory } from './churn-breaker.js';
 import { MAX_PROBLEMS_KEPT, showPlan, type CycleContext, type CycleOutcome } from './outcome.js';
 import { emptyPolicies, NOTHING_DECLARED, prepare, type Prepared } from './prepare.js';
@@ -167,12 +167,12 @@ async function cycleOutcome(input: CycleInput, state: CycleState): Promise<Cycle
     logger.info({ digest: policy.digest }, 'policy content unchanged; cycle skipped');
     return { result: 'skipped' };
   }
-  const prepared = await readAndPlan(input, policy, state.memory.listed);
+  const prepared = await readAndPlan(input, policy, state);
   // Nothing is written under a pause or in a dry run: nothing for the churn breaker to hold.
   const churn = settings.dryRun || pause.paused
     ? { plan: prepared.plan, held: [], newlyHeld: [], history: state.memory.churn }
     : holdChurn(state.memory.churn, prepared.plan);
-  state.memory = { ...state.memory, listed: rememberListed(state.memory.listed, prepared.listedSizes), churn: churn.history };
+  state.memory = { ...state.memory, churn: churn.history };
   for (const object of churn.newlyHeld) {
     logger.error({ ...object }, 'churn: this object was created in each of the last cycles and would be created again; it is no longer written until its declaration changes (check how the service stores it)');
   }
@@ -252,17 +252,26 @@ function logPauseChange(pause: SettledPause, logger: Logger): void {
   else logger.warn('pause lifted: writes resume');
 }
 
-/** The live state read (within `run --once`'s deadline) and the plan against it. */
-async function readAndPlan(input: CycleInput, policy: GoodPolicies, lastListed: ListingSizes): Promise<Prepared> {
+/**
+ * The live state read (within `run --once`'s deadline) and the plan against
+ * it. What each listing held is remembered as it is read, also when the
+ * plan then fails (a conflict, the deadline): the next read predicts from it.
+ */
+async function readAndPlan(input: CycleInput, policy: GoodPolicies, state: CycleState): Promise<Prepared> {
   const { settings: cycleSettings, context: { signal, logger } } = input;
+  const listed = new Map<ListingKey, number>();
   const read = (readSignal: AbortSignal) => prepare({
     policies: cycleSettings.policies, policy, settings: cycleSettings.settings, api: cycleSettings.api, journal: cycleSettings.journal,
-    signal: readSignal, logger, lastListed,
+    signal: readSignal, logger, lastListed: state.memory.listed, onListed: (key, objects) => listed.set(key, objects),
   });
   const deadline = cycleSettings.readDeadline;
-  return deadline
-    ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
-    : await read(signal);
+  try {
+    return deadline
+      ? await withDeadline(deadline.ms, deadline.target, (timeout) => read(AbortSignal.any([signal, timeout])))
+      : await read(signal);
+  } finally {
+    state.memory = { ...state.memory, listed: rememberListed(state.memory.listed, listed) };
+  }
 }
 
 interface Planned {

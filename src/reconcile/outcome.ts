@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import type { Pause } from '../policy/pause.js';
 import type { PolicyRevision } from '../policy/revision.js';
 import type { ObjectCounts } from '../plan/counts.js';
-import { encodePlan, encodePlanBody } from '../plan/codec.js';
+import { encodePlanBody, withFigures } from '../plan/codec.js';
 import type { Plan } from '../plan/model.js';
 import { once } from '../plan/once.js';
 import type { PlanBody, PlanDocument } from '../plan/types.js';
@@ -155,5 +155,6 @@ export interface ShownPlan {
 export function showPlan(plan: Plan): ShownPlan {
   // The live digest now: what the daemon keeps then holds no live state.
   plan.liveDigest();
-  return { body: encodePlanBody(plan), document: once(() => encodePlan(plan)) };
+  const body = encodePlanBody(plan);
+  return { body, document: once(() => withFigures(body, plan)) };
 }

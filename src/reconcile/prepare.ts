@@ -37,6 +37,8 @@ export interface PrepareOptions {
   readonly signal?: AbortSignal;
   /** What each listing held when the daemon last read it, to predict this read's pages. */
   readonly lastListed?: ListingSizes;
+  /** Told how many objects each listing held as it is read (also when the plan then fails). */
+  readonly onListed?: (key: ListingKey, objects: number) => void;
 }
 
 export interface Prepared {
@@ -121,7 +123,10 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     signal: options.signal,
     concurrency: settings.concurrency,
     expected: expectedListingSizes(policy.desired, options.lastListed),
-    onListed: (key, objects) => listedSizes.set(key, objects),
+    onListed: (key, objects) => {
+      listedSizes.set(key, objects);
+      options.onListed?.(key, objects);
+    },
     ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
   });
   let listed = await read();

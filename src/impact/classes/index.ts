@@ -6,7 +6,7 @@ import type { Change, ChangeOf } from '../../model/change.js';
 import type { IpEntry } from '../../model/ip.js';
 import type { ObjectClass } from '../../model/object-class.js';
 import type { Rule } from '../../model/rule.js';
-import { byClass } from '../../plan/classes/index.js';
+import { groupByClass } from '../../plan/classes/index.js';
 import type { ImpactClass } from './class.js';
 import { IP_IMPACT } from './ip.js';
 import { RULE_IMPACT } from './rules.js';
@@ -43,5 +43,5 @@ export function dispatch<R>(handlers: ByClass<R>, change: Change): R {
 
 /** The changes of one class, in plan order. */
 export function changesOf<K extends ObjectClass>(changes: readonly Change[], kind: K): ChangeOf<K>[] {
-  return (byClass(changes).get(kind) ?? []) as ChangeOf<K>[];
+  return (groupByClass(changes).get(kind) ?? []) as ChangeOf<K>[];
 }

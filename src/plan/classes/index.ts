@@ -19,7 +19,7 @@ const PLAN_CLASSES: {
 };
 
 /** Every class, in plan order. */
-export const OBJECT_CLASSES: readonly ObjectClass[] = (Object.keys(PLAN_CLASSES) as ObjectClass[])
+export const CLASSES_IN_PLAN_ORDER: readonly ObjectClass[] = (Object.keys(PLAN_CLASSES) as ObjectClass[])
   .sort((a, b) => PLAN_CLASSES[a].order - PLAN_CLASSES[b].order);
 
 /** The class of a change (model or plan JSON), found by its `kind`. */
@@ -34,7 +34,7 @@ export function planClass(kind: ObjectClass): PlanClass {
 }
 
 /** Changes grouped by class, each group in the order given. */
-export function byClass<C extends { readonly kind: ObjectClass }>(changes: readonly C[]): Map<ObjectClass, C[]> {
+export function groupByClass<C extends { readonly kind: ObjectClass }>(changes: readonly C[]): Map<ObjectClass, C[]> {
   const groups = new Map<ObjectClass, C[]>();
   for (const change of changes) {
     const group = groups.get(change.kind);

@@ -5,7 +5,7 @@
  * A rule create that replaces owned rules shows the old rule's attributes
  * beside the new ones, and the replaced rule's delete is folded into it.
  */
-import { byClass, OBJECT_CLASSES } from '../classes/index.js';
+import { groupByClass, CLASSES_IN_PLAN_ORDER } from '../classes/index.js';
 import type { ObjectClass } from '../../model/object-class.js';
 import type { ObjectAction } from '../counts.js';
 import type { PlanBody, PlanChange } from '../types.js';
@@ -57,8 +57,8 @@ const READING_ORDER: Readonly<Record<ObjectAction, number>> = { create: 0, repla
 
 /** Blocks in plan order: every class's creates, replacements, updates and adoptions, then every class's deletes. */
 export function changeBlocks(plan: PlanBody): ChangeBlock[] {
-  const groups = byClass(plan.changes);
-  const blocks = OBJECT_CLASSES.flatMap((kind) => {
+  const groups = groupByClass(plan.changes);
+  const blocks = CLASSES_IN_PLAN_ORDER.flatMap((kind) => {
     const build = CLASS_BLOCKS[kind] as (changes: readonly PlanChange[]) => ChangeBlock[];
     return build(groups.get(kind) ?? []);
   });

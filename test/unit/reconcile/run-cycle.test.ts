@@ -56,4 +56,13 @@ describe('runCycle', () => {
     const lifted = await runCycle(live, again.memory);
     expect(lifted.memory.pausedSince).toBeUndefined();
   });
+
+  it('remembers what each listing held even when the plan then fails, for the next read to predict its pages', async () => {
+    const blocking = { id: 5, clientid: 10042, type: 'service_mode', mode: 'monitoring', action: [{ point: ['instance'], type: 'equal', value: '7' }] };
+    const policy = snapshot('version: 1\nclient: 10042\napplication: 7\nmode: block\n', 'd1');
+    const ran = await runCycle({ ...input(policy), settings: { ...input(policy).settings, api: fakeApi([blocking]) } }, FIRST_CYCLE);
+    expect(ran.outcome.result).toBe('failed');
+    expect(JSON.stringify(ran.outcome.error)).toContain('unmanaged_conflict');
+    expect(Object.fromEntries(ran.memory.listed)).toMatchObject({ '10042:rules': 1, '10042:black': 0 });
+  });
 });
