@@ -21,7 +21,8 @@ import type { LiveState } from '../model/state.js';
 import type { KindEvidence } from '../rules/kind.js';
 import type { ImpactEffect } from '../plan/change-document.js';
 import type { Impact } from '../plan/model.js';
-import { changesOf, dispatch, type ByClass } from './classes/index.js';
+import { onClass, type ByClass } from '../model/by-class.js';
+import { changesOf } from './classes/index.js';
 import { FilteringModes } from './modes.js';
 import { HOST_POINT_KEY, pointKeyOf } from './point.js';
 import type { ClientRequests, EvidenceHit, RequestIndex, SeenRequest } from './requests.js';
@@ -67,7 +68,7 @@ class Context {
   };
 
   evaluate(change: Change): Impact {
-    return dispatch(this.handlers, change);
+    return onClass(change, this.handlers);
   }
 
   private ipChange(change: IpChange): Impact {

@@ -32,15 +32,6 @@ export function impactClassOf(change: Change): ImpactClass<Change, unknown> {
   return IMPACT_CLASSES[change.kind] as unknown as ImpactClass<Change, unknown>;
 }
 
-/** One handler per class: the compiler names a class without one. */
-export type ByClass<R> = { readonly [K in ObjectClass]: (change: ChangeOf<K>) => R };
-
-/** The handler of a change's class, called with it. */
-export function dispatch<R>(handlers: ByClass<R>, change: Change): R {
-  // Sound: the table is keyed by the kind each class's changes carry.
-  return (handlers[change.kind] as (change: Change) => R)(change);
-}
-
 /** The changes of one class, in plan order. */
 export function changesOf<K extends ObjectClass>(changes: readonly Change[], kind: K): ChangeOf<K>[] {
   return (groupByClass(changes).get(kind) ?? []) as ChangeOf<K>[];
