@@ -48,8 +48,6 @@ export interface Prepared {
   readonly listed: LiveState;
   /** The live state the plan was made from. */
   readonly live: LiveState;
-  /** How many objects each listing held, for the next read's prediction. */
-  readonly listedSizes: ListingSizes;
   readonly plan: Plan;
   /** Where the time went (wall ms): reading the live state (journal waits included), planning. */
   readonly timings: PrepareTimings;
@@ -118,15 +116,11 @@ const UNCONFIRMED_POLL_MS = 2_000;
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const { settings, policy } = options;
   const loaded = performance.now();
-  const listedSizes = new Map<ListingKey, number>();
   const read = () => readLiveState(options.api, policy.desired.clients, {
     signal: options.signal,
     concurrency: settings.concurrency,
     expected: expectedListingSizes(policy.desired, options.lastListed),
-    onListed: (key, objects) => {
-      listedSizes.set(key, objects);
-      options.onListed?.(key, objects);
-    },
+    ...(options.onListed ? { onListed: options.onListed } : {}),
     ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
   });
   let listed = await read();
@@ -154,7 +148,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const timings = { readMs: ms(loaded, readDone), planMs: ms(readDone, performance.now()) };
   options.logger?.debug(timings, 'prepared');
   throwOnConflicts(plan);
-  return { policy, desired: policy.desired, listed, live, listedSizes, plan, timings };
+  return { policy, desired: policy.desired, listed, live, plan, timings };
 }
 
 /** How many conflicts the error message lists; the rest are counted. */

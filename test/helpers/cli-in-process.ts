@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { main } from '../../src/commands/main.js';
 import { cliEnv, parseLogs, type CliOptions, type CliResult } from './cli.js';
+import { TEST_TOKEN } from './emulator.js';
 
 let running = false;
 
@@ -76,4 +77,18 @@ export async function runCliInProcess(args: readonly string[], options: CliOptio
     if (options.cwd) process.chdir(saved.cwd);
     running = false;
   }
+}
+
+/**
+ * `rampart COMMAND` in this process against an emulator and a policy
+ * directory, with the test token, logs at warn. Both are read at each call:
+ * a test's `beforeEach` may replace them.
+ */
+export function rampartAgainst(
+  emulator: () => { readonly url: string }, policies: () => { readonly dir: string },
+): (command: string, args: string[]) => Promise<CliResult> {
+  return (command, args) => runCliInProcess(
+    [command, '--api-url', emulator().url, '--policies', policies().dir, '--log-level', 'warn', ...args],
+    { env: { RAMPART_API_TOKEN: TEST_TOKEN } },
+  );
 }

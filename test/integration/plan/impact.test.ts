@@ -10,8 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HitSeed } from '../../../src/emulator/hits/records.js';
 import type { PlanDocument } from '../../../src/plan/types.js';
 import type { ChangeImpact } from '../../../src/plan/change-document.js';
-import { runCliInProcess } from '../../helpers/cli-in-process.js';
-import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { rampartAgainst } from '../../helpers/cli-in-process.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
 
 const CLIENT = 10042;
@@ -70,10 +70,7 @@ afterEach(async () => {
   await policies.cleanup();
 });
 
-const rampart = (command: string, args: string[]) => runCliInProcess(
-  [command, '--api-url', emulator.url, '--policies', policies.dir, '--log-level', 'warn', ...args],
-  { env: { RAMPART_API_TOKEN: TEST_TOKEN } },
-);
+const rampart = rampartAgainst(() => emulator, () => policies);
 
 const now = () => Math.floor(Date.now() / 1000);
 const search = { poolid: 7, domain: 'shop.example.com', path: '/api/search', point: ['get', 'q'], type: 'sqli' };

@@ -15,6 +15,7 @@ import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../../src/ap
 
 import { minimumListingCalls } from '../../../src/live/paging.js';
 import { NEVER_EXPIRES } from '../../../src/model/ip.js';
+import type { ListingKey } from '../../../src/live/listing-sizes.js';
 import { loadDesired, prepare } from '../../../src/reconcile/prepare.js';
 import { TEST_TOKEN, useTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { runSettings } from '../../../src/reconcile/settings.js';
@@ -72,7 +73,8 @@ describe('a no-op read with predicted pages', () => {
         + 1; // the client's credential-stuffing rules, in one call
 
       const first = new WatchedApi(http);
-      const cold = await prepare({ policies, policy: await loadDesired({ policies }), api: first, settings: runSettings() });
+      const listed = new Map<ListingKey, number>();
+      const cold = await prepare({ policies, policy: await loadDesired({ policies }), api: first, settings: runSettings(), onListed: (key, n) => listed.set(key, n) });
       expect(cold.plan.changes).toEqual([]);
       expect(http.totalCalls).toBe(minimum);
       expect(first.mostInFlight.get('black')).toBe(minimumListingCalls(DENY, IP_RULE_PAGE_LIMIT));
@@ -80,7 +82,7 @@ describe('a no-op read with predicted pages', () => {
       expect(first.mostInFlight.get('gray')).toBe(1);
 
       const second = new WatchedApi(http);
-      const warm = await prepare({ policies, policy: await loadDesired({ policies }), api: second, settings: runSettings(), lastListed: cold.listedSizes });
+      const warm = await prepare({ policies, policy: await loadDesired({ policies }), api: second, settings: runSettings(), lastListed: listed });
       expect(warm.plan.changes).toEqual([]);
       expect(http.totalCalls).toBe(2 * minimum);
       expect(second.mostInFlight.get('gray')).toBe(minimumListingCalls(FOREIGN_GRAY, IP_RULE_PAGE_LIMIT));

@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCliInProcess } from '../../helpers/cli-in-process.js';
-import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { rampartAgainst } from '../../helpers/cli-in-process.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 
 let emulator: TestEmulator;
@@ -21,10 +21,7 @@ afterEach(async () => {
   await policies.cleanup();
 });
 
-const rampart = (command: string, args: string[]) => runCliInProcess(
-  [command, '--api-url', emulator.url, '--policies', policies.dir, '--log-level', 'warn', ...args],
-  { env: { RAMPART_API_TOKEN: TEST_TOKEN } },
-);
+const rampart = rampartAgainst(() => emulator, () => policies);
 
 describe('--target', () => {
   it('plans one file, leaves the rest out (deletes included), and a saved targeted plan applies as reviewed', async () => {
