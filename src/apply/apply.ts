@@ -10,7 +10,7 @@ import { groupByAction } from '../model/by-action.js';
 import { runBounded } from '../concurrency.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
-import { groupByClass, CLASSES_IN_PLAN_ORDER, planClassOf } from '../plan/classes/index.js';
+import { groupByClass, classesInPlanOrder, planClassOf } from '../plan/classes/index.js';
 import { applyClass, applyClassOf } from './classes/index.js';
 import { partition, runChange, type ChangeRun, type Indexed } from './run-change.js';
 import type { Plan } from '../plan/model.js';
@@ -154,7 +154,7 @@ function verifyTimeoutFor(settleTimeoutMs: number | undefined): number {
 /** The deletes of a phase, class by class in plan order (rules before IP entries). */
 async function runDeletes(items: readonly Indexed[], run: ChangeRun, blocked: ReadonlySet<number>): Promise<void> {
   const byKind = groupByClass(items.map((item) => ({ kind: item.change.kind, item })));
-  for (const kind of CLASSES_IN_PLAN_ORDER) {
+  for (const kind of classesInPlanOrder()) {
     const group = byKind.get(kind);
     if (group) await applyClass(kind).runDeletes(group.map((g) => g.item), run, blocked);
   }

@@ -10,7 +10,7 @@
  * one-per-scope rule the lowest id is the one the service itself keeps: no gap.
  */
 import { appliedCreates, type ChangeResult } from '../audit/change-result.js';
-import { CLASSES_IN_PLAN_ORDER } from '../plan/classes/index.js';
+import { classesInPlanOrder } from '../plan/classes/index.js';
 import type { ObjectClass } from '../model/object-class.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
@@ -38,7 +38,7 @@ export interface CopyOptions {
 }
 
 /** One class's side: what this run created, then the copies of it another writer made. */
-export interface CopyFinder<C extends Change = Change> {
+export interface CopyFinder<C = Change> {
   /** Notes a create this run applied. */
   note(change: C, result: ChangeResult): void;
   /** Deletes the other copies of what was noted, keeping the lowest id of each; what it deleted. */
@@ -47,7 +47,7 @@ export interface CopyFinder<C extends Change = Change> {
 
 /** Finds and deletes the other writers' copies of what `results` created; what it deleted. */
 export async function removeConcurrentCopies(results: readonly ChangeResult[], options: CopyOptions): Promise<ConcurrentCopy[]> {
-  const finders = new Map(CLASSES_IN_PLAN_ORDER.map((kind) => [kind, applyClass(kind).copyFinder()]));
+  const finders = new Map(classesInPlanOrder().map((kind) => [kind, applyClass(kind).copyFinder()]));
   for (const result of appliedCreates(results)) finders.get(result.change.kind)?.note(result.change, result);
   const removed: ConcurrentCopy[] = [];
   for (const finder of finders.values()) {

@@ -5,7 +5,7 @@ import type { Change } from '../model/change.js';
 import type { ExecuteContext, Outcome } from './execute.js';
 
 /** A change with its place in the plan (results and audit refer to it by index). */
-export interface Indexed<C extends Change = Change> {
+export interface Indexed<C = Change> {
   readonly change: C;
   readonly index: number;
 }

@@ -4,7 +4,7 @@
  * bounded wait passes), so a `plan` right after shows no changes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLASSES_IN_PLAN_ORDER } from '../plan/classes/index.js';
+import { classesInPlanOrder } from '../plan/classes/index.js';
 import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
 import type { ChangeResult } from '../audit/change-result.js';
@@ -25,7 +25,7 @@ export interface SettleOptions {
  * differently is still found, an older one of the same identity does not
  * stand in for it) and ids absent.
  */
-export interface ListingCheck<C extends Change = Change> {
+export interface ListingCheck<C = Change> {
   /** Notes what a change that succeeded (or was already done) leaves in the listings. */
   expect(change: C, result: ChangeResult): void;
   /** Whether the listings show every noted write now (reads each listing concerned once, afresh). */
@@ -34,7 +34,7 @@ export interface ListingCheck<C extends Change = Change> {
 
 export async function waitForListings(results: readonly ChangeResult[], options: SettleOptions): Promise<boolean> {
   if (options.timeoutMs <= 0) return true;
-  const checks = new Map(CLASSES_IN_PLAN_ORDER.map((kind) => [kind, applyClass(kind).listingCheck()]));
+  const checks = new Map(classesInPlanOrder().map((kind) => [kind, applyClass(kind).listingCheck()]));
   for (const result of results) {
     if (result.status === 'applied' || result.status === 'already-done') checks.get(result.change.kind)?.expect(result.change, result);
   }

@@ -13,7 +13,7 @@
 import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { shortHexDigest } from '../model/fingerprint.js';
-import { REGISTERED_CLASSES, perClass, type ObjectClass } from '../model/object-class.js';
+import { registeredClasses, perClass, type ObjectClass } from '../model/object-class.js';
 import type { DeclaredFingerprints } from './cause.js';
 import { keySet, sameKeys } from './key-set.js';
 
@@ -85,7 +85,7 @@ export function openConvergedMemory(file: string, owner: string, logger?: Logger
       return { digest: read.digest, keys: perClass<DeclaredFingerprints['keys']>((kind) => keySet(read.keys[kind])) };
     },
     async save(declared) {
-      const entries = REGISTERED_CLASSES.reduce((n, kind) => n + declared.keys[kind].size, 0);
+      const entries = registeredClasses().reduce((n, kind) => n + declared.keys[kind].size, 0);
       if (entries > MAX_ENTRIES) {
         logger?.info({ file, entries }, 'too many declared objects to remember the converged state; not kept');
         return;
@@ -119,7 +119,7 @@ async function unchangedSince(file: string, written: Written): Promise<boolean> 
 /** Whether two runs declared the same: their digests and every write key. */
 export function sameDeclared(a: DeclaredFingerprints, b: DeclaredFingerprints): boolean {
   if (a === b) return true;
-  return a.digest === b.digest && REGISTERED_CLASSES.every((kind) => sameKeys(a.keys[kind], b.keys[kind]));
+  return a.digest === b.digest && registeredClasses().every((kind) => sameKeys(a.keys[kind], b.keys[kind]));
 }
 
 function parse(text: string): MemoryFile | undefined {
@@ -133,7 +133,7 @@ function parse(text: string): MemoryFile | undefined {
       return { version: VERSION, owner: value.owner, digest: value.digest, keys: { rule: rules, ip } };
     }
     const { keys } = value as Partial<MemoryFile>;
-    if (value.version !== VERSION || !keys || !REGISTERED_CLASSES.every((kind) => strings(keys[kind]))) return undefined;
+    if (value.version !== VERSION || !keys || !registeredClasses().every((kind) => strings(keys[kind]))) return undefined;
     return value as MemoryFile;
   } catch {
     return undefined;

@@ -7,7 +7,7 @@
  * reported instead of breaking the export.
  */
 import { ExportCheckError } from '../errors.js';
-import { objectsOf, REGISTERED_CLASSES, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
+import { objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { LiveState } from '../model/state.js';
 import { loadPolicyTexts } from '../policy/validate.js';
 import type { Diagnostic } from '../diagnostic.js';
@@ -38,7 +38,7 @@ export function buildExport(live: LiveState, options: ExportOptions): ExportResu
         }
       }
     };
-    REGISTERED_CLASSES.forEach(findInvalid);
+    registeredClasses().forEach(findInvalid);
     placed = without(placed, bad);
     result = check(placed);
     if (!result.desired) throw new ExportCheckError(result.diagnostics.filter((d) => d.severity === 'error'));
@@ -56,7 +56,7 @@ export function buildExport(live: LiveState, options: ExportOptions): ExportResu
       skipped.push({ kind, ...cls.handle(one.live), reason: 'no-round-trip', detail: cls.lostDetail });
     }
   };
-  REGISTERED_CLASSES.forEach(findLost);
+  registeredClasses().forEach(findLost);
   if (lost.size > 0) placed = without(placed, lost);
   const files = renderFiles(placed, render);
   if (lost.size > 0) {

@@ -8,8 +8,8 @@
  * since carry the mark and are deleted as usual; the record no longer matters
  * for them.
  */
-import { REGISTERED_CLASSES, type ObjectClass } from '../model/object-class.js';
-import { CLASSES_IN_PLAN_ORDER } from '../plan/classes/index.js';
+import { registeredClasses, type ObjectClass } from '../model/object-class.js';
+import { classesInPlanOrder } from '../plan/classes/index.js';
 import { exportClass } from './classes/index.js';
 import type { ExportFile, PlacedObjects } from './types.js';
 import { fileNameOf } from './types.js';
@@ -31,7 +31,7 @@ export function buildRecord(client: number, placed: PlacedObjects, files: readon
   const unmanaged = <K extends ObjectClass>(kind: K): ExportedObject[] => placed[kind]
     .filter((p) => p.live.owner === undefined)
     .map((p) => ({ kind, client, ...exportClass(kind).handle(p.live), file: fileNameOf(p.scope) }));
-  const objects = REGISTERED_CLASSES.flatMap(unmanaged).filter((o) => written.has(o.file));
+  const objects = registeredClasses().flatMap(unmanaged).filter((o) => written.has(o.file));
   return { format_version: 1, client, objects };
 }
 
@@ -46,5 +46,5 @@ export function parseRecord(text: string): ExportedObject[] | undefined {
   const record = value as Partial<ExportRecord> | null;
   if (!record || record.format_version !== 1 || !Array.isArray(record.objects)) return undefined;
   return record.objects.filter((o): o is ExportedObject =>
-    typeof o === 'object' && o !== null && CLASSES_IN_PLAN_ORDER.includes(o.kind) && Number.isSafeInteger(o.client) && Number.isSafeInteger(o.id) && typeof o.file === 'string');
+    typeof o === 'object' && o !== null && classesInPlanOrder().includes(o.kind) && Number.isSafeInteger(o.client) && Number.isSafeInteger(o.id) && typeof o.file === 'string');
 }

@@ -6,7 +6,7 @@
 import type { Node } from 'yaml';
 import { Document } from '../yaml-library.js';
 import { compareStrings } from '../model/compare.js';
-import { REGISTERED_CLASSES, perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
+import { registeredClasses, perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import { formatPolicyText } from '../fmt/canonical.js';
 import { exportClass, type ExportCounts, type YamlNodes } from './classes/index.js';
 import { EXPORT_HEADER, fileNameOf, type ExportFile, type PlacedObjects, type Scope } from './types.js';
@@ -38,7 +38,7 @@ export function renderFiles(placed: PlacedObjects, options: RenderOptions): Expo
   const place = <K extends ObjectClass>(kind: K): void => {
     for (const { scope, live } of placed[kind]) objectsIn(scope)[kind].push(live);
   };
-  REGISTERED_CLASSES.forEach(place);
+  registeredClasses().forEach(place);
   return [...files.entries()]
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, file]) => ({
@@ -52,7 +52,7 @@ export function renderFiles(placed: PlacedObjects, options: RenderOptions): Expo
 /** How many objects of each class the file holds. */
 function counts(objects: FileObjects): ExportCounts {
   // Sound: each class's count goes under the field it names.
-  return Object.fromEntries(REGISTERED_CLASSES.map((kind) => [exportClass(kind).counted, objects[kind].length])) as unknown as ExportCounts;
+  return Object.fromEntries(registeredClasses().map((kind) => [exportClass(kind).counted, objects[kind].length])) as unknown as ExportCounts;
 }
 
 function inFmtForm(text: string): string {
@@ -82,7 +82,7 @@ function renderFile(file: FileContent, options: RenderOptions): string {
       sections.add(key);
     }
   };
-  REGISTERED_CLASSES.forEach(render);
+  registeredClasses().forEach(render);
 
   const root = doc.createNode(top);
   // A blank line before each class's sections.

@@ -8,10 +8,10 @@ import { createLimiter, runBounded } from '../concurrency.js';
 import type { ServiceApi } from '../api/service.js';
 import { describeBody } from '../api/errors-from-response.js';
 import { ApiAuthError } from '../errors.js';
-import { classObjects, REGISTERED_CLASSES, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
+import { classObjects, registeredClasses, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
 import { type ClientSource, describeClientSource, type LiveState } from '../model/state.js';
 import type { ReadContext } from './classes/class.js';
-import { LIVE_CLASSES } from './classes/index.js';
+import { liveClass } from './classes/index.js';
 import type { ListingKey, ListingSizes } from './listing-sizes.js';
 import { Interner } from '../model/interner.js';
 
@@ -41,7 +41,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
     },
     listed: (key, records) => options.onListed?.(key, records),
   };
-  const reads = REGISTERED_CLASSES.map((kind) => ({ kind, read: LIVE_CLASSES[kind].read(context) }));
+  const reads = registeredClasses().map((kind) => ({ kind, read: liveClass(kind).read(context) }));
 
   // A refusal names the client and where the policies declare it.
   const forClient = (client: number, listing: () => Promise<void>) => async () => {

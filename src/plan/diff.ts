@@ -1,8 +1,11 @@
 import type { Change } from '../model/change.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import type { LiveRule } from '../model/rule.js';
+import { objectsOf } from '../model/object-class.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { adoptUnmanaged, linkMoves, type Conflict, type UnmanagedMatch } from './adopt.js';
+import { classesInPlanOrder, planClass } from './classes/index.js';
+import { diffKeyed, type KeyedDiffResult } from './diff-keyed.js';
 import { diffIp } from './diff-ip.js';
 import type { ExportedObject } from '../model/exported.js';
 import { leftBehind, type LeftBehind } from './left-behind.js';
@@ -62,14 +65,29 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
   });
   const rules = diffRules(adoption.desiredRules, adoption.liveRules, owner, options.ruleUpdates);
   const ip = diffIp(adoption.desiredIp, adoption.liveIp, owner);
+  const keyed = keyedDiffs(desired, live, clients, owner);
   return {
-    changes: [...adoption.changes, ...rules.changes, ...linkMoves(ip.changes, adoption.moves)],
-    unchanged: rules.unchanged + ip.unchanged + adoption.unmanaged.length,
+    changes: [...adoption.changes, ...rules.changes, ...linkMoves(ip.changes, adoption.moves), ...keyed.flatMap((k) => k.changes)],
+    unchanged: rules.unchanged + ip.unchanged + adoption.unmanaged.length + sum(keyed, (k) => k.unchanged),
     notes: [...liveRules.notes, ...rules.notes, ...liveIp.notes, ...ip.notes],
-    owned: rules.owned + ip.owned,
-    unmanaged: adoption.unmanaged,
-    conflicts: [...adoption.conflicts, ...rules.conflicts],
+    owned: rules.owned + ip.owned + sum(keyed, (k) => k.owned),
+    unmanaged: [...adoption.unmanaged, ...keyed.flatMap((k) => k.unmanaged)],
+    conflicts: [...adoption.conflicts, ...rules.conflicts, ...keyed.flatMap((k) => k.conflicts)],
     leftBehind: leftBehind(options.exported ?? [], liveRules.live, liveIp.live, adoption.claimed),
     kept: rules.kept,
   };
+}
+
+/** The diff of each class that pairs its objects by key, not in the cross-class pass above (diff-keyed.ts). */
+function keyedDiffs(desired: DesiredState, live: LiveState, clients: ReadonlySet<number>, owner: string): KeyedDiffResult<Change>[] {
+  return classesInPlanOrder().flatMap((kind) => {
+    const keyed = planClass(kind).keyed;
+    if (keyed === undefined) return [];
+    const listed = objectsOf(live, kind).filter((object) => clients.has(keyed.client(object)));
+    return [diffKeyed(kind, keyed, objectsOf(desired, kind), listed, owner)];
+  });
+}
+
+function sum<T>(items: readonly T[], count: (item: T) => number): number {
+  return items.reduce((n, item) => n + count(item), 0);
 }

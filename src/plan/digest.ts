@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { objectsOf, type ObjectClass } from '../model/object-class.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { CLASSES_IN_PLAN_ORDER, planClass } from './classes/index.js';
+import { classesInPlanOrder, planClass } from './classes/index.js';
 import { Hash128 } from './hash128.js';
 
 /**
@@ -39,7 +39,7 @@ export function digestLive(live: LiveState): string {
 /** Each class's sum, in plan order, under its label. */
 function digestOf(clients: readonly number[], sumOf: (kind: ObjectClass, hash: Hash128) => HashSum): string {
   const hash = new Hash128();
-  return finish(clients, CLASSES_IN_PLAN_ORDER.map((kind) => `${planClass(kind).digest.label} ${sumOf(kind, hash)}`));
+  return finish(clients, classesInPlanOrder().map((kind) => `${planClass(kind).digest.label} ${sumOf(kind, hash)}`));
 }
 
 

@@ -5,9 +5,9 @@
  * yet; one would be a pass of its own here.
  */
 import type { Diagnostic } from '../diagnostic.js';
-import { REGISTERED_CLASSES, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
+import { registeredClasses, type ObjectClass, type ObjectsByClass } from '../model/object-class.js';
 import { policyClass } from './classes/index.js';
 
 export function crossChecks(objects: ObjectsByClass<'desired'>): Diagnostic[] {
-  return REGISTERED_CLASSES.flatMap(<K extends ObjectClass>(kind: K) => policyClass(kind).conflicts(objects[kind]));
+  return registeredClasses().flatMap(<K extends ObjectClass>(kind: K) => policyClass(kind).conflicts(objects[kind]));
 }

@@ -10,7 +10,7 @@ import type { ChangeRun, Indexed } from '../run-change.js';
 import type { CopyFinder } from '../concurrent-copies.js';
 import type { ListingCheck } from '../settle.js';
 
-export interface ApplyClass<C extends Change = Change> {
+export interface ApplyClass<C = Change> {
   /** One create, update or adoption. `referencedId`: what the create this one waits for answered. */
   write(change: C, context: ExecuteContext, referencedId?: number): Promise<Outcome>;
   /**

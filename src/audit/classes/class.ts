@@ -40,7 +40,7 @@ export interface Subject {
   readonly col?: number;
 }
 
-export interface AuditClass<C extends Change = Change, D = unknown> {
+export interface AuditClass<C = Change, D = unknown> {
   /** What the converged memory keeps of a declared object to tell drift from intent later (cause.ts). */
   declaredKey(object: D): string;
   /** What the change's audit record is about. */

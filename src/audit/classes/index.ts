@@ -1,23 +1,30 @@
 /** Audit's side of each object class, by the `kind` its changes carry (see plan/classes). */
+import { ClassTable } from '../../model/class-table.js';
 import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import type { Change, ChangeOf } from '../../model/change.js';
 import type { AuditClass } from './class.js';
 import { IP_AUDIT } from './ip.js';
 import { RULE_AUDIT } from './rules.js';
 
-const AUDIT_CLASSES: { readonly [K in ObjectClass]: AuditClass<ChangeOf<K>, ObjectClassModels[K]['desired']> } = {
+const BUILT_IN: { readonly [K in ObjectClass]: AuditClass<ChangeOf<K>, ObjectClassModels[K]['desired']> } = {
   rule: RULE_AUDIT,
   ip: IP_AUDIT,
 };
 
+const AUDIT_CLASSES = new ClassTable<AuditClass>('audit side', BUILT_IN);
+
+/** A class's audit side: why a write of it is made, what its record lists, what the converged memory keeps. */
+export function registerAuditClass<C, D>(kind: string, auditClass: AuditClass<C, D>): () => void {
+  // Sound: the table hands the class only changes and objects of its own `kind`.
+  return AUDIT_CLASSES.register(kind, auditClass as unknown as AuditClass);
+}
+
 /** Audit's class of a change, found by its `kind`. */
 export function auditClassOf(change: Change): AuditClass {
-  // Sound: the table is keyed by the kind each class's changes carry.
-  return AUDIT_CLASSES[change.kind] as unknown as AuditClass;
+  return AUDIT_CLASSES.get(change.kind);
 }
 
 /** Audit's side of a class, by name. */
 export function auditClass(kind: ObjectClass): AuditClass {
-  // Sound: the table is keyed by the class each entry handles.
-  return AUDIT_CLASSES[kind] as unknown as AuditClass;
+  return AUDIT_CLASSES.get(kind);
 }

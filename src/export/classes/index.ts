@@ -2,6 +2,7 @@
  * The object classes as `rampart export` writes them, by the class's name
  * (model/object-class.ts). A new class adds its module here and one entry below.
  */
+import { ClassTable } from '../../model/class-table.js';
 import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import type { ExportClass } from './class.js';
 import { IP_EXPORT } from './ip.js';
@@ -17,9 +18,18 @@ const EXPORT_CLASSES = {
 /** How many objects of each class an export file holds, under each class's field (`rules`, `ipValues`). */
 export type ExportCounts = { readonly [K in ObjectClass as (typeof EXPORT_CLASSES)[K]['counted']]: number };
 
-const BY_CLASS: { readonly [K in ObjectClass]: ExportClass<ObjectClassModels[K]['live'], ObjectClassModels[K]['desired']> } = EXPORT_CLASSES;
+const BUILT_IN: { readonly [K in ObjectClass]: ExportClass<ObjectClassModels[K]['live'], ObjectClassModels[K]['desired']> } = EXPORT_CLASSES;
+
+const BY_CLASS = new ClassTable<ExportClass<unknown, unknown>>('export side', BUILT_IN);
+
+/** A class `rampart export` writes into policy files. */
+export function registerExportClass<L, D>(kind: string, exportClass: ExportClass<L, D>): () => void {
+  // Sound: the table hands the class only objects of its own `kind`.
+  return BY_CLASS.register(kind, exportClass as unknown as ExportClass<unknown, unknown>);
+}
 
 /** The class by name. */
 export function exportClass<K extends ObjectClass>(kind: K): ExportClass<ObjectClassModels[K]['live'], ObjectClassModels[K]['desired']> {
-  return BY_CLASS[kind];
+  // Sound: the table holds each class's side under its name.
+  return BY_CLASS.get(kind) as unknown as ExportClass<ObjectClassModels[K]['live'], ObjectClassModels[K]['desired']>;
 }

@@ -4,6 +4,7 @@
  */
 import type { Change, ChangeOf } from '../../model/change.js';
 import type { IpEntry } from '../../model/ip.js';
+import { ClassTable } from '../../model/class-table.js';
 import type { ObjectClass } from '../../model/object-class.js';
 import type { Rule } from '../../model/rule.js';
 import { groupByClass } from '../../plan/classes/index.js';
@@ -17,19 +18,27 @@ export interface ImpactObjects {
   readonly ip: IpEntry;
 }
 
-const IMPACT_CLASSES: { readonly [K in ObjectClass]: ImpactClass<ChangeOf<K>, ImpactObjects[K]> } = {
+const BUILT_IN: { readonly [K in ObjectClass]: ImpactClass<ChangeOf<K>, ImpactObjects[K]> } = {
   rule: RULE_IMPACT,
   ip: IP_IMPACT,
 };
 
+const IMPACT_CLASSES = new ClassTable<ImpactClass<Change, unknown>>('impact side', BUILT_IN);
+
+/** A class's impact side: what its changes would have done to the traffic the hits show. */
+export function registerImpactClass<C, O>(kind: string, impactClass: ImpactClass<C, O>): () => void {
+  // Sound: the table hands the class only changes and objects of its own `kind`.
+  return IMPACT_CLASSES.register(kind, impactClass as unknown as ImpactClass<Change, unknown>);
+}
+
 export function impactClass<K extends ObjectClass>(kind: K): ImpactClass<ChangeOf<K>, ImpactObjects[K]> {
-  return IMPACT_CLASSES[kind];
+  // Sound: the table holds each class's side under its name.
+  return IMPACT_CLASSES.get(kind) as unknown as ImpactClass<ChangeOf<K>, ImpactObjects[K]>;
 }
 
 /** The class of a change, found by its `kind`. */
 export function impactClassOf(change: Change): ImpactClass<Change, unknown> {
-  // Sound: the table is keyed by the kind each class's changes carry, so `change` is of the class returned.
-  return IMPACT_CLASSES[change.kind] as unknown as ImpactClass<Change, unknown>;
+  return IMPACT_CLASSES.get(change.kind);
 }
 
 /** The changes of one class, in plan order. */

@@ -6,6 +6,7 @@
  * up by the change's `kind` and never asks which class a change is.
  */
 import type { Change } from '../../model/change.js';
+import type { KeyedDiff } from '../diff-keyed.js';
 import type { Source } from '../../model/source.js';
 import type { ObjectCounts } from '../counts.js';
 import type { Hash128 } from '../hash128.js';
@@ -19,7 +20,13 @@ export interface ClassDigest<D, L> {
   live(hash: Hash128, object: L): Hash128;
 }
 
-export interface PlanClass<M extends Change = Change, C extends PlanChange = PlanChange, D = unknown, L = unknown> {
+export interface PlanClass<M = Change, C = PlanChange, D = unknown, L = unknown> {
+  /**
+   * How its declared and live objects pair up, for a class no cross-class pass
+   * reads (diff-keyed.ts); undefined for the rules and IP entries, which
+   * recognition and adoption diff together (diff.ts).
+   */
+  readonly keyed: KeyedDiff<D, L, M> | undefined;
   /** Its part of the digests of the desired and the live state. */
   readonly digest: ClassDigest<D, L>;
   /** Within a client, classes of lower order come first in a plan (rules before IP entries). */

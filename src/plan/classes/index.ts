@@ -1,8 +1,10 @@
 /**
- * The object classes, by the `kind` their changes carry. A third class is one
- * module here and one entry below (and its model types, reader and writer).
+ * The object classes, by the `kind` their changes carry. A built-in class is
+ * one module here and one entry below (and its model types, reader and
+ * writer); a class defined elsewhere registers its side (model/class-table.ts).
  */
 import type { Change, ChangeOf } from '../../model/change.js';
+import { ClassTable } from '../../model/class-table.js';
 import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import type { PlanChange } from '../types.js';
 import type { PlanClass } from './class.js';
@@ -11,26 +13,34 @@ import { RULES } from './rules.js';
 
 export type { PlanClass } from './class.js';
 
-const PLAN_CLASSES: {
+const BUILT_IN: {
   readonly [K in ObjectClass]: PlanClass<ChangeOf<K>, Extract<PlanChange, { kind: K }>, ObjectClassModels[K]['desired'], ObjectClassModels[K]['live']>
 } = {
   rule: RULES,
   ip: IP_ENTRIES,
 };
 
+const PLAN_CLASSES = new ClassTable<PlanClass>('plan side', BUILT_IN);
+
+/** A class's plan side: how its changes are ordered, counted, encoded and diffed (its `keyed` diff). */
+export function registerPlanClass<M, C, D, L>(kind: string, planClass: PlanClass<M, C, D, L>): () => void {
+  // Sound: the table hands the class only changes and objects of its own `kind`.
+  return PLAN_CLASSES.register(kind, planClass as unknown as PlanClass);
+}
+
 /** Every class, in plan order. */
-export const CLASSES_IN_PLAN_ORDER: readonly ObjectClass[] = (Object.keys(PLAN_CLASSES) as ObjectClass[])
-  .sort((a, b) => PLAN_CLASSES[a].order - PLAN_CLASSES[b].order);
+export function classesInPlanOrder(): ObjectClass[] {
+  return PLAN_CLASSES.kinds().sort((a, b) => PLAN_CLASSES.get(a).order - PLAN_CLASSES.get(b).order);
+}
 
 /** The class of a change (model or plan JSON), found by its `kind`. */
 export function planClassOf(change: Change | PlanChange): PlanClass {
-  // Sound: the table is keyed by the kind each class's changes carry, so `change` is of the class returned.
-  return PLAN_CLASSES[change.kind] as unknown as PlanClass;
+  return PLAN_CLASSES.get(change.kind);
 }
 
 /** The class by name (plan JSON's `kind`). */
 export function planClass(kind: ObjectClass): PlanClass {
-  return PLAN_CLASSES[kind] as unknown as PlanClass;
+  return PLAN_CLASSES.get(kind);
 }
 
 /** Changes grouped by class, each group in the order given. */

@@ -95,6 +95,8 @@ function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entrie
 }
 
 export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
+  // Recognition and adoption diff the rules and the IP entries together (diff.ts).
+  keyed: undefined,
   digest: IP_DIGEST,
   order: 1,
   noun: 'IP object',

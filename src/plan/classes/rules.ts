@@ -79,6 +79,8 @@ const OWN_CALLS: ByAction<RuleChange, number> = { create: () => 1, update: () =>
 const NONE: readonly number[] = [];
 
 export const RULES: PlanClass<RuleChange, PlanRuleChange, Rule, LiveRule> = {
+  // Recognition and adoption diff the rules and the IP entries together (diff.ts).
+  keyed: undefined,
   digest: RULE_DIGEST,
   order: 0,
   noun: 'rule',

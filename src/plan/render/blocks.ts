@@ -5,7 +5,8 @@
  * A rule create that replaces owned rules shows the old rule's attributes
  * beside the new ones, and the replaced rule's delete is folded into it.
  */
-import { groupByClass, CLASSES_IN_PLAN_ORDER } from '../classes/index.js';
+import { groupByClass, classesInPlanOrder } from '../classes/index.js';
+import { ClassTable } from '../../model/class-table.js';
 import type { ObjectClass } from '../../model/object-class.js';
 import type { ObjectAction } from '../counts.js';
 import type { PlanBody, PlanChange } from '../types.js';
@@ -47,10 +48,20 @@ export interface ChangeBlock {
 export const ids = (list: readonly number[]): string => list.map((id) => `#${id}`).join(', ');
 
 /** Each class's blocks, from its changes in plan order. */
-const CLASS_BLOCKS: { readonly [K in ObjectClass]: (changes: readonly Extract<PlanChange, { kind: K }>[]) => ChangeBlock[] } = {
+type ClassBlocks = (changes: readonly PlanChange[]) => ChangeBlock[];
+
+const BUILT_IN: { readonly [K in ObjectClass]: (changes: readonly Extract<PlanChange, { kind: K }>[]) => ChangeBlock[] } = {
   rule: ruleBlocks,
   ip: ipBlocks,
 };
+
+const CLASS_BLOCKS = new ClassTable<ClassBlocks>('render side', BUILT_IN);
+
+/** How a class's changes read in a plan: its blocks, from its document changes in plan order. */
+export function registerClassBlocks<C>(kind: string, blocks: (changes: readonly C[]) => ChangeBlock[]): () => void {
+  // Sound: the table hands the class only changes of its own `kind`.
+  return CLASS_BLOCKS.register(kind, blocks as unknown as ClassBlocks);
+}
 
 /** Where a block's action comes as a reviewer reads: what the plan builds, then what it takes away. */
 const READING_ORDER: Readonly<Record<ObjectAction, number>> = { create: 0, replace: 0, update: 0, adopt: 0, delete: 1 };
@@ -58,10 +69,7 @@ const READING_ORDER: Readonly<Record<ObjectAction, number>> = { create: 0, repla
 /** Blocks in plan order: every class's creates, replacements, updates and adoptions, then every class's deletes. */
 export function changeBlocks(plan: PlanBody): ChangeBlock[] {
   const groups = groupByClass(plan.changes);
-  const blocks = CLASSES_IN_PLAN_ORDER.flatMap((kind) => {
-    const build = CLASS_BLOCKS[kind] as (changes: readonly PlanChange[]) => ChangeBlock[];
-    return build(groups.get(kind) ?? []);
-  });
+  const blocks = classesInPlanOrder().flatMap((kind) => CLASS_BLOCKS.get(kind)(groups.get(kind) ?? []));
   return blocks.map((block, index) => ({ block, index }))
     .sort((a, b) => READING_ORDER[a.block.action] - READING_ORDER[b.block.action] || a.index - b.index)
     .map(({ block }) => block);

@@ -1,0 +1,308 @@
+/**
+ * A third object class, defined here and nowhere in src/: the banner, the
+ * text a client's block page shows, kept by a scripted service of its own
+ * (`BannerService`). It is made of the same parts as the rules and the IP
+ * entries (a model, a change per action, each layer's side) and enters the
+ * pipeline only through the registration points `registerBanners` calls.
+ * The compiler does not know it: where its objects and changes meet code
+ * typed for the built-in classes, `pipeline` says so once.
+ */
+import type { ApplyClass } from '../../../src/apply/classes/class.js';
+import { registerApplyClass } from '../../../src/apply/classes/index.js';
+import type { ConcurrentCopy, CopyFinder } from '../../../src/apply/concurrent-copies.js';
+import type { Outcome } from '../../../src/apply/execute.js';
+import { runChange, type Indexed } from '../../../src/apply/run-change.js';
+import type { ListingCheck } from '../../../src/apply/settle.js';
+import { type AuditClass, remembered } from '../../../src/audit/classes/class.js';
+import { registerAuditClass } from '../../../src/audit/classes/index.js';
+import type { ChangeResult } from '../../../src/audit/change-result.js';
+import type { LiveClass } from '../../../src/live/classes/class.js';
+import { registerLiveClass } from '../../../src/live/classes/index.js';
+import type { Change, DeleteReason } from '../../../src/model/change.js';
+import { registerObjectClass, type ObjectClass } from '../../../src/model/object-class.js';
+import type { Source } from '../../../src/model/source.js';
+import type { PlanClass } from '../../../src/plan/classes/class.js';
+import { registerPlanClass } from '../../../src/plan/classes/index.js';
+import type { KeyedDiff } from '../../../src/plan/diff-keyed.js';
+import { compareAttributes } from '../../../src/plan/render/attributes.js';
+import { registerClassBlocks, type ChangeBlock } from '../../../src/plan/render/blocks.js';
+
+export const BANNER = 'banner';
+/** Where the desired and the live state hold banners. */
+export const BANNERS = 'banners';
+
+export interface DesiredBanner {
+  readonly client: number;
+  readonly name: string;
+  readonly text: string;
+  readonly source: Source;
+}
+
+export interface LiveBanner {
+  readonly id: number;
+  readonly client: number;
+  readonly name: string;
+  readonly text: string;
+  /** The owner the banner was written by; none for one made by hand. */
+  readonly owner?: string;
+}
+
+export type BannerChange =
+  | { readonly kind: typeof BANNER; readonly action: 'create'; readonly banner: DesiredBanner }
+  | { readonly kind: typeof BANNER; readonly action: 'update'; readonly banner: DesiredBanner; readonly live: LiveBanner }
+  | { readonly kind: typeof BANNER; readonly action: 'delete'; readonly live: LiveBanner; readonly reason: DeleteReason };
+
+/** A banner change as the plan document carries it. */
+export interface PlanBannerChange {
+  readonly kind: typeof BANNER;
+  readonly action: BannerChange['action'];
+  readonly client: number;
+  readonly application: 'all';
+  readonly name: string;
+  readonly text?: string;
+  readonly before?: string;
+  readonly id?: number;
+  readonly file?: string;
+  readonly line?: number;
+  readonly reason?: DeleteReason;
+}
+
+/** The banners' service: one listing per client, and a call per write. Every call is recorded. */
+export class BannerService {
+  private readonly banners = new Map<number, LiveBanner>();
+  private nextId = 1;
+  readonly calls: string[] = [];
+
+  seed(banner: Omit<LiveBanner, 'id'>): LiveBanner {
+    const made = { ...banner, id: this.nextId++ };
+    this.banners.set(made.id, made);
+    return made;
+  }
+
+  async list(client: number): Promise<LiveBanner[]> {
+    this.calls.push(`GET /banners?client=${client}`);
+    return [...this.banners.values()].filter((b) => b.client === client).map((b) => ({ ...b }));
+  }
+
+  async create(banner: Omit<LiveBanner, 'id'>): Promise<number> {
+    this.calls.push(`POST /banners ${banner.name}`);
+    return this.seed(banner).id;
+  }
+
+  async update(id: number, text: string): Promise<void> {
+    this.calls.push(`PUT /banners/${id}`);
+    const banner = this.banners.get(id);
+    if (!banner) throw new Error(`no banner ${id}`);
+    this.banners.set(id, { ...banner, text });
+  }
+
+  /** False when the banner was gone already. */
+  async delete(id: number): Promise<boolean> {
+    this.calls.push(`DELETE /banners/${id}`);
+    return this.banners.delete(id);
+  }
+
+  all(): LiveBanner[] {
+    return [...this.banners.values()];
+  }
+}
+
+/**
+ * The one place the banner meets types written for the built-in classes: a
+ * change the pipeline carries as a `Change`, a result it hands back.
+ */
+const pipeline = {
+  kind: BANNER as unknown as ObjectClass,
+  change: (change: BannerChange): Change => change as unknown as Change,
+  item: (item: Indexed<BannerChange>): Indexed => item as unknown as Indexed,
+};
+
+const clientOf = (change: BannerChange): number => (change.action === 'delete' ? change.live.client : change.banner.client);
+const nameOf = (change: BannerChange): string => (change.action === 'delete' ? change.live.name : change.banner.name);
+const where = (source: Source): string => `${source.file}:${source.line}:${source.col}`;
+
+const KEYED: KeyedDiff<DesiredBanner, LiveBanner, BannerChange> = {
+  desiredKey: (banner) => banner.name,
+  liveKey: (banner) => banner.name,
+  desiredSource: (banner) => banner.source,
+  client: (banner) => banner.client,
+  id: (banner) => banner.id,
+  owned: (banner, owner) => banner.owner === owner,
+  same: (desired, live) => desired.text === live.text,
+  create: (banner) => ({ kind: BANNER, action: 'create', banner }),
+  update: (banner, live) => ({ kind: BANNER, action: 'update', banner, live }),
+  delete: (live, reason) => ({ kind: BANNER, action: 'delete', live, reason }),
+};
+
+const PLAN: PlanClass<BannerChange, PlanBannerChange, DesiredBanner, LiveBanner> = {
+  keyed: KEYED,
+  digest: {
+    label: BANNERS,
+    desired: (hash, banner) => {
+      hash.number(banner.client);
+      hash.string(banner.name);
+      hash.string(banner.text);
+      return hash;
+    },
+    live: (hash, banner) => {
+      hash.number(banner.id);
+      hash.optionalString(banner.owner);
+      hash.number(banner.client);
+      hash.string(banner.name);
+      hash.string(banner.text);
+      return hash;
+    },
+  },
+  order: 2,
+  noun: 'banner',
+  objectLabel: ({ id }) => `banner #${id}`,
+  client: clientOf,
+  sortTail: (change) => nameOf(change),
+  firstSource: (change) => (change.action === 'create' ? change.banner.source : undefined),
+  toPlanChange(change) {
+    const base = { kind: BANNER, action: change.action, client: clientOf(change), application: 'all', name: nameOf(change) } as const;
+    if (change.action === 'delete') return { ...base, id: change.live.id, before: change.live.text, reason: change.reason };
+    const { file, line } = change.banner.source;
+    return { ...base, text: change.banner.text, file, line, ...(change.action === 'update' ? { id: change.live.id, before: change.live.text } : {}) };
+  },
+  counts: (change) => ({ [change.action]: 1 }),
+  guarded: (change) => ({ count: change.action === 'delete' && change.reason === 'not-declared' ? 1 : 0, moves: 0 }),
+  calls: (changes) => changes.length,
+  describe: (change) => (change.action === 'delete'
+    ? `delete banner ${change.live.name} #${change.live.id} of client ${change.live.client}`
+    : `${change.action} banner ${change.banner.name} (${where(change.banner.source)})`),
+  takesOver: () => [],
+  deletesFirst: () => [],
+  deletedIds: (change) => (change.action === 'delete' ? [change.live.id] : []),
+  declaredBy: (change, declared) => (change.action !== 'delete' && declared(change.banner.source) ? change : undefined),
+  writeKey: (change) => `${BANNER}|${clientOf(change)}|${nameOf(change)}`,
+  writtenValues: () => [],
+  without: (change, heldIds) => (change.action !== 'create' && heldIds.has(change.live.id) ? undefined : change),
+};
+
+const SIGNS = { create: '+', update: '~', delete: '-' } as const;
+
+function blocks(changes: readonly PlanBannerChange[]): ChangeBlock[] {
+  return changes.map((change) => ({
+    action: change.action,
+    sign: SIGNS[change.action],
+    kind: pipeline.kind,
+    client: change.client,
+    application: change.application,
+    title: `banner ${change.name}${change.id !== undefined ? ` #${change.id}` : ''}`,
+    detail: change.reason ? [change.reason] : [],
+    sources: change.file !== undefined && change.line !== undefined ? [{ file: change.file, line: change.line }] : [],
+    attributes: compareAttributes(
+      new Map(change.text !== undefined ? [['text', change.text]] : []),
+      change.before !== undefined ? new Map([['text', change.before]]) : undefined,
+    ),
+    count: 1,
+  }));
+}
+
+/** The banners' writes, against their own service (the context's ServiceApi is the built-in classes'). */
+function applySide(service: BannerService): ApplyClass<BannerChange> {
+  return {
+    async write(change, context): Promise<Outcome> {
+      if (change.action === 'create') {
+        const { client, name, text } = change.banner;
+        return { status: 'applied', id: await service.create({ client, name, text, owner: context.owner }) };
+      }
+      if (change.action === 'update') {
+        await service.update(change.live.id, change.banner.text);
+        return { status: 'applied', id: change.live.id };
+      }
+      throw new Error('a delete runs in the delete phase');
+    },
+    async runDeletes(items, run, blocked) {
+      for (const item of items) {
+        const change = item.change;
+        if (change.action !== 'delete') continue;
+        if (blocked.has(change.live.id)) {
+          run.record({ index: item.index, change: pipeline.change(change), status: 'skipped', detail: 'its replacement failed' });
+          continue;
+        }
+        await runChange(pipeline.item(item), run, async () => ({ status: await service.delete(change.live.id) ? 'applied' : 'already-done' }));
+      }
+    },
+    waitsFor: () => undefined,
+    referencedId: () => undefined,
+    listingCheck: () => listingCheck(service),
+    copyFinder: (): CopyFinder<BannerChange> => ({ note: () => undefined, remove: async (): Promise<ConcurrentCopy[]> => [] }),
+  };
+}
+
+/** The service writes at once, but the check reads the listing as the built-in classes' do. */
+function listingCheck(service: BannerService): ListingCheck<BannerChange> {
+  const present = new Map<number, string>();
+  const absent = new Set<number>();
+  const clients = new Set<number>();
+  return {
+    expect(change, result: ChangeResult) {
+      clients.add(clientOf(change));
+      if (change.action === 'delete') absent.add(change.live.id);
+      else if (result.id !== undefined) present.set(result.id, change.banner.text);
+    },
+    async shown() {
+      const listed = new Map((await Promise.all([...clients].map((client) => service.list(client)))).flat().map((b) => [b.id, b.text]));
+      return [...present].every(([id, text]) => listed.get(id) === text) && [...absent].every((id) => !listed.has(id));
+    },
+  };
+}
+
+function liveSide(service: BannerService): LiveClass<LiveBanner> {
+  return {
+    read(context) {
+      const read: LiveBanner[] = [];
+      return {
+        listings: (client) => [async () => {
+          const banners = await context.schedule(() => service.list(client));
+          read.push(...banners);
+        }],
+        result: () => [...read].sort((a, b) => a.id - b.id),
+      };
+    },
+  };
+}
+
+const declaredKey = (banner: Pick<DesiredBanner, 'client' | 'name' | 'text'>): string => `${banner.client}|${banner.name}|${banner.text}`;
+
+const AUDIT: AuditClass<BannerChange, DesiredBanner> = {
+  declaredKey,
+  subject: (change) => ({
+    client: clientOf(change),
+    application: 'all',
+    name: nameOf(change),
+    ...(change.action !== 'delete' ? { file: change.banner.source.file, line: change.banner.source.line, col: change.banner.source.col } : {}),
+  }),
+  cause(change, context) {
+    if (change.action === 'delete') return change.reason === 'duplicate' ? 'drift' : 'intent';
+    // Declared as it is the last time the account converged: the account moved away from it (drift); else the policies did (intent).
+    return remembered((previous) => previous.keys[pipeline.kind].has(declaredKey(change.banner)), context.previous);
+  },
+  causeAfter: () => 'intent',
+  replacedFields: () => [],
+  listed: (change, result) => ({ id: change.action === 'delete' ? change.live.id : result.id ?? -1 }),
+};
+
+/**
+ * The banner's registration points, in the order they are made: each a
+ * function of src/ that adds one layer's side to that layer's table. The
+ * returned function takes them all out again.
+ */
+export function registerBanners(service: BannerService): { readonly points: readonly string[]; readonly unregister: () => void } {
+  const registered: [string, () => void][] = [
+    ['model: registerObjectClass', registerObjectClass(BANNER, BANNERS)],
+    ['live: registerLiveClass', registerLiveClass(BANNER, liveSide(service))],
+    ['plan: registerPlanClass', registerPlanClass(BANNER, PLAN)],
+    ['render: registerClassBlocks', registerClassBlocks(BANNER, blocks)],
+    ['apply: registerApplyClass', registerApplyClass(BANNER, applySide(service))],
+    ['audit: registerAuditClass', registerAuditClass(BANNER, AUDIT)],
+  ];
+  return {
+    points: registered.map(([point]) => point),
+    unregister: () => registered.reverse().forEach(([, unregister]) => unregister()),
+  };
+}
+
+export { pipeline as bannerPipeline };

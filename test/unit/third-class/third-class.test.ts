@@ -1,0 +1,193 @@
+/**
+ * Proof by construction that an object class is its parts and its
+ * registrations: the banner (banner-class.ts), defined in this folder and
+ * nowhere in src/, goes through the real pipeline beside the built-in IP
+ * entries of an emulated account: the live read, the plan (diff, order,
+ * counts, safety, digests, the document and its checksum), the text a
+ * reviewer reads, the apply (writes, deletes, the settle wait) and the audit
+ * (each write's cause, the converged memory). The test names the
+ * registration points it needed.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { ServiceApi } from '../../../src/api/service.js';
+import type { DeclaredFingerprints } from '../../../src/audit/cause.js';
+import { createLogger } from '../../../src/log.js';
+import type { DesiredState } from '../../../src/model/state.js';
+import { registeredClasses } from '../../../src/model/object-class.js';
+import { classesInPlanOrder } from '../../../src/plan/classes/index.js';
+import { encodePlan, encodePlanBody, hasChanges, renderMarkdown, renderText } from '../../../src/plan/index.js';
+import { loadPolicies } from '../../../src/policy/index.js';
+import { loadDesired, prepare, type Prepared } from '../../../src/reconcile/prepare.js';
+import { reconcile, type Reconciled } from '../../../src/reconcile/reconcile.js';
+import { runSettings } from '../../../src/reconcile/settings.js';
+import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { policyDir, type PolicyDir } from '../../helpers/policies.js';
+import { BANNER, BANNERS, BannerService, registerBanners, type DesiredBanner } from './banner-class.js';
+
+const CLIENT = 10042;
+const SHOP = `version: 1\nclient: ${CLIENT}\napplication: 7\nip_lists:\n  deny:\n    - ips: [203.0.113.9]\n      reason: scanner\n`;
+
+/** The banners the test declares (the policy language has no words for them: they join the loaded state). */
+const declared = (texts: Record<string, string>): DesiredBanner[] => Object.entries(texts).map(([name, text], i) => ({
+  client: CLIENT, name, text, source: { file: 'banners.yaml', line: i + 1, col: 3, name },
+}));
+
+describe('a third object class, registered from test code', () => {
+  let emulator: TestEmulator;
+  let http: ApiClient;
+  let api: ServiceApi;
+  let policies: PolicyDir;
+  let service: BannerService;
+  let registration: ReturnType<typeof registerBanners>;
+  let banners: DesiredBanner[];
+  const written: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    format: 'json',
+    level: 'info',
+    destination: new Writable({ write(line: Buffer, _encoding, done) {
+      const record = JSON.parse(line.toString()) as Record<string, unknown>;
+      if (record.msg === 'write') written.push(record);
+      done();
+    } }),
+  });
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
+    api = new ServiceApi(http);
+    policies = await policyDir({ 'shop.yaml': SHOP });
+    service = new BannerService();
+    registration = registerBanners(service);
+  });
+
+  afterAll(async () => {
+    // The suite's workers share one module graph: the tables must be as they were.
+    registration.unregister();
+    expect([registeredClasses(), classesInPlanOrder()]).toEqual([['rule', 'ip'], ['rule', 'ip']]);
+    await http.close();
+    await emulator.close();
+    await policies.cleanup();
+  });
+
+  afterEach(() => {
+    written.length = 0;
+  });
+
+  const plan = async (): Promise<Prepared> => {
+    const policy = await loadDesired({
+      policies: policies.dir,
+      load: async (dir) => {
+        const loaded = await loadPolicies(dir);
+        const desired = loaded.desired && { ...loaded.desired, [BANNERS]: banners } as DesiredState;
+        return { ...loaded, ...(desired ? { desired } : {}) };
+      },
+    });
+    return prepare({ policies: policies.dir, policy, api, settings: runSettings() });
+  };
+
+  const apply = (prepared: Prepared, converged?: DeclaredFingerprints): Promise<Reconciled> => reconcile({
+    plan: prepared.plan,
+    desired: prepared.desired,
+    // What the declarations are: the files', and the banners' the test adds to them.
+    digest: `${prepared.policy.digest ?? ''}|${JSON.stringify(banners)}`,
+    live: prepared.live,
+    ...(converged ? { converged: async () => converged } : {}),
+    settings: { ...runSettings(), settleTimeoutMs: 5_000 },
+    api,
+    logger,
+    nextStep: 'run apply again',
+  });
+
+  let converged: DeclaredFingerprints | undefined;
+
+  it('needs one registration point per layer it passes through, and no edit elsewhere in src/', () => {
+    expect(registration.points).toEqual([
+      'model: registerObjectClass',
+      'live: registerLiveClass',
+      'plan: registerPlanClass',
+      'render: registerClassBlocks',
+      'apply: registerApplyClass',
+      'audit: registerAuditClass',
+    ]);
+  });
+
+  it('plans, renders, applies and audits a banner beside an IP entry', async () => {
+    service.seed({ client: CLIENT, name: 'maintenance', text: 'Back soon' });
+    service.seed({ client: CLIENT, name: 'old-promo', text: 'Sale!', owner: 'rampart' });
+    banners = declared({ blocked: 'Access denied', maintenance: 'Back soon' });
+
+    const prepared = await plan();
+    const { plan: made } = prepared;
+    const changes = made.changes.map((c) => `${c.action} ${c.kind}`);
+    // Creates before deletes; within an action, the IP entries (order 1) before the banners (order 2).
+    expect(changes).toEqual(['create ip', 'create banner', 'delete banner']);
+    expect(made.summary).toMatchObject({ create: 2, delete: 1, unchanged: 1 });
+    expect(made.unmanaged).toEqual([expect.objectContaining({ kind: BANNER, id: 1, name: 'maintenance' })]);
+    expect(made.safety.ownedCount).toBe(1);
+
+    const document = encodePlan(made);
+    expect(document.changes.filter((c) => (c.kind as string) === BANNER)).toEqual([
+      { kind: BANNER, action: 'create', client: CLIENT, application: 'all', name: 'blocked', text: 'Access denied', file: 'banners.yaml', line: 1 },
+      { kind: BANNER, action: 'delete', client: CLIENT, application: 'all', name: 'old-promo', id: 2, before: 'Sale!', reason: 'not-declared' },
+    ]);
+
+    const text = renderText(encodePlanBody(made));
+    expect(text).toContain('+ banner blocked');
+    expect(text).toContain('- banner old-promo #2');
+    expect(text).toMatch(/2 to create, 0 to update, 1 to delete/);
+    // The pull-request comment, from the document.
+    expect(renderMarkdown(document)).toMatch(/banner blocked[\s\S]*banner old-promo #2/);
+
+    const outcome = await apply(prepared);
+    expect(outcome.result).toBe('applied');
+    if (outcome.result !== 'applied') return;
+    expect(outcome.report.settled).toBe(true);
+    expect(service.all().map((b) => `${b.name}|${b.text}|${b.owner ?? '-'}`).sort()).toEqual(['blocked|Access denied|rampart', 'maintenance|Back soon|-']);
+    expect(emulator.control.state().ipObjects.map((o) => [o.record.clientid, o.record.list, o.record.subnet])).toEqual([[CLIENT, 'black', '203.0.113.9/32']]);
+    expect(written.filter((w) => w.kind === BANNER).map((w) => [w.action, w.name, w.cause, w.status])).toEqual([
+      ['create', 'blocked', 'unknown', 'applied'],
+      ['delete', 'old-promo', 'intent', 'applied'],
+    ]);
+    converged = outcome.declared;
+    expect(converged.keys[BANNER as never]).toBeDefined();
+  });
+
+  it('converges: the next plan has nothing to do', async () => {
+    const { plan: made } = await plan();
+    expect(hasChanges(made)).toBe(false);
+    expect(made.summary.unchanged).toBe(3);
+  });
+
+  it('tells drift from intent through the converged memory, and the digests see the class', async () => {
+    const before = await plan();
+    // Someone edits our banner by hand: the policies did not change, so the fix is drift.
+    const ours = service.all().find((b) => b.name === 'blocked');
+    if (!ours) throw new Error('the banner was not created');
+    await service.update(ours.id, 'hacked');
+    const drifted = await plan();
+    expect(drifted.plan.liveDigest()).not.toBe(before.plan.liveDigest());
+    expect(drifted.plan.desiredDigest()).toBe(before.plan.desiredDigest());
+    expect(renderText(encodePlanBody(drifted.plan))).toContain('~ banner blocked #');
+    const outcome = await apply(drifted, converged);
+    expect(outcome.result).toBe('applied');
+    expect(written.map((w) => [w.action, w.kind, w.cause])).toEqual([['update', BANNER, 'drift']]);
+
+    // The policies change the text: intent.
+    written.length = 0;
+    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon' });
+    const edited = await plan();
+    expect(edited.plan.desiredDigest()).not.toBe(before.plan.desiredDigest());
+    expect((await apply(edited, converged)).result).toBe('applied');
+    expect(written.map((w) => [w.action, w.kind, w.cause])).toEqual([['update', BANNER, 'intent']]);
+    expect(service.all().find((b) => b.name === 'blocked')?.text).toBe('Access denied (code 42)');
+  });
+
+  it('never writes what it does not own: an unmanaged banner that differs blocks its declaration', async () => {
+    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Closed for good' });
+    const calls = service.calls.length;
+    await expect(plan()).rejects.toThrow(/banners\.yaml:2:3: banner maintenance \(client 10042\): an unmanaged banner #1 holds this declaration's key/);
+    expect(service.calls.slice(calls).every((call) => call.startsWith('GET '))).toBe(true);
+  });
+});
