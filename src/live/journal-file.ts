@@ -17,7 +17,8 @@ export function openJournalFile(file: string, options: { ttlMs?: number; logger?
   let skipped = 0;
   for (const line of readLines(file)) {
     try {
-      journal.replay(JSON.parse(line) as JournalEvent, true);
+      // A line of a class this process does not know is no write of its own.
+      if (!journal.replay(JSON.parse(line) as JournalEvent, true)) skipped++;
     } catch {
       // A line cut short by a kill mid-append: the write it described is in the listing by now or never happened.
       skipped++;

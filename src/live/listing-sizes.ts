@@ -6,40 +6,35 @@
  * converged account cannot be below, and the daemon adds what it listed last
  * cycle (foreign objects, values still to delete).
  */
-import { IP_LISTS, ipGroupKey, type IpListName } from '../model/ip.js';
+import { objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { DesiredState } from '../model/state.js';
+import { liveClass } from './classes/index.js';
 
-/** One listing of a read: a client's rules, or one of its IP lists. */
-export type ListingKey = `${number}:rules` | `${number}:${IpListName}`;
+/** One listing of a read: a client's rules, one of its IP lists, by the name its class gives it. */
+export type ListingKey = `${number}:${string}`;
 
-export const listingKey = (client: number, listing: 'rules' | IpListName): ListingKey => `${client}:${listing}`;
+export const listingKey = (client: number, listing: string): ListingKey => `${client}:${listing}`;
 
 export type ListingSizes = ReadonlyMap<ListingKey, number>;
 
 /**
  * The fewest objects the listings hold once the account matches the desired
- * state: one rule object per rule; one IP object per address or subnet (the
- * API creates one per request), and at least one per group of country, proxy
- * or datacenter values that one request carries (the listing may split it).
+ * state, each class's listings counted by the class (its live side's
+ * `listedAtLeast`): one rule object per rule, say, or one IP object per
+ * request.
  */
 export function desiredListingSizes(desired: DesiredState): Map<ListingKey, number> {
   const sizes = new Map<ListingKey, number>();
-  const add = (key: ListingKey) => sizes.set(key, (sizes.get(key) ?? 0) + 1);
-  for (const client of desired.clients) {
-    sizes.set(listingKey(client, 'rules'), 0);
-    for (const list of IP_LISTS) sizes.set(listingKey(client, list), 0);
-  }
-  for (const rule of desired.rules) add(listingKey(rule.client, 'rules'));
-  const groups = new Set<string>();
-  for (const entry of desired.ipEntries) {
-    if (entry.ruleType !== 'ip_range') {
-      const group = ipGroupKey(entry);
-      if (groups.has(group)) continue;
-      groups.add(group);
-    }
-    add(listingKey(entry.client, entry.list));
+  for (const kind of registeredClasses()) {
+    const reader = liveClass(kind);
+    for (const client of desired.clients) for (const listing of reader.listingNames) sizes.set(listingKey(client, listing), 0);
+    for (const [key, count] of countedBy(kind, objectsOf<ObjectClass, 'desired'>(desired, kind))) sizes.set(key, (sizes.get(key) ?? 0) + count);
   }
   return sizes;
+}
+
+function countedBy<K extends ObjectClass>(kind: K, objects: readonly ObjectClassModels[K]['desired'][]): ReadonlyMap<ListingKey, number> {
+  return liveClass(kind).listedAtLeast(objects);
 }
 
 /** Per listing, the larger of the desired state's count and what the last read listed (the daemon's memory of it). */

@@ -10,11 +10,19 @@
  * the same identity still listed (the rule it replaced, say) never stands in
  * for it, and an object the service stored differently is still recognized.
  */
-import { listedIpWriteKey, ipWriteKey } from '../model/ip-fingerprint.js';
-import { listedRuleWriteKey, ruleWriteKey } from '../model/rule-fingerprint.js';
-import type { LiveIpEntry } from '../model/ip.js';
-import type { LiveRule } from '../model/rule.js';
+import { classObjects, objectsByClass, objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { LiveState } from '../model/state.js';
+import type { JournalSide } from './classes/class.js';
+import { liveClass } from './classes/index.js';
+import { CREATE_ABANDONED, type JournalEvent, type JournalWrite } from './journal-event.js';
+
+export type { JournalEvent } from './journal-event.js';
+
+/** What the journal needs of any class's live object. */
+interface Listed {
+  readonly id: number;
+  readonly client: number;
+}
 
 interface Remembered<T> {
   readonly value: T;
@@ -30,30 +38,27 @@ interface Remembered<T> {
 /** Ids below zero stand for objects whose real id we do not know yet; they are never deleted. */
 export const UNKNOWN_ID = -1;
 
-/** One remembered write, as appended to a journal file (one JSON line each). */
-export type JournalEvent =
-  | { readonly kind: 'rule-created'; readonly at: number; readonly rule: LiveRule }
-  | { readonly kind: 'ip-created'; readonly at: number; readonly entries: readonly LiveIpEntry[] }
-  | { readonly kind: 'rule-deleted'; readonly at: number; readonly ids: readonly number[] }
-  | { readonly kind: 'ip-deleted'; readonly at: number; readonly ids: readonly number[] }
-  /**
-   * Written before a create is sent. A process killed with the call in flight
-   * cannot know whether it landed; read back without its completion, the create
-   * counts as made for `uncertainMs` (longer than the listing lag), after which
-   * the listing decides.
-   */
-  | { readonly kind: 'rule-create-intent'; readonly at: number; readonly rule: LiveRule }
-  | { readonly kind: 'ip-create-intent'; readonly at: number; readonly entries: readonly LiveIpEntry[] }
-  /** The create the intent announced was refused: it did not happen (write keys, model/fingerprint.ts). */
-  | { readonly kind: 'create-abandoned'; readonly at: number; readonly keys: readonly string[] };
+/** A class's journal side, over the objects every class's live objects are. */
+function sideOf(kind: ObjectClass): JournalSide<Listed> {
+  // Sound: every class's live objects carry their id and client.
+  return liveClass(kind).journal as unknown as JournalSide<Listed>;
+}
+
+/** The class and the write an event of the file stands for; undefined for a kind no class names. */
+function decode(event: JournalEvent): { readonly kind: ObjectClass; readonly write: JournalWrite } | undefined {
+  for (const kind of registeredClasses()) {
+    const events = sideOf(kind).events;
+    for (const write of Object.keys(events) as JournalWrite[]) if (events[write] === event.kind) return { kind, write };
+  }
+  return undefined;
+}
 
 export class WriteJournal {
   /** Told of every write as it is recorded; a journal file appends it. */
   sink?: (event: JournalEvent) => void;
-  private readonly createdRules = new Map<string, Remembered<LiveRule>>();
-  private readonly createdIp = new Map<string, Remembered<LiveIpEntry>>();
-  private readonly deletedRuleIds = new Map<number, number>();
-  private readonly deletedIpIds = new Map<number, number>();
+  /** Each class's creates by write key, and deletes by id (the time each was made). */
+  private readonly created = new Map<ObjectClass, Map<string, Remembered<Listed>>>();
+  private readonly deleted = new Map<ObjectClass, Map<number, number>>();
 
   constructor(
     private readonly ttlMs = 120_000,
@@ -62,59 +67,60 @@ export class WriteJournal {
   ) {}
 
   get size(): number {
-    return this.createdRules.size + this.createdIp.size + this.deletedRuleIds.size + this.deletedIpIds.size;
+    let size = 0;
+    for (const map of [...this.created.values(), ...this.deleted.values()]) size += map.size;
+    return size;
   }
 
-  recordRuleCreated(rule: LiveRule): void {
-    this.replay({ kind: 'rule-created', at: this.now(), rule });
+  recordCreated<K extends ObjectClass>(kind: K, objects: readonly ObjectClassModels[K]['live'][]): void {
+    const side = sideOf(kind);
+    this.replay(side.event(side.events.created, this.now(), objects));
   }
 
-  recordIpCreated(entries: readonly LiveIpEntry[]): void {
-    this.replay({ kind: 'ip-created', at: this.now(), entries });
+  recordDeleted(kind: ObjectClass, ids: readonly number[]): void {
+    this.replay({ kind: sideOf(kind).events.deleted, at: this.now(), ids });
   }
 
-  recordRuleDeleted(id: number): void {
-    this.replay({ kind: 'rule-deleted', at: this.now(), ids: [id] });
-  }
-
-  recordIpDeleted(ids: readonly number[]): void {
-    this.replay({ kind: 'ip-deleted', at: this.now(), ids });
-  }
-
-  /** Before a create is sent: only the journal file needs it (see JournalEvent). */
-  recordCreateIntent(event: Extract<JournalEvent, { kind: 'rule-create-intent' | 'ip-create-intent' }>): void {
-    this.sink?.(event);
+  /** Before a create is sent: only the journal file needs it (see `replay`). */
+  recordCreateIntent<K extends ObjectClass>(kind: K, objects: readonly ObjectClassModels[K]['live'][]): void {
+    const side = sideOf(kind);
+    this.sink?.(side.event(side.events['create-intent'], this.now(), objects));
   }
 
   /** A create refused outright: its intent must not count as a write on a rerun. */
   recordCreateAbandoned(keys: readonly string[]): void {
-    this.replay({ kind: 'create-abandoned', at: this.now(), keys });
+    this.replay({ kind: CREATE_ABANDONED, at: this.now(), keys });
   }
 
-  /** Records an event: a new write, or one read back from a journal file. */
-  replay(event: JournalEvent, fromFile = false): void {
-    if (event.kind === 'rule-create-intent' || event.kind === 'ip-create-intent') {
-      // Backdated so it expires `uncertainMs` after the intent; a completion read later replaces it.
-      const at = event.at - (this.ttlMs - this.uncertainMs);
-      if (at < this.now() - this.ttlMs) return;
-      if (event.kind === 'rule-create-intent') this.createdRules.set(ruleWriteKey(event.rule), { value: event.rule, at, uncertain: true });
-      else for (const entry of event.entries) this.createdIp.set(ipWriteKey(entry), { value: entry, at, uncertain: true });
-      return;
-    }
-    if (event.kind === 'create-abandoned') {
-      for (const key of event.keys) {
-        if (this.createdRules.get(key)?.uncertain) this.createdRules.delete(key);
-        if (this.createdIp.get(key)?.uncertain) this.createdIp.delete(key);
+  /**
+   * Records an event: a new write, or one read back from a journal file.
+   * False for an event no class names (a line this Rampart cannot read).
+   */
+  replay(event: JournalEvent, fromFile = false): boolean {
+    if (event.kind === CREATE_ABANDONED) {
+      for (const key of event.keys ?? []) {
+        for (const created of this.created.values()) if (created.get(key)?.uncertain) created.delete(key);
       }
       if (!fromFile) this.sink?.(event);
-      return;
+      return true;
     }
-    if (event.at < this.now() - this.ttlMs) return;
-    if (event.kind === 'rule-created') this.createdRules.set(ruleWriteKey(event.rule), { value: event.rule, at: event.at });
-    else if (event.kind === 'ip-created') for (const entry of event.entries) this.createdIp.set(ipWriteKey(entry), { value: entry, at: event.at });
-    else if (event.kind === 'rule-deleted') for (const id of event.ids) this.deletedRuleIds.set(id, event.at);
-    else for (const id of event.ids) this.deletedIpIds.set(id, event.at);
+    const decoded = decode(event);
+    if (!decoded) return false;
+    const side = sideOf(decoded.kind);
+    const created = mapOf(this.created, decoded.kind);
+    if (decoded.write === 'create-intent') {
+      // A process killed with the create in flight cannot know whether it landed: read back without its
+      // completion, the create counts as made for `uncertainMs` (longer than the listing lag), then the listing
+      // decides. Backdated so it expires `uncertainMs` after the intent; a completion read later replaces it.
+      const at = event.at - (this.ttlMs - this.uncertainMs);
+      if (at >= this.now() - this.ttlMs) for (const value of side.objects(event)) created.set(side.writeKey(value), { value, at, uncertain: true });
+      return true;
+    }
+    if (event.at < this.now() - this.ttlMs) return true;
+    if (decoded.write === 'created') for (const value of side.objects(event)) created.set(side.writeKey(value), { value, at: event.at });
+    else for (const id of event.ids ?? []) mapOf(this.deleted, decoded.kind).set(id, event.at);
     if (!fromFile) this.sink?.(event);
+    return true;
   }
 
   /**
@@ -126,8 +132,8 @@ export class WriteJournal {
   unconfirmedForMs(): number | undefined {
     this.forgetExpired();
     let until: number | undefined;
-    for (const map of [this.createdRules, this.createdIp] as Map<string, Remembered<unknown>>[]) {
-      for (const { at, uncertain } of map.values()) {
+    for (const created of this.created.values()) {
+      for (const { at, uncertain } of created.values()) {
         if (uncertain) until = Math.max(until ?? 0, at + this.ttlMs);
       }
     }
@@ -138,16 +144,16 @@ export class WriteJournal {
   events(): JournalEvent[] {
     this.forgetExpired();
     const undated = (at: number) => at + (this.ttlMs - this.uncertainMs);
-    const events: JournalEvent[] = [
-      ...[...this.createdRules.values()].map(({ value, at, uncertain }) => (uncertain
-        ? { kind: 'rule-create-intent' as const, at: undated(at), rule: value }
-        : { kind: 'rule-created' as const, at, rule: value })),
-      ...[...this.createdIp.values()].map(({ value, at, uncertain }) => (uncertain
-        ? { kind: 'ip-create-intent' as const, at: undated(at), entries: [value] }
-        : { kind: 'ip-created' as const, at, entries: [value] })),
-      ...[...this.deletedRuleIds].map(([id, at]) => ({ kind: 'rule-deleted' as const, at, ids: [id] })),
-      ...[...this.deletedIpIds].map(([id, at]) => ({ kind: 'ip-deleted' as const, at, ids: [id] })),
-    ];
+    const events: JournalEvent[] = [];
+    for (const [kind, created] of this.created) {
+      const side = sideOf(kind);
+      for (const { value, at, uncertain } of created.values()) {
+        events.push(uncertain ? side.event(side.events['create-intent'], undated(at), [value]) : side.event(side.events.created, at, [value]));
+      }
+    }
+    for (const [kind, deleted] of this.deleted) {
+      for (const [id, at] of deleted) events.push({ kind: sideOf(kind).events.deleted, at, ids: [id] });
+    }
     return events.sort((a, b) => a.at - b.at);
   }
 
@@ -156,39 +162,48 @@ export class WriteJournal {
     this.forgetExpired();
     // A daemon in step remembers no write: its listing is the state, without indexing 60k objects every cycle.
     if (this.size === 0) return live;
-    const rules = live.rules.filter((rule) => !this.deletedRuleIds.has(rule.id));
-    const ipEntries = live.ipEntries.filter((entry) => !this.deletedIpIds.has(entry.id));
-    const listedRules = new Map(live.rules.map((rule) => [rule.id, rule]));
-    const listedRuleKeys = new Set(live.rules.flatMap((rule) => listedRuleWriteKey(rule) ?? []));
-    const listedIpKeys = new Set(live.ipEntries.flatMap((entry) => listedIpWriteKey(entry) ?? []));
+    const objects = objectsByClass<'live'>((kind) => this.overlayClass(kind, objectsOf(live, kind) as readonly Listed[], live.clients) as never);
+    return { ...live, ...classObjects(objects) };
+  }
 
-    for (const [key, { value }] of this.createdRules) {
-      const listed = value.id >= 0 ? listedRules.get(value.id) : undefined;
-      if (listedRuleKeys.has(key) || (listed && listed.owner !== undefined && listed.fingerprint === undefined)) {
-        this.createdRules.delete(key);
-      } else if (listed) {
+  /** One class's listed objects with its remembered writes laid over them; forgets what the listing shows. */
+  private overlayClass(kind: ObjectClass, listed: readonly Listed[], clients: readonly number[]): Listed[] {
+    const side = sideOf(kind);
+    const created = mapOf(this.created, kind);
+    const deleted = mapOf(this.deleted, kind);
+    if (created.size === 0 && deleted.size === 0) return listed as Listed[];
+    const objects = listed.filter((object) => !deleted.has(object.id));
+    const listedKeys = new Set(listed.flatMap((object) => side.listedWriteKey(object) ?? []));
+    const sameId = side.sameId;
+    const byId = sameId ? new Map(listed.map((object) => [object.id, object])) : undefined;
+    for (const [key, { value }] of created) {
+      const listedAs = byId && value.id >= 0 ? byId.get(value.id) : undefined;
+      if (listedKeys.has(key) || (listedAs && sameId?.(listedAs) === 'shown')) {
+        created.delete(key);
+      } else if (listedAs) {
         // Updated in place, listed as it was before: the listing lags, the write stands.
-        const at = rules.indexOf(listed);
-        if (at >= 0) rules[at] = value;
-      } else if (live.clients.includes(value.client)) rules.push(value);
+        const at = objects.indexOf(listedAs);
+        if (at >= 0) objects[at] = value;
+      } else if (clients.includes(value.client)) objects.push(value);
     }
-    for (const [key, { value }] of this.createdIp) {
-      if (listedIpKeys.has(key)) this.createdIp.delete(key);
-      else if (live.clients.includes(value.client)) ipEntries.push(value);
-    }
-    for (const id of this.deletedRuleIds.keys()) if (!listedRules.has(id)) this.deletedRuleIds.delete(id);
-    const listedIpIds = new Set(live.ipEntries.map((entry) => entry.id));
-    for (const id of this.deletedIpIds.keys()) if (!listedIpIds.has(id)) this.deletedIpIds.delete(id);
-    return { clients: live.clients, rules, ipEntries };
+    const listedIds = new Set(listed.map((object) => object.id));
+    for (const id of deleted.keys()) if (!listedIds.has(id)) deleted.delete(id);
+    return objects;
   }
 
   private forgetExpired(): void {
     const cutoff = this.now() - this.ttlMs;
-    for (const map of [this.createdRules, this.createdIp] as Map<string, Remembered<unknown>>[]) {
-      for (const [key, { at }] of map) if (at < cutoff) map.delete(key);
+    for (const created of this.created.values()) {
+      for (const [key, { at }] of created) if (at < cutoff) created.delete(key);
     }
-    for (const map of [this.deletedRuleIds, this.deletedIpIds]) {
-      for (const [id, at] of map) if (at < cutoff) map.delete(id);
+    for (const deleted of this.deleted.values()) {
+      for (const [id, at] of deleted) if (at < cutoff) deleted.delete(id);
     }
   }
+}
+
+function mapOf<K, V>(maps: Map<ObjectClass, Map<K, V>>, kind: ObjectClass): Map<K, V> {
+  let map = maps.get(kind);
+  if (!map) maps.set(kind, (map = new Map()));
+  return map;
 }

@@ -4,16 +4,19 @@
  * together, an adoption (a forced create), a batched delete per client.
  */
 import { checkIpRules } from '../../api/check-records.js';
+import type { ApiIpRule } from '../../api/records.js';
+import { listIpObjects } from '../../live/ip-listing.js';
 import { mayHaveBeenApplied } from '../../api/retry.js';
 import { ApiConflictError } from '../../errors.js';
 import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { UNKNOWN_ID } from '../../live/write-journal.js';
 import { ipWriteKey, ipFingerprint } from '../../model/ip-fingerprint.js';
-import { plainIpEntry, type IpEntry, type LiveIpEntry } from '../../model/ip.js';
+import { plainIpEntry, type IpEntry, type IpListName, type LiveIpEntry } from '../../model/ip.js';
 import type { AdoptIp } from '../../model/ip-change.js';
 import { type FieldRewrite } from '../../model/rewrites.js';
 import { ipRewrites } from '../../model/ip-rewrites.js';
 import { MAX_CREATE_ATTEMPTS, type ExecuteContext, type Outcome } from '../execute.js';
+import type { ListingRead } from '../listing-reads.js';
 import { ipRuleCreateRequest } from './ip-requests.js';
 
 /** One object holding `declared` (values sharing a list, type, pools, expiry and reason); `force` moves them out of the objects holding them. */
@@ -23,8 +26,8 @@ export async function createIp(declared: readonly IpEntry[], force: boolean, con
   const live = entries.map((entry) => ({
     ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner, fingerprint: ipFingerprint(entry),
   }));
-  const record = () => context.journal?.recordIpCreated(live);
-  context.journal?.recordCreateIntent({ kind: 'ip-create-intent', at: Date.now(), entries: live });
+  const record = () => context.journal?.recordCreated('ip', live);
+  context.journal?.recordCreateIntent('ip', live);
   let answer: unknown;
   // Repeating after an unknown outcome is safe: a forced create overwrites, an
   // unforced one answers 409 if an earlier attempt went through.
@@ -89,7 +92,7 @@ export function adoptIp(change: AdoptIp, context: ExecuteContext): Promise<Outco
  */
 export async function deleteIp(client: number, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {
   const answer = await context.api.deleteIpRules(client, ids, { stopRetrying: context.stopRetrying });
-  context.journal?.recordIpDeleted(ids);
+  context.journal?.recordDeleted('ip', ids);
   return deletedNothing(answer) ? { status: 'already-done', detail: 'already gone: the service deleted nothing' } : { status: 'applied' };
 }
 
@@ -98,4 +101,9 @@ function deletedNothing(answer: unknown): boolean {
   if (Array.isArray(answer)) return answer.length === 0;
   const deleted = typeof answer === 'object' ? (answer as { deleted?: unknown }).deleted : undefined;
   return deleted === 0;
+}
+
+/** One IP list of a client, as apply reads it after its writes (listing-reads.ts). */
+export function ipListing(client: number, list: IpListName): ListingRead<ApiIpRule> {
+  return { key: `ip|${client}|${list}`, read: (api, signal) => listIpObjects(api, client, list, (object) => object, signal ? { signal } : {}) };
 }

@@ -5,6 +5,7 @@ import { listedIpWriteKey, ipWriteKey } from '../../model/ip-fingerprint.js';
 import type { IpChange, CreateIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
+import { ipListing } from './ip-calls.js';
 
 export function ipCopyFinder(): CopyFinder<IpChange> {
   /** Per `client|list`: write key → the value, and the object this run created holding it when the answer named one. */
@@ -46,7 +47,7 @@ interface OwnValue {
 }
 
 async function ipCopies(client: number, list: IpListName, keys: ReadonlyMap<string, OwnValue>, options: CopyOptions): Promise<ConcurrentCopy[]> {
-  const objects = await options.reads.lastIpList(client, list);
+  const objects = await options.reads.lastRead(ipListing(client, list));
   const entriesOf = new Map<number, { key: string | undefined; value: string }[]>();
   const lowest = new Map<string, number>();
   // This run's own objects count whether or not the listing shows them yet.

@@ -6,6 +6,7 @@ import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';
+import { ipListing } from './ip-calls.js';
 
 interface ListExpectations {
   /** Write keys of the values written: what was written, not its identity. */
@@ -43,7 +44,7 @@ export function ipListingCheck(): ListingCheck<IpChange> {
     async shown(reads: ListingReads, owner: string) {
       for (const [clientList, expected] of byList) {
         const [client, list] = clientList.split('|') as [string, IpListName];
-        const objects = await reads.readIpList(Number(client), list);
+        const objects = await reads.read(ipListing(Number(client), list));
         const listedIds = new Set(objects.map((object) => object.id));
         const listedKeys = new Set(objects.flatMap((object) => liveEntriesFromIpRule(object)).flatMap((entry) =>
           entry.owner === owner ? (listedIpWriteKey(entry) ?? []) : []));

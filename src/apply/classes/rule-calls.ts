@@ -14,6 +14,7 @@ import { ruleRewrites } from '../../model/rule-rewrites.js';
 import { plainRule, referencesOfRule, withReferenceResolved, type LiveRule, type Rule } from '../../model/rule.js';
 import type { AdoptRule, CreateRule, UpdateRule } from '../../model/rule-change.js';
 import { MAX_CREATE_ATTEMPTS, type ExecuteContext, type Outcome } from '../execute.js';
+import type { ListingRead } from '../listing-reads.js';
 import { hintCreateRequest, hintUpdateRequest } from './rule-requests.js';
 
 /** `referencedId`: for a rule naming another of its file (`regex_rule`), the id that rule's create answered. */
@@ -23,7 +24,7 @@ export async function createRule(change: CreateRule, context: ExecuteContext, re
   const rule = referencedId === undefined || !reference ? declared : withReferenceResolved(declared, reference, referencedId);
   const request = hintCreateRequest(rule, context.owner, change.rule.source.name);
   const written: LiveRule = { ...rule, id: UNKNOWN_ID, owner: context.owner, fingerprint: ruleFingerprint(rule) };
-  context.journal?.recordCreateIntent({ kind: 'rule-create-intent', at: Date.now(), rule: written });
+  context.journal?.recordCreateIntent('rule', [written]);
   let stored: ApiHint | undefined;
   // An answer that may follow a committed write (a reset, a timeout, any 5xx) is
   // checked against the listing before the create is made again, every time.
@@ -37,7 +38,7 @@ export async function createRule(change: CreateRule, context: ExecuteContext, re
       }
       const found = await findOwnedRule(written, context);
       if (found !== undefined) {
-        context.journal?.recordRuleCreated({ ...written, id: found.id, ...(found.regexId !== undefined ? { regexId: found.regexId } : {}) });
+        context.journal?.recordCreated('rule', [{ ...written, id: found.id, ...(found.regexId !== undefined ? { regexId: found.regexId } : {}) }]);
         return {
           status: 'applied', id: found.id, detail: 'outcome was unknown; found in the listing',
           ...(found.regexId !== undefined ? { regexId: found.regexId } : {}), ...rewritesOf(rule, found),
@@ -47,7 +48,7 @@ export async function createRule(change: CreateRule, context: ExecuteContext, re
     }
   }
   // The regex_id too: a rerun resolves `regex_rule` references against what the journal remembers.
-  context.journal?.recordRuleCreated({ ...written, id: stored.id, ...(typeof stored.regex_id === 'number' ? { regexId: stored.regex_id } : {}) });
+  context.journal?.recordCreated('rule', [{ ...written, id: stored.id, ...(typeof stored.regex_id === 'number' ? { regexId: stored.regex_id } : {}) }]);
   const read = liveRuleFromHint(stored);
   return {
     status: 'applied', id: stored.id,
@@ -64,7 +65,7 @@ function rewritesOf(declared: Rule, stored: Rule): Pick<Outcome, 'rewrites'> {
 /** Deletes rules of one client in one call; the ids the service says it deleted (the others were gone already). */
 export async function deleteRules(client: number, ids: readonly number[], context: ExecuteContext): Promise<ReadonlySet<number>> {
   const deleted = await context.api.deleteHints(client, ids, { stopRetrying: context.stopRetrying });
-  for (const id of ids) context.journal?.recordRuleDeleted(id);
+  context.journal?.recordDeleted('rule', ids);
   return deleted;
 }
 
@@ -80,7 +81,7 @@ export async function updateRule(change: UpdateRule | AdoptRule, context: Execut
   // An adopted rule stays marked so: the service may have made it, and may refuse to let it go.
   const request = hintUpdateRequest(rule, change.fields, context.owner, change.rule.source.name, how.adopting || change.live.adopted === true);
   const stored = await context.api.updateHint(id, request, { stopRetrying: context.stopRetrying });
-  context.journal?.recordRuleCreated({ ...rule, id, owner: context.owner, fingerprint: ruleFingerprint(rule) });
+  context.journal?.recordCreated('rule', [{ ...rule, id, owner: context.owner, fingerprint: ruleFingerprint(rule) }]);
   const read = liveRuleFromHint(stored);
   return { status: 'applied', id, ...(read ? rewritesOf(rule, read) : {}) };
 }
@@ -96,4 +97,9 @@ async function findOwnedRule(written: LiveRule, context: ExecuteContext): Promis
     if (Date.now() >= deadline) return undefined;
     await sleep(context.verifyIntervalMs);
   }
+}
+
+/** A client's rules, as apply reads them after its writes (listing-reads.ts). */
+export function ruleListing(client: number): ListingRead<ApiHint> {
+  return { key: `rules|${client}`, read: (api, signal) => listClientRules(api, client, (hint) => hint, signal ? { signal } : {}) };
 }

@@ -5,6 +5,7 @@ import { listedRuleWriteKey, ruleWriteKey } from '../../model/rule-fingerprint.j
 import type { RuleChange, CreateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainRule } from '../../model/rule.js';
+import { ruleListing } from './rule-calls.js';
 
 export function ruleCopyFinder(): CopyFinder<RuleChange> {
   /** Per client: write key → the id this run created it with (known even before the listing shows it). */
@@ -34,7 +35,7 @@ async function ruleCopies(client: number, keys: ReadonlyMap<string, number | und
   const byKey = new Map<string, { id: number; name?: string }[]>();
   // This run's own copy counts whether or not the listing shows it yet.
   for (const [key, id] of keys) if (id !== undefined) byKey.set(key, [{ id }]);
-  for (const hint of await options.reads.lastRules(client)) {
+  for (const hint of await options.reads.lastRead(ruleListing(client))) {
     const rule = liveRuleFromHint(hint);
     const key = rule && rule.owner === options.owner ? listedRuleWriteKey(rule) : undefined;
     if (key === undefined || !keys.has(key) || byKey.get(key)?.some((copy) => copy.id === hint.id)) continue;

@@ -6,6 +6,7 @@ import type { RuleChange, AdoptRule, UpdateRule } from '../../model/rule-change.
 import { onAction } from '../../model/by-action.js';
 import type { ListingReads } from '../listing-reads.js';
 import type { ListingCheck } from '../settle.js';
+import { ruleListing } from './rule-calls.js';
 
 interface ClientExpectations {
   /**
@@ -40,7 +41,7 @@ export function ruleListingCheck(): ListingCheck<RuleChange> {
     },
     async shown(reads: ListingReads, owner: string) {
       for (const [client, expected] of byClient) {
-        const hints = await reads.readRules(client);
+        const hints = await reads.read(ruleListing(client));
         const listedIds = new Set(hints.map((hint) => hint.id));
         const lowestOfKey = new Map<string, number>();
         for (const hint of hints) {

@@ -6,6 +6,7 @@
  */
 import type { ServiceApi } from '../../api/service.js';
 import type { Interner } from '../../model/interner.js';
+import type { JournalEvent, JournalWrite } from '../journal-event.js';
 import type { ListingKey } from '../listing-sizes.js';
 import type { PageScheduler, PagingOptions } from '../paging.js';
 
@@ -32,8 +33,39 @@ export interface ClassRead<T> {
   result(): T[];
 }
 
-export interface LiveClass<T> {
+export interface LiveClass<T, D = unknown> {
   read(context: ReadContext): ClassRead<T>;
+  /** The listings of each client that hold the class (`rules`; `black`, `white`, `gray`), as listing keys name them. */
+  readonly listingNames: readonly string[];
+  /** The fewest objects each of the class's listings holds once the account matches `declared` (listing-sizes.ts). */
+  listedAtLeast(declared: readonly D[]): ReadonlyMap<ListingKey, number>;
+  /** How the write journal remembers the class's writes until its listings show them (write-journal.ts). */
+  readonly journal: JournalSide<T>;
+}
+
+/**
+ * A class's part of the write journal. A create is remembered by what it
+ * wrote (its write key), and counted as listed once a listed object carries
+ * that key in its mark; a delete by its ids.
+ */
+export interface JournalSide<T> {
+  /** The event kind of each write in the journal file (`rule-created`). */
+  readonly events: { readonly [W in JournalWrite]: string };
+  /** A created or create-intent event of the file, holding `objects`. */
+  event(kind: string, at: number, objects: readonly T[]): JournalEvent;
+  /** The objects such an event holds. */
+  objects(event: JournalEvent): readonly T[];
+  writeKey(object: T): string;
+  /** The write key a listed object's mark carries, if any. */
+  listedWriteKey(object: T): string | undefined;
+  /**
+   * For a class whose object is written whole under one id (a rule): how a
+   * listed object of a remembered create's id, not carrying its write key,
+   * stands to it: `shown` (listed as the service keeps it), or `older` (the
+   * listing lags an update in place: the remembered object stands in for
+   * it). Undefined where an id holds several objects (an IP object's values).
+   */
+  readonly sameId: ((listed: T) => 'shown' | 'older') | undefined;
 }
 
 /** A listed record, normalized: its id (for paging) and what it holds in the model. */

@@ -1,11 +1,33 @@
 /** IP-list entries as the live reader reads them: each of a client's three lists, every object split into its values. */
-import { IP_LISTS, type LiveIpEntry } from '../../model/ip.js';
+import { IP_LISTS, ipGroupKey, type DesiredIpEntry, type LiveIpEntry } from '../../model/ip.js';
 import { listIpObjects } from '../ip-listing.js';
-import { listingKey } from '../listing-sizes.js';
+import { listingKey, type ListingKey } from '../listing-sizes.js';
 import { liveEntriesFromIpRule } from '../normalize-ip-rule.js';
 import type { LiveClass } from './class.js';
+import { IP_JOURNAL } from './ip-journal.js';
 
-export const IP_READER: LiveClass<LiveIpEntry> = {
+export const IP_READER: LiveClass<LiveIpEntry, DesiredIpEntry> = {
+  journal: IP_JOURNAL,
+  listingNames: IP_LISTS,
+  /**
+   * One IP object per address or subnet (the API creates one per request), and
+   * at least one per group of country, proxy or datacenter values that one
+   * request carries (the listing may split it).
+   */
+  listedAtLeast(declared) {
+    const sizes = new Map<ListingKey, number>();
+    const groups = new Set<string>();
+    for (const entry of declared) {
+      if (entry.ruleType !== 'ip_range') {
+        const group = ipGroupKey(entry);
+        if (groups.has(group)) continue;
+        groups.add(group);
+      }
+      const key = listingKey(entry.client, entry.list);
+      sizes.set(key, (sizes.get(key) ?? 0) + 1);
+    }
+    return sizes;
+  },
   read(context) {
     const { api, signal, intern } = context;
     const listed: LiveIpEntry[][] = [];

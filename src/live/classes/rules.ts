@@ -1,11 +1,20 @@
 /** Rules as the live reader reads them: every rule of each client, through the one rule listing (rule-listing.ts). */
-import type { LiveRule } from '../../model/rule.js';
-import { listingKey } from '../listing-sizes.js';
+import type { DesiredRule, LiveRule } from '../../model/rule.js';
+import { listingKey, type ListingKey } from '../listing-sizes.js';
 import { liveRuleFromHint } from '../normalize-hint.js';
 import { listClientRules } from '../rule-listing.js';
 import type { LiveClass } from './class.js';
+import { RULE_JOURNAL } from './rule-journal.js';
 
-export const RULE_READER: LiveClass<LiveRule> = {
+export const RULE_READER: LiveClass<LiveRule, DesiredRule> = {
+  journal: RULE_JOURNAL,
+  listingNames: ['rules'],
+  // One rule object per rule.
+  listedAtLeast(declared) {
+    const sizes = new Map<ListingKey, number>();
+    for (const rule of declared) sizes.set(listingKey(rule.client, 'rules'), (sizes.get(listingKey(rule.client, 'rules')) ?? 0) + 1);
+    return sizes;
+  },
   read(context) {
     const { api, signal, intern } = context;
     const listed: LiveRule[][] = [];

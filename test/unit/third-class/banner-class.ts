@@ -18,8 +18,9 @@ import { registerAuditClass } from '../../../src/audit/classes/index.js';
 import type { ChangeResult } from '../../../src/audit/change-result.js';
 import type { LiveClass } from '../../../src/live/classes/class.js';
 import { registerLiveClass } from '../../../src/live/classes/index.js';
+import { listingKey, type ListingKey } from '../../../src/live/listing-sizes.js';
 import type { Change, DeleteReason } from '../../../src/model/change.js';
-import { registerObjectClass, type ObjectClass } from '../../../src/model/object-class.js';
+import { registerObjectClass, type ObjectClass, type ObjectClassModels } from '../../../src/model/object-class.js';
 import type { Source } from '../../../src/model/source.js';
 import type { PlanClass } from '../../../src/plan/classes/class.js';
 import { registerPlanClass } from '../../../src/plan/classes/index.js';
@@ -71,7 +72,18 @@ export interface PlanBannerChange {
 export class BannerService {
   private readonly banners = new Map<number, LiveBanner>();
   private nextId = 1;
+  /** While set, the listing shows these instead: it lags the writes, as the service's listings do. */
+  private shown: LiveBanner[] | undefined;
   readonly calls: string[] = [];
+
+  /** The listing stops showing writes until `catchUp`. */
+  lag(): void {
+    this.shown = this.all();
+  }
+
+  catchUp(): void {
+    this.shown = undefined;
+  }
 
   seed(banner: Omit<LiveBanner, 'id'>): LiveBanner {
     const made = { ...banner, id: this.nextId++ };
@@ -81,7 +93,7 @@ export class BannerService {
 
   async list(client: number): Promise<LiveBanner[]> {
     this.calls.push(`GET /banners?client=${client}`);
-    return [...this.banners.values()].filter((b) => b.client === client).map((b) => ({ ...b }));
+    return (this.shown ?? this.all()).filter((b) => b.client === client).map((b) => ({ ...b }));
   }
 
   async create(banner: Omit<LiveBanner, 'id'>): Promise<number> {
@@ -103,7 +115,7 @@ export class BannerService {
   }
 
   all(): LiveBanner[] {
-    return [...this.banners.values()];
+    return [...this.banners.values()].map((b) => ({ ...b }));
   }
 }
 
@@ -114,6 +126,7 @@ export class BannerService {
 const pipeline = {
   kind: BANNER as unknown as ObjectClass,
   change: (change: BannerChange): Change => change as unknown as Change,
+  listed: (banner: LiveBanner): ObjectClassModels[ObjectClass]['live'] => banner as unknown as ObjectClassModels[ObjectClass]['live'],
   item: (item: Indexed<BannerChange>): Indexed => item as unknown as Indexed,
 };
 
@@ -206,10 +219,14 @@ function applySide(service: BannerService): ApplyClass<BannerChange> {
     async write(change, context): Promise<Outcome> {
       if (change.action === 'create') {
         const { client, name, text } = change.banner;
-        return { status: 'applied', id: await service.create({ client, name, text, owner: context.owner }) };
+        const written = { client, name, text, owner: context.owner };
+        const id = await service.create(written);
+        context.journal?.recordCreated(pipeline.kind, [pipeline.listed({ ...written, id })]);
+        return { status: 'applied', id };
       }
       if (change.action === 'update') {
         await service.update(change.live.id, change.banner.text);
+        context.journal?.recordCreated(pipeline.kind, [pipeline.listed({ ...change.live, text: change.banner.text })]);
         return { status: 'applied', id: change.live.id };
       }
       throw new Error('a delete runs in the delete phase');
@@ -222,7 +239,11 @@ function applySide(service: BannerService): ApplyClass<BannerChange> {
           run.record({ index: item.index, change: pipeline.change(change), status: 'skipped', detail: 'its replacement failed' });
           continue;
         }
-        await runChange(pipeline.item(item), run, async () => ({ status: await service.delete(change.live.id) ? 'applied' : 'already-done' }));
+        await runChange(pipeline.item(item), run, async () => {
+          const deleted = await service.delete(change.live.id);
+          run.context.journal?.recordDeleted(pipeline.kind, [change.live.id]);
+          return { status: deleted ? 'applied' : 'already-done' };
+        });
       }
     },
     waitsFor: () => undefined,
@@ -232,7 +253,7 @@ function applySide(service: BannerService): ApplyClass<BannerChange> {
   };
 }
 
-/** The service writes at once, but the check reads the listing as the built-in classes' do. */
+/** What the banners' listing must show after the writes, read as the built-in classes' listings are (listing-reads.ts). */
 function listingCheck(service: BannerService): ListingCheck<BannerChange> {
   const present = new Map<number, string>();
   const absent = new Set<number>();
@@ -243,20 +264,40 @@ function listingCheck(service: BannerService): ListingCheck<BannerChange> {
       if (change.action === 'delete') absent.add(change.live.id);
       else if (result.id !== undefined) present.set(result.id, change.banner.text);
     },
-    async shown() {
-      const listed = new Map((await Promise.all([...clients].map((client) => service.list(client)))).flat().map((b) => [b.id, b.text]));
+    async shown(reads) {
+      const lists = await Promise.all([...clients].map((client) => reads.read({ key: `${BANNERS}|${client}`, read: () => service.list(client) })));
+      const listed = new Map(lists.flat().map((b) => [b.id, b.text]));
       return [...present].every(([id, text]) => listed.get(id) === text) && [...absent].every((id) => !listed.has(id));
     },
   };
 }
 
-function liveSide(service: BannerService): LiveClass<LiveBanner> {
+/** What a write made, as its journal entry and the listing's mark both tell it. */
+const writeKey = (banner: Pick<LiveBanner, 'client' | 'name' | 'text'>): string => `${banner.client}|${banner.name}|${banner.text}`;
+
+function liveSide(service: BannerService): LiveClass<LiveBanner, DesiredBanner> {
   return {
+    listingNames: [BANNERS],
+    listedAtLeast(declared) {
+      const sizes = new Map<ListingKey, number>();
+      for (const banner of declared) sizes.set(listingKey(banner.client, BANNERS), (sizes.get(listingKey(banner.client, BANNERS)) ?? 0) + 1);
+      return sizes;
+    },
+    journal: {
+      events: { 'created': 'banner-created', 'create-intent': 'banner-create-intent', 'deleted': 'banner-deleted' },
+      event: (kind, at, objects) => ({ kind, at, banners: objects }),
+      objects: (event) => event.banners as LiveBanner[],
+      writeKey,
+      listedWriteKey: (banner) => (banner.owner !== undefined ? writeKey(banner) : undefined),
+      // A banner is written whole under its id: listed otherwise, it is the version before the write.
+      sameId: () => 'older',
+    },
     read(context) {
       const read: LiveBanner[] = [];
       return {
         listings: (client) => [async () => {
           const banners = await context.schedule(() => service.list(client));
+          context.listed(listingKey(client, BANNERS), banners.length);
           read.push(...banners);
         }],
         result: () => [...read].sort((a, b) => a.id - b.id),

@@ -13,6 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import type { DeclaredFingerprints } from '../../../src/audit/cause.js';
+import { desiredListingSizes, listingKey, type ListingKey } from '../../../src/live/listing-sizes.js';
+import { WriteJournal } from '../../../src/live/write-journal.js';
 import { createLogger } from '../../../src/log.js';
 import type { DesiredState } from '../../../src/model/state.js';
 import { registeredClasses } from '../../../src/model/object-class.js';
@@ -75,7 +77,7 @@ describe('a third object class, registered from test code', () => {
     written.length = 0;
   });
 
-  const plan = async (): Promise<Prepared> => {
+  const plan = async (journal?: WriteJournal, onListed?: (key: ListingKey, objects: number) => void): Promise<Prepared> => {
     const policy = await loadDesired({
       policies: policies.dir,
       load: async (dir) => {
@@ -84,17 +86,19 @@ describe('a third object class, registered from test code', () => {
         return { ...loaded, ...(desired ? { desired } : {}) };
       },
     });
-    return prepare({ policies: policies.dir, policy, api, settings: runSettings() });
+    return prepare({ policies: policies.dir, policy, api, settings: runSettings(), ...(journal ? { journal } : {}), ...(onListed ? { onListed } : {}) });
   };
 
-  const apply = (prepared: Prepared, converged?: DeclaredFingerprints): Promise<Reconciled> => reconcile({
+  const apply = (prepared: Prepared, converged?: DeclaredFingerprints, journal?: WriteJournal): Promise<Reconciled> => reconcile({
     plan: prepared.plan,
     desired: prepared.desired,
     // What the declarations are: the files', and the banners' the test adds to them.
     digest: `${prepared.policy.digest ?? ''}|${JSON.stringify(banners)}`,
     live: prepared.live,
     ...(converged ? { converged: async () => converged } : {}),
-    settings: { ...runSettings(), settleTimeoutMs: 5_000 },
+    // With a journal, the listing is left to lag: the journal stands in for it.
+    settings: { ...runSettings(), settleTimeoutMs: journal ? 0 : 5_000 },
+    ...(journal ? { journal } : {}),
     api,
     logger,
     nextStep: 'run apply again',
@@ -118,8 +122,12 @@ describe('a third object class, registered from test code', () => {
     service.seed({ client: CLIENT, name: 'old-promo', text: 'Sale!', owner: 'rampart' });
     banners = declared({ blocked: 'Access denied', maintenance: 'Back soon' });
 
-    const prepared = await plan();
+    const listed = new Map<string, number>();
+    const prepared = await plan(undefined, (key, objects) => listed.set(key, objects));
     const { plan: made } = prepared;
+    // The listing sizes: what the declarations promise at least, and what the read found.
+    expect(desiredListingSizes(prepared.desired).get(listingKey(CLIENT, BANNERS))).toBe(2);
+    expect(listed.get(listingKey(CLIENT, BANNERS))).toBe(2);
     const changes = made.changes.map((c) => `${c.action} ${c.kind}`);
     // Creates before deletes; within an action, the IP entries (order 1) before the banners (order 2).
     expect(changes).toEqual(['create ip', 'create banner', 'delete banner']);
@@ -182,6 +190,24 @@ describe('a third object class, registered from test code', () => {
     expect((await apply(edited, converged)).result).toBe('applied');
     expect(written.map((w) => [w.action, w.kind, w.cause])).toEqual([['update', BANNER, 'intent']]);
     expect(service.all().find((b) => b.name === 'blocked')?.text).toBe('Access denied (code 42)');
+  });
+
+  it('remembers its writes in the journal while its listing lags: no duplicate create, no repeated delete', async () => {
+    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon', welcome: 'Hello' });
+    const journal = new WriteJournal();
+    const events: string[] = [];
+    journal.sink = (event) => events.push(event.kind);
+    service.lag();
+    expect((await apply(await plan(journal), converged, journal)).result).toBe('applied');
+    expect(events).toEqual(['banner-created']);
+    // The listing does not show the banner yet: without the journal the plan would make it again.
+    expect((await plan()).plan.changes.map((c) => c.action)).toEqual(['create']);
+    expect(hasChanges((await plan(journal)).plan)).toBe(false);
+    expect(journal.events().map((e) => e.kind)).toEqual(['banner-created']);
+    service.catchUp();
+    expect(hasChanges((await plan(journal)).plan)).toBe(false);
+    expect(journal.size).toBe(0);
+    expect(service.all().filter((b) => b.name === 'welcome')).toHaveLength(1);
   });
 
   it('never writes what it does not own: an unmanaged banner that differs blocks its declaration', async () => {
