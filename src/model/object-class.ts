@@ -7,13 +7,15 @@
  * so a class missing from a table fails to compile there.
  */
 import { ClassTable } from './class-table.js';
-import type { DesiredIpEntry, LiveIpEntry } from './ip.js';
+import type { DesiredIpEntry, IpEntry, LiveIpEntry } from './ip.js';
 import type { IpChange } from './ip-change.js';
-import type { DesiredRule, LiveRule } from './rule.js';
+import type { DesiredRule, LiveRule, Rule } from './rule.js';
 import type { RuleChange } from './rule-change.js';
 
 /** What the model holds of one class. */
-export interface ClassModel<Desired, Live, Change, Field extends string> {
+export interface ClassModel<Object, Desired extends Object, Live extends Object, Change, Field extends string> {
+  /** What a declared and a listed object share: what code reading either (the impact, the digests) sees. */
+  readonly object: Object;
   readonly desired: Desired;
   readonly live: Live;
   readonly change: Change;
@@ -22,8 +24,8 @@ export interface ClassModel<Desired, Live, Change, Field extends string> {
 }
 
 export interface ObjectClassModels {
-  readonly rule: ClassModel<DesiredRule, LiveRule, RuleChange, 'rules'>;
-  readonly ip: ClassModel<DesiredIpEntry, LiveIpEntry, IpChange, 'ipEntries'>;
+  readonly rule: ClassModel<Rule, DesiredRule, LiveRule, RuleChange, 'rules'>;
+  readonly ip: ClassModel<IpEntry, DesiredIpEntry, LiveIpEntry, IpChange, 'ipEntries'>;
 }
 
 export type ObjectClass = keyof ObjectClassModels;

@@ -3,20 +3,15 @@
  * (see plan/classes). A new class adds its module here and one entry below.
  */
 import type { Change, ChangeOf } from '../../model/change.js';
-import type { IpEntry } from '../../model/ip.js';
 import { ClassTable } from '../../model/class-table.js';
-import type { ObjectClass } from '../../model/object-class.js';
-import type { Rule } from '../../model/rule.js';
+import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import { groupByClass } from '../../plan/classes/index.js';
 import type { ImpactClass } from './class.js';
 import { IP_IMPACT } from './ip.js';
 import { RULE_IMPACT } from './rules.js';
 
 /** The objects of each class as the impact reads them: a rule, an IP entry, declared or listed. */
-export interface ImpactObjects {
-  readonly rule: Rule;
-  readonly ip: IpEntry;
-}
+export type ImpactObjects = { readonly [K in ObjectClass]: ObjectClassModels[K]['object'] };
 
 const BUILT_IN: { readonly [K in ObjectClass]: ImpactClass<ChangeOf<K>, ImpactObjects[K]> } = {
   rule: RULE_IMPACT,
