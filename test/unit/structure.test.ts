@@ -12,6 +12,8 @@
  *   impact's evaluation) know both the rule and the IP model.
  * - Behaviour that differs by a change's action is a table keyed by action,
  *   not a hand-written test of it (model/by-action.ts).
+ * - Every layer's table of classes is a registry (model/class-table.ts): a
+ *   class registered at runtime reaches every layer through them.
  * - The files at the root of src/ import no folder: they sit beneath all of them.
  * - Errors a user can meet are coded (src/errors.ts), not plain `Error`s.
  */
@@ -111,6 +113,25 @@ describe('state keyed by class', () => {
       })
       .map((file) => relative(SRC, file));
     expect(both.length, both.join('\n')).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('class tables', () => {
+  it('are registries: every table keyed by class is a ClassTable seeded by its built-in classes, with a registration point beside it', () => {
+    // Each layer's table of classes lives in its `classes/index.ts`; render's in plan/render/blocks.ts, the model's in model/object-class.ts.
+    const tables = sources(SRC).filter((file) => /[\\/]classes[\\/]index\.ts$/.test(file)
+      || file.endsWith(join('render', 'blocks.ts')) || file.endsWith(join('model', 'object-class.ts')));
+    expect(tables.length).toBe(9);
+    const closed = tables.filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return !/new ClassTable</.test(text) || !/export function register\w+(?:<[^>]*>)?\(kind: string/.test(text);
+    }).map((file) => relative(SRC, file));
+    expect(closed).toEqual([]);
+    // Nowhere else is a record keyed by class indexed with a class name: those are what a registered class would miss.
+    const indexed = sources(SRC)
+      .filter((file) => folderOf(file) !== 'emulator')
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/[A-Z_]+_CLASSES\[/g)].map(() => relative(SRC, file)));
+    expect(indexed).toEqual([]);
   });
 });
 
