@@ -4,9 +4,9 @@
  * nowhere in src/, goes through the real pipeline beside the built-in IP
  * entries of an emulated account: the live read, the plan (diff, order,
  * counts, safety, digests, the document and its checksum), the text a
- * reviewer reads, the apply (writes, deletes, the settle wait) and the audit
- * (each write's cause, the converged memory). The test names the
- * registration points it needed.
+ * reviewer reads, the apply (writes, deletes, the settle wait, the write
+ * journal), the audit (each write's cause, the converged memory) and a
+ * daemon cycle. The test names the registration points it needed.
  */
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ import { encodePlan, encodePlanBody, hasChanges, renderMarkdown, renderText } fr
 import { loadPolicies } from '../../../src/policy/index.js';
 import { loadDesired, prepare, type Prepared } from '../../../src/reconcile/prepare.js';
 import { reconcile, type Reconciled } from '../../../src/reconcile/reconcile.js';
+import { FIRST_CYCLE, runCycle, type CycleMemory } from '../../../src/reconcile/cycle.js';
 import { runSettings } from '../../../src/reconcile/settings.js';
 import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
@@ -208,6 +209,25 @@ describe('a third object class, registered from test code', () => {
     expect(hasChanges((await plan(journal)).plan)).toBe(false);
     expect(journal.size).toBe(0);
     expect(service.all().filter((b) => b.name === 'welcome')).toHaveLength(1);
+  });
+
+  it('runs in a daemon cycle too: the journal, the churn breaker and the listing memory take it', async () => {
+    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon', welcome: 'Hello', faq: 'See /faq' });
+    const loaded = await loadPolicies(policies.dir);
+    const snapshot = { policy: { ...loaded, desired: { ...loaded.desired, [BANNERS]: banners } as DesiredState, digest: 'with-faq' } };
+    const journal = new WriteJournal();
+    const cycle = (memory: CycleMemory) => runCycle({
+      settings: { policies: policies.dir, api, settings: { ...runSettings(), settleTimeoutMs: 5_000 }, journal },
+      context: { cycleId: '1-a', reasons: ['resync'], signal: new AbortController().signal, logger },
+      snapshot,
+    }, memory);
+    const first = await cycle(FIRST_CYCLE);
+    expect(first.outcome).toMatchObject({ result: 'success', changes: { create: 1 } });
+    // What the read found before the write, for the next read to predict its pages.
+    expect(first.memory.listed.get(listingKey(CLIENT, BANNERS))).toBe(3);
+    expect(written.map((w) => [w.action, w.kind, w.name])).toEqual([['create', BANNER, 'faq']]);
+    const second = await cycle(first.memory);
+    expect(second.outcome.result).toBe('no-op');
   });
 
   it('never writes what it does not own: an unmanaged banner that differs blocks its declaration', async () => {
