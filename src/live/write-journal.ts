@@ -162,7 +162,10 @@ export class WriteJournal {
     this.forgetExpired();
     // A daemon in step remembers no write: its listing is the state, without indexing 60k objects every cycle.
     if (this.size === 0) return live;
-    const objects = objectsByClass<'live'>((kind) => this.overlayClass(kind, objectsOf(live, kind) as readonly Listed[], live.clients) as never);
+    const objects = objectsByClass<'live'>(<K extends ObjectClass>(kind: K) => {
+      // Sound: the overlay keeps the class's listed objects and adds its remembered ones, all of the class.
+      return this.overlayClass(kind, objectsOf<K, 'live'>(live, kind), live.clients) as unknown as readonly ObjectClassModels[K]['live'][];
+    });
     return { ...live, ...classObjects(objects) };
   }
 
