@@ -60,6 +60,21 @@ describe('positions of a clean file', () => {
     expect(readCleanYaml('a: [ , x]\n')).toBeUndefined();
   });
 
+  it('are the full parse\'s after a file js-yaml gave up on half way and a file larger than the report kept between files', () => {
+    // The report is kept from one file to the next: what a file left in it must not reach the next.
+    const input = { file: 'after.yaml', text: `${header}rules: []\nip_lists:\n  deny:\n    - ips: [10.0.0.1]\n` };
+    const large = Array.from({ length: 5000 }, (_, i) => `- item-${i}`).join('\n');
+    expect(readCleanYaml('a:\n  b:\n    - c: 1\n   d: 2\n')).toBeUndefined();
+    expect(readCleanYaml(`${large}\n`)).toBeDefined();
+    const clean = readCleanYaml(input.text);
+    const full = parsePolicyText(input);
+    expect(clean?.data).toEqual(full.data);
+    for (const path of valuePaths(full.data)) {
+      expect(clean?.map.at(path), `value at ${JSON.stringify(path)}`).toEqual(full.map.at(path));
+      expect(clean?.map.keyAt(path), `key at ${JSON.stringify(path)}`).toEqual(full.map.keyAt(path));
+    }
+  });
+
   it('reads keys in the text\'s order and a document end marker', () => {
     expect(readCleanYaml('b: 1\n2: x\n')?.map.keyAt(['2'])).toEqual({ line: 2, col: 1 });
     expect(readCleanYaml('a: 1\n...\n')?.map.at(['a'])).toEqual({ line: 1, col: 4 });
