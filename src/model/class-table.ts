@@ -13,6 +13,8 @@ import type { ObjectClass } from './object-class.js';
 
 export class ClassTable<Entry> {
   private readonly entries: Map<string, Entry>;
+  /** `kinds()`, kept until a class is registered or taken out: it is asked for per document and per state. */
+  private kindList: readonly ObjectClass[] | undefined;
 
   /**
    * `side`: what the layer's entry is, in an error (`apply side`). `seed`: the
@@ -35,17 +37,19 @@ export class ClassTable<Entry> {
   }
 
   /** The classes with an entry, built-in first, then in the order they were registered. */
-  kinds(): ObjectClass[] {
+  kinds(): readonly ObjectClass[] {
     // Sound: a registered kind is a class of the running process, as ObjectClass names the built-in ones.
-    return [...this.entries.keys()] as ObjectClass[];
+    return (this.kindList ??= [...this.entries.keys()] as ObjectClass[]);
   }
 
   /** Adds a class's entry; the returned function takes it out again (a test's cleanup). */
   register(kind: string, entry: Entry): () => void {
     if (this.entries.has(kind)) throw new InternalError(`object class "${kind}" already has ${this.side}`);
     this.entries.set(kind, entry);
+    this.kindList = undefined;
     return () => {
       this.entries.delete(kind);
+      this.kindList = undefined;
     };
   }
 }

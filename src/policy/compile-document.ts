@@ -39,14 +39,15 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
   const { file, map } = parsed;
   const report = new Reporter(file, map);
   const expiries: number[] = [];
-  const empty = { file, ...classObjects(objectsByClass<'desired'>(() => [])), now, expiries };
-  if (parsed.data === undefined) return { ...empty, diagnostics: parsed.diagnostics };
+  // A document that declares nothing: made only for one (most documents declare something).
+  const empty = (diagnostics: Diagnostic[]): CompiledDocument => ({ file, diagnostics, ...classObjects(objectsByClass<'desired'>(() => [])), now, expiries });
+  if (parsed.data === undefined) return empty(parsed.diagnostics);
   if (parsed.data === null) {
     report.warning('empty-file', 'the file holds no policy; it is ignored', []);
-    return { ...empty, diagnostics: [...parsed.diagnostics, ...report.diagnostics] };
+    return empty([...parsed.diagnostics, ...report.diagnostics]);
   }
   const schema = validateSchema(file, parsed.data, map);
-  if (!isRecord(parsed.data)) return { ...empty, diagnostics: [...parsed.diagnostics, ...schema.diagnostics] };
+  if (!isRecord(parsed.data)) return empty([...parsed.diagnostics, ...schema.diagnostics]);
 
   const doc = parsed.data as unknown as PolicyDocument;
   const errorPaths = schema.errorPaths;

@@ -9,7 +9,7 @@ export type ExpiryResult = { ok: true; seconds: number } | { ok: false; message:
 export function parseExpiry(text: string | undefined): ExpiryResult {
   if (text === undefined || text === 'never') return { ok: true, seconds: NEVER_EXPIRES };
   const date = DATE.exec(text);
-  const full = RFC3339.exec(text);
+  const full = date ? null : RFC3339.exec(text);
   if (!date && !full) {
     return { ok: false, message: `expires "${text}" is not RFC 3339 (2027-01-31T00:00:00Z), a date (2027-01-31) or "never"` };
   }

@@ -30,7 +30,7 @@ export function registerPlanClass<M, C, D, L>(kind: string, planClass: PlanClass
 
 /** Every class, in plan order. */
 export function classesInPlanOrder(): ObjectClass[] {
-  return PLAN_CLASSES.kinds().sort((a, b) => PLAN_CLASSES.get(a).order - PLAN_CLASSES.get(b).order);
+  return [...PLAN_CLASSES.kinds()].sort((a, b) => PLAN_CLASSES.get(a).order - PLAN_CLASSES.get(b).order);
 }
 
 /** The class of a change (model or plan JSON), found by its `kind`. */
