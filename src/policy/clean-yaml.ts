@@ -267,9 +267,8 @@ class Walk {
       }
       const collection = this.isCollection(value);
       if (names) {
-        // The data's own key where the orders agree: property names are kept once however many mappings use them.
-        const own = names[i];
-        tape.member(own === read ? own : ownCopy(read), this.contentStart(report.opened[key] as number), this.valueStart(value), collection);
+        // Keys are kept once for the process (spots-tape.ts); a table full of them declines the text.
+        if (!tape.member(read, this.contentStart(report.opened[key] as number), this.valueStart(value), collection)) throw new Declined();
       } else {
         tape.item(this.valueStart(value), collection);
       }
