@@ -12,7 +12,10 @@ export const RULE_READER: LiveClass<LiveRule, DesiredRule> = {
   // One rule object per rule.
   listedAtLeast(declared) {
     const sizes = new Map<ListingKey, number>();
-    for (const rule of declared) sizes.set(listingKey(rule.client, 'rules'), (sizes.get(listingKey(rule.client, 'rules')) ?? 0) + 1);
+    for (const rule of declared) {
+      const key = listingKey(rule.client, 'rules');
+      sizes.set(key, (sizes.get(key) ?? 0) + 1);
+    }
     return sizes;
   },
   read(context) {
