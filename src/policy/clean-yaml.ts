@@ -42,12 +42,24 @@ const CORE_SCALARS: readonly [RegExp, (text: string) => unknown][] = [
   [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (text) => parseFloat(text)],
 ];
 
+/** The characters a plain scalar that is not a string starts with: `~`, null, true, false, a sign, a digit, a dot. */
+const CORE_SCALAR_STARTS = new Uint8Array(128);
+for (const c of '~nNtTfF0123456789+-.') CORE_SCALAR_STARTS[c.charCodeAt(0)] = 1;
+
+/** The core scalar a plain scalar reads as; undefined for a string. */
+function coreScalar(text: string): ((text: string) => unknown) | undefined {
+  // Most plain scalars of a policy are strings, and their first character rules out all eight patterns (the empty one is null).
+  if (text.length > 0 && CORE_SCALAR_STARTS[text.charCodeAt(0)] !== 1) return undefined;
+  return CORE_SCALARS.find(([test]) => test.test(text))?.[1];
+}
+
+/** One implicit type for all the core scalars: js-yaml tries each implicit type on every plain scalar. */
 const CLEAN_SCHEMA = FAILSAFE_SCHEMA.extend({
-  implicit: CORE_SCALARS.map(([test, construct], i) => new Type(`tag:rampart,core-${i}`, {
+  implicit: [new Type('tag:rampart,core', {
     kind: 'scalar',
-    resolve: (text: string) => test.test(text),
-    construct,
-  })),
+    resolve: (text: string) => coreScalar(text) !== undefined,
+    construct: (text: string) => (coreScalar(text) as (text: string) => unknown)(text),
+  })],
 });
 
 export interface CleanYaml {
@@ -183,7 +195,7 @@ function readReported(text: string): CleanYaml | undefined {
     // js-yaml has read a `---` marker before the document's node opens.
     const walk = new Walk(text, report);
     walk.document(document);
-    return { data, map: deferredMap(lineLocator(text), walk.contentStart(report.opened[document] as number), walk.tape.done()) };
+    return { data, map: deferredMap(lineLocator(text), contentStart(text, report.opened[document] as number), walk.tape.done()) };
   } catch (error) {
     if (error instanceof Declined) return undefined;
     throw error;
@@ -221,95 +233,102 @@ class Walk {
 
   /**
    * A collection at `depth` as the full parse counts it, and what it holds.
-   * Sequences and mappings share one method: the JIT compiles each method of
-   * the walk on its own, and one per kind of node, each inlining the others,
-   * cost more to compile on a cold load.
+   * Sequences and mappings share one method, each step of it has one call
+   * site, and the report's arrays are read into locals once per collection:
+   * on a cold load much of this runs before the JIT compiles it, and what it
+   * compiles is inlined at every call site.
    */
   private collection(node: number, depth: number): void {
     if (depth >= MAX_DEPTH) throw new Declined();
-    const { report, tape } = this;
-    const mapping = report.kinds[node] === MAPPING;
-    const items = report.results[node] as unknown[];
-    const data = report.results[node] as Record<string, unknown>;
+    const { report, tape, text } = this;
+    const { kinds, ends, results, opened } = report;
+    const mapping = kinds[node] === MAPPING;
+    const items = results[node] as unknown[];
+    const data = results[node] as Record<string, unknown>;
     const names = mapping ? Object.keys(data) : undefined;
     const count = names ? names.length : items.length;
-    const end = report.ends[node] as number;
+    const end = ends[node] as number;
     tape.collection(count, mapping);
     /** A mapping's keys read so far, made only once the text's order and the data's differ: until then the data's keys are distinct. */
     let named: Set<string> | undefined;
-    let next = node + 1;
-    // A mapping reports key and value, one pair per member, in the text's order (integer-like keys come first in the data's).
-    for (let i = 0; i < count; i++) {
-      let key = -1;
-      let read = '';
-      if (names) {
-        if (next >= end) throw new Declined();
-        key = report.unwrapped(next);
-        next = report.ends[next] as number;
-        if (report.kinds[key] !== SCALAR) throw new Declined();
-        read = String(report.results[key]);
-        if (named !== undefined || names[i] !== read) {
-          named ??= new Set(names.slice(0, i));
+    // The reported nodes inside, one after another: an item each, or a mapping's key then its value, in
+    // the text's order (integer-like keys come first in the data's).
+    let i = 0;
+    let read = '';
+    let keyAt = -1;
+    for (let next = node + 1; next < end;) {
+      const child = report.unwrapped(next);
+      next = ends[next] as number;
+      const kind = kinds[child];
+      // An empty node starts past the spaces on its line, as the full parse's empty scalar does.
+      const at = kind === NONE ? pastSpaces(text, opened[child] as number) : contentStart(text, opened[child] as number);
+      if (mapping && keyAt < 0) {
+        if (i === count) {
+          // An empty node after the last pair is a key js-yaml looked for and did not find (before a `...`).
+          if (kind !== NONE || next !== end) throw new Declined();
+          break;
+        }
+        if (kind !== SCALAR) throw new Declined();
+        read = String(results[child]);
+        if (named !== undefined || names?.[i] !== read) {
+          named ??= new Set(names?.slice(0, i));
           if (named.has(read) || !Object.hasOwn(data, read)) throw new Declined();
           named.add(read);
         }
+        keyAt = at;
+        continue;
       }
-      if (next >= end) throw new Declined();
-      const value = report.unwrapped(next);
-      next = report.ends[next] as number;
-      const reported = report.results[value];
-      const member = names ? data[read] : items[i];
+      if (i === count) throw new Declined();
+      const reported = results[child];
+      const member = mapping ? data[read] : items[i];
       // An empty value is null in the data.
-      if (!Object.is(names ? (reported ?? null) : reported, member)) throw new Declined();
+      if (!Object.is(mapping ? (reported ?? null) : reported, member)) throw new Declined();
       if (typeof member === 'string') {
-        if (names) data[read] = ownCopy(member);
+        if (mapping) data[read] = ownCopy(member);
         else items[i] = ownCopy(member);
       }
-      const collection = this.isCollection(value);
-      if (names) {
+      const collection = kind === SEQUENCE || kind === MAPPING;
+      if (mapping) {
         // Keys are kept once for the process (spots-tape.ts); a table full of them declines the text.
-        if (!tape.member(read, this.contentStart(report.opened[key] as number), this.valueStart(value), collection)) throw new Declined();
+        if (!tape.member(read, keyAt, at, collection)) throw new Declined();
+        keyAt = -1;
       } else {
-        tape.item(this.valueStart(value), collection);
+        tape.item(at, collection);
       }
+      i++;
       if (++this.values > MAX_NODES) throw new Declined();
-      if (collection) this.collection(value, depth + 1);
+      if (collection) this.collection(child, depth + 1);
     }
-    // An empty node after a mapping's last pair is a key js-yaml looked for and did not find (before a `...`).
-    if (mapping && next < end && report.kinds[report.unwrapped(next)] === NONE) next = report.ends[next] as number;
     // One reported node per item, two per member.
-    if (next !== end) throw new Declined();
+    if (i !== count || keyAt >= 0) throw new Declined();
   }
 
   private isCollection(node: number): boolean {
     const kind = this.report.kinds[node];
     return kind === SEQUENCE || kind === MAPPING;
   }
+}
 
-  /** An empty node starts past the spaces on its line, as the full parse's empty scalar does. */
-  private valueStart(node: number): number {
-    const opened = this.report.opened[node] as number;
-    if (this.report.kinds[node] !== NONE) return this.contentStart(opened);
-    let i = opened;
-    while (this.text.charCodeAt(i) === SPACE) i++;
-    return i;
-  }
-
-  /** The first character at or after `offset` that is not white space, a line break or part of a comment. */
-  contentStart(offset: number): number {
-    const text = this.text;
-    let i = offset;
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (isBlank(c)) {
-        i++;
-      } else if (c === HASH && (i === 0 || isBlank(text.charCodeAt(i - 1)))) {
-        while (i < text.length && text.charCodeAt(i) !== NEWLINE) i++;
-      } else {
-        return i;
-      }
+/** The first character at or after `offset` that is not white space, a line break or part of a comment. */
+function contentStart(text: string, offset: number): number {
+  let i = offset;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (isBlank(c)) {
+      i++;
+    } else if (c === HASH && (i === 0 || isBlank(text.charCodeAt(i - 1)))) {
+      while (i < text.length && text.charCodeAt(i) !== NEWLINE) i++;
+    } else {
+      return i;
     }
   }
+}
+
+/** The first character at or after `offset` that is not a space: where an empty node starts. */
+function pastSpaces(text: string, offset: number): number {
+  let i = offset;
+  while (text.charCodeAt(i) === SPACE) i++;
+  return i;
 }
 
 /**
@@ -319,10 +338,12 @@ class Walk {
  */
 function lineLocator(text: string): Locate {
   let lines = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
-  const starts = new Uint32Array(lines);
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[line++] = i + 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (lines === lineStarts.length) lineStarts = grown(lineStarts);
+    lineStarts[lines++] = i + 1;
+  }
+  const starts = lineStarts.slice(0, lines);
+  if (lineStarts.length > KEPT_LINES) lineStarts = new Uint32Array(KEPT_LINES);
   return (offset) => {
     let low = 0;
     let high = starts.length - 1;
@@ -333,6 +354,20 @@ function lineLocator(text: string): Locate {
     }
     return { line: low + 1, col: offset - (starts[low] as number) + 1 };
   };
+}
+
+/**
+ * Line starts as they are found, kept from one file to the next (the first
+ * line starts at 0): one pass over the text, and each file's own copy made
+ * at its length. Past `KEPT_LINES` the array is dropped after its file.
+ */
+const KEPT_LINES = 4096;
+let lineStarts: Uint32Array = new Uint32Array(KEPT_LINES);
+
+function grown(from: Uint32Array): Uint32Array {
+  const to = new Uint32Array(from.length * 2);
+  to.set(from);
+  return to;
 }
 
 const isBlank = (c: number): boolean => c === SPACE || c === TAB || c === NEWLINE || c === RETURN;

@@ -4,7 +4,7 @@
  * run reports every problem of the file.
  */
 import { Interner } from '../model/interner.js';
-import { classObjects, objectsByClass, type ClassObjects } from '../model/object-class.js';
+import { objectsByClass, type ObjectsByClass } from '../model/object-class.js';
 import { policyClass } from './classes/index.js';
 import type { DocumentContext } from './context.js';
 import type { PolicyDocument } from './document.js';
@@ -15,9 +15,10 @@ import { pointer } from './source-map.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { ParsedPolicy } from './yaml.js';
 
-/** The document's diagnostics, and each class's objects it declares under the class's field (`rules`, `ipEntries`). */
-export type CompiledDocument = ClassObjects<'desired'> & {
+/** The document's diagnostics, and the objects of each class it declares. */
+export interface CompiledDocument {
   readonly file: string;
+  readonly objects: ObjectsByClass<'desired'>;
   readonly diagnostics: Diagnostic[];
   readonly client?: number;
   /** Where `client:` is written; on the clean path found only when read (an error about the account). */
@@ -26,7 +27,7 @@ export type CompiledDocument = ClassObjects<'desired'> & {
   readonly now: number;
   /** Every expiry compared with `now` (see `stillValidAt`). */
   readonly expiries: readonly number[];
-};
+}
 
 /** Whether the document compiles the same at `now`: no expiry lies between its `now` and this one. */
 export function stillValidAt(compiled: CompiledDocument, now: number): boolean {
@@ -40,7 +41,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
   const report = new Reporter(file, map);
   const expiries: number[] = [];
   // A document that declares nothing: made only for one (most documents declare something).
-  const empty = (diagnostics: Diagnostic[]): CompiledDocument => ({ file, diagnostics, ...classObjects(objectsByClass<'desired'>(() => [])), now, expiries });
+  const empty = (diagnostics: Diagnostic[]): CompiledDocument => ({ file, objects: objectsByClass<'desired'>(() => []), diagnostics, now, expiries });
   if (parsed.data === undefined) return empty(parsed.diagnostics);
   if (parsed.data === null) {
     report.warning('empty-file', 'the file holds no policy; it is ignored', []);
@@ -68,9 +69,9 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
   const objects = objectsByClass<'desired'>((kind) => policyClass(kind).compile(doc, ctx));
   return {
     file,
+    objects,
     diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
     ...(ctx.client !== undefined ? { client: ctx.client, clientAt: report.source(['client'], 'client') } : {}),
-    ...classObjects(objects),
     now,
     expiries,
   };

@@ -3,7 +3,7 @@
  * state. Pure: no file system, so tests feed in-memory text.
  */
 import { compareStrings } from '../model/compare.js';
-import { classObjects, objectsByClass, objectsOf, type ObjectClass } from '../model/object-class.js';
+import { classObjects, objectsByClass, type ObjectClass } from '../model/object-class.js';
 import type { ClientSource, DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
 import { compilePolicyText } from './compile-text.js';
@@ -32,7 +32,7 @@ export function nowSeconds(options: PolicyOptions): number {
 /** Compiled documents → the checks across files, all diagnostics and the desired state. */
 export function combineDocuments(documents: readonly CompiledDocument[]): ValidationResult {
   const compiled = [...documents].sort((a, b) => compareStrings(a.file, b.file));
-  const objects = objectsByClass<'desired'>(<K extends ObjectClass>(kind: K) => compiled.flatMap((c) => objectsOf<K, 'desired'>(c, kind)));
+  const objects = objectsByClass<'desired'>(<K extends ObjectClass>(kind: K) => compiled.flatMap((c) => c.objects[kind]));
   const diagnostics = sortDiagnostics([...compiled.flatMap((c) => c.diagnostics), ...crossChecks(objects)]);
   if (hasErrors(diagnostics)) return { diagnostics };
   const clients = [...new Set(compiled.flatMap((c) => (c.client === undefined ? [] : [c.client])))].sort((a, b) => a - b);

@@ -37,8 +37,8 @@ describe('the clean path of loading', () => {
     const full = compileDocument(parsePolicyText(input), NOW);
     expect(fast).toEqual(full);
     // The sources' positions, read through their getters.
-    expect(JSON.stringify([...fast.rules, ...fast.ipEntries].map((o) => o.source)))
-      .toBe(JSON.stringify([...full.rules, ...full.ipEntries].map((o) => o.source)));
+    expect(JSON.stringify([...fast.objects.rule, ...fast.objects.ip].map((o) => o.source)))
+      .toBe(JSON.stringify([...full.objects.rule, ...full.objects.ip].map((o) => o.source)));
   });
 
   it('declines what it cannot be sure of: aliases, tags, collection keys, tabs, several documents', () => {
@@ -52,6 +52,23 @@ describe('the clean path of loading', () => {
     // a block scalar's explicit indentation, a comment right after a closing quote.
     for (const text of ['a: 1\rb: 2\n', '#\r>-\n x\n', '---x\n', '-----\n', '...x: 1\n', '\n\ufeffb\n', '|1-\n lead\n', 'a: >+2\n  x\n', '""#c\n']) {
       expect(readCleanYaml(text), JSON.stringify(text)).toBeUndefined();
+    }
+  });
+
+  it('reads every spelling of the core schema\'s scalars, and what only starts like one, as the full parse does', () => {
+    // The clean path tries the core patterns only on a plain scalar whose first character can start one.
+    const spellings = [
+      '', '~', 'null', 'Null', 'NULL', 'nULL', 'nul', 'true', 'True', 'TRUE', 'tRUE', 'false', 'False', 'FALSE', 'fals',
+      '0o17', '0o8', '017', '+17', '-17', '0x1F', '0x1G', '.inf', '-.inf', '+.Inf', '.INF', '.nan', '.NaN', '.NAN', '-.nan',
+      '1e3', '-1.5e-3', '+.5E+2', '.5', '5.', '+.5', '-.', '1_000', '.', '-', '+', '~x', 'n', 't', 'f', 'x1', 'Yes', 'on', '2059-01-01',
+    ];
+    for (const spelling of spellings) {
+      const text = `v: ${spelling}\n`;
+      expect(readCleanYaml(text)?.data, JSON.stringify(text)).toEqual(parsePolicyText({ file: 'p.yaml', text }).data);
+      // As a sequence item too, unless the item reads as empty, which the clean path leaves to the full parse.
+      const item = `- ${spelling}\n`;
+      const clean = readCleanYaml(item);
+      if (clean) expect(clean.data, JSON.stringify(item)).toEqual(parsePolicyText({ file: 'p.yaml', text: item }).data);
     }
   });
 
