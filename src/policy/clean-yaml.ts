@@ -270,7 +270,10 @@ class Walk {
         }
         if (kind !== SCALAR) throw new Declined();
         read = String(results[child]);
-        if (named !== undefined || names?.[i] !== read) {
+        if (named === undefined && names?.[i] === read) {
+          // The data's own string for the name, which finds the member without hashing the text read.
+          read = names[i] as string;
+        } else {
           named ??= new Set(names?.slice(0, i));
           if (named.has(read) || !Object.hasOwn(data, read)) throw new Declined();
           named.add(read);
