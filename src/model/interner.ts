@@ -67,8 +67,15 @@ export class Interner {
   /** One copy of each list of the same points (a rule's `point`), its points shared too. */
   pointList(points: readonly Point[]): readonly Point[] {
     let level = this.pointLists;
-    const shared = points.map((point) => this.point(point));
-    for (const point of shared) level = getOrMake(level, point, newPointListLevel) as PointListLevel;
+    // Filled in one loop, not made by `map` and walked again: a rule compiler inlines this, and the JIT
+    // threw that compiled code away the first time the walk met a list made by `map` (the validate
+    // bench's cold load compiled its rule compiler twice).
+    const shared = new Array<Point>(points.length);
+    for (let i = 0; i < points.length; i++) {
+      const one = this.point(points[i] as Point);
+      shared[i] = one;
+      level = getOrMake(level, one, newPointListLevel) as PointListLevel;
+    }
     const known = level.get(END) as readonly Point[] | undefined;
     if (known) return known;
     level.set(END, shared);

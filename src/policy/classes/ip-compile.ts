@@ -28,15 +28,18 @@ export function compileIpEntries(doc: PolicyDocument, ctx: DocumentContext): Des
   return out;
 }
 
+/** The keys of an entry's values; an entry has one. */
+const VALUE_KEYS: readonly IpValueKey[] = Object.values(IP_VALUE_KEYS);
+
 function compileEntry(entry: IpEntrySpec, list: PolicyListName, path: Path, ctx: DocumentContext): DesiredIpEntry[] {
   const { report } = ctx;
-  const kinds = Object.values(IP_VALUE_KEYS).filter((kind) => entry[kind] !== undefined);
-  if (kinds.length !== 1) {
+  const kind = VALUE_KEYS.find((key) => entry[key] !== undefined);
+  if (kind === undefined || VALUE_KEYS.some((key) => key !== kind && entry[key] !== undefined)) {
+    const kinds = VALUE_KEYS.filter((key) => entry[key] !== undefined);
     const found = kinds.length === 0 ? 'none' : kinds.join(', ');
     report.error('entry-kind', `an IP-list entry needs exactly one of ips, countries, proxies, datacenters (found: ${found}); split it into one entry per kind`, path);
     return [];
   }
-  const kind = kinds[0] as IpValueKey;
   let ok = true;
   if (entry.reason !== undefined && OWNER_MARK_PATTERN.test(entry.reason)) {
     report.error('reserved-mark', 'reason must not contain "[managed-by:": Rampart writes that mark itself', [...path, 'reason']);
