@@ -12,15 +12,14 @@
  * valgrind must be installed; a run takes about half a minute.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadPolicies } from '../src/policy/index.js';
-import { policyText } from './validate.js';
+import { writePolicies } from './validate.js';
 
-const FILES = 1000;
 const CHILD = '--child';
 
 /** In the counted process: load the directory, or (`import`) only have imported the loader. */
@@ -49,17 +48,13 @@ async function main(): Promise<void> {
   }
   const dir = await mkdtemp(join(tmpdir(), 'rampart-bench-instructions-'));
   try {
-    for (let i = 0; i < FILES; i++) {
-      const sub = join(dir, `team-${i % 20}`);
-      await mkdir(sub, { recursive: true });
-      await writeFile(join(sub, `app-${i}.yaml`), policyText(i));
-    }
+    const files = await writePolicies(dir);
     const imported = count(dir, 'import');
     const loads = Array.from({ length: runs }, () => count(dir, 'load') - imported);
     const sorted = [...loads].sort((a, b) => a - b);
     const median = sorted[Math.floor((sorted.length - 1) / 2)] as number;
     const millions = (n: number): string => `${Math.round(n / 1e6).toLocaleString('en-US')}M`;
-    console.log(`validate: ${FILES} policy files loaded in ${millions(median)} instructions (median of ${runs}: ${loads.map(millions).join(', ')})`);
+    console.log(`validate: ${files} policy files loaded in ${millions(median)} instructions (median of ${runs}: ${loads.map(millions).join(', ')})`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
