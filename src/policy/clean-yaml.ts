@@ -228,7 +228,7 @@ class Walk {
   /** The document's node and what it holds. */
   document(node: number): void {
     if (++this.values > MAX_NODES) throw new Declined();
-    if (this.isCollection(node)) this.collection(node, 0);
+    if (isCollection(this.report.kinds[node] as number)) this.collection(node, 0);
   }
 
   /**
@@ -290,7 +290,7 @@ class Walk {
         if (mapping) data[read] = ownCopy(member);
         else items[i] = ownCopy(member);
       }
-      const collection = kind === SEQUENCE || kind === MAPPING;
+      const collection = isCollection(kind as number);
       if (mapping) {
         // Keys are kept once for the process (spots-tape.ts); a table full of them declines the text.
         if (!tape.member(read, keyAt, at, collection)) throw new Declined();
@@ -305,11 +305,10 @@ class Walk {
     // One reported node per item, two per member.
     if (i !== count || keyAt >= 0) throw new Declined();
   }
+}
 
-  private isCollection(node: number): boolean {
-    const kind = this.report.kinds[node];
-    return kind === SEQUENCE || kind === MAPPING;
-  }
+function isCollection(kind: number): boolean {
+  return kind === SEQUENCE || kind === MAPPING;
 }
 
 /** The first character at or after `offset` that is not white space, a line break or part of a comment. */

@@ -33,6 +33,7 @@ const VALUE_KEYS: readonly IpValueKey[] = Object.values(IP_VALUE_KEYS);
 
 function compileEntry(entry: IpEntrySpec, list: PolicyListName, path: Path, ctx: DocumentContext): DesiredIpEntry[] {
   const { report } = ctx;
+  // The kind found without making a list first: the JIT threw away its compiled code for this function at that list.
   const kind = VALUE_KEYS.find((key) => entry[key] !== undefined);
   if (kind === undefined || VALUE_KEYS.some((key) => key !== kind && entry[key] !== undefined)) {
     const kinds = VALUE_KEYS.filter((key) => entry[key] !== undefined);
