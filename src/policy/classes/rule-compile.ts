@@ -227,6 +227,7 @@ function expandUrl(spec: ConditionSpec, at: Path, report: DocumentContext['repor
     report.error('invalid-url', scope.message, [...at, 'url']);
     return undefined;
   }
+  for (const warning of scope.warnings) report.warning('url-pattern', warning, [...at, 'url']);
   return scope.conditions;
 }
 
