@@ -39,9 +39,17 @@ export interface ApiHintCreate {
   readonly [field: string]: unknown;
 }
 
-/** `PUT /v3/hint/{id}`: only the fields to change (API names), and the comment with a fresh mark. */
+/**
+ * `PUT /v3/hint/{id}`: the whole mutable surface (API names): the five fields
+ * every rule has, the comment with a fresh mark, and every field the kind's
+ * update takes.
+ */
 export interface ApiHintUpdate {
+  readonly variativity_disabled: boolean;
   readonly comment: string;
+  readonly title: string;
+  readonly active: boolean;
+  readonly set: string;
   readonly [field: string]: unknown;
 }
 

@@ -17,7 +17,8 @@ export class ServiceApi {
   async listHints(clientId: number, offset: number, limit = HINT_PAGE_LIMIT, options?: CallOptions): Promise<ApiHint[]> {
     const body = await this.http.call('POST', '/v1/objects/hint', {
       filter: { clientid: [clientId] },
-      order_by: 'updated_at',
+      // An order no write changes: by `updated_at`, a rule updated during the read moves to the end and shifts the rest.
+      order_by: 'id',
       order_desc: false,
       limit,
       offset,
@@ -106,9 +107,9 @@ export class ServiceApi {
     return this.http.call('POST', '/v4/ip_rules', request, { idempotent: false, ...options });
   }
 
-  /** Deleting ids that are already gone is not an error: the goal is reached. */
-  async deleteIpRules(clientId: number, ids: readonly number[], options?: CallOptions): Promise<unknown> {
-    return this.http.call('DELETE', '/v4/ip_rules', { filter: { clientid: clientId, id: ids } }, options);
+  /** Deleting ids that are already gone is not an error: the goal is reached. `list` names the list that holds them, as the service's client sent it. */
+  async deleteIpRules(clientId: number, list: string, ids: readonly number[], options?: CallOptions): Promise<unknown> {
+    return this.http.call('DELETE', '/v4/ip_rules', { filter: { clientid: clientId, id: ids, list } }, options);
   }
 }
 

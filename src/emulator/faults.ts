@@ -5,7 +5,7 @@
 import { SHIFTABLE_LISTINGS } from './listing-shift.js';
 
 export const FAULT_KINDS = [
-  'status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'delete-after-list', 'oversize', 'gzip-bomb', 'echo-token',
+  'status', 'reset', 'hang', 'reset-after-write', 'status-after-write', 'delete-after-list', 'update-after-list', 'oversize', 'gzip-bomb', 'echo-token',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -21,6 +21,9 @@ export interface FaultSpec {
    * `delete-after-list` (a listing route only): answer the page, then delete its
    * first object, so the rest of the listing shifts back by one between two
    * page calls (see listing-shift.ts).
+   * `update-after-list` (a listing route only): answer the page, then change
+   * its first object as another writer would (a rule updated in place, an IP
+   * object replaced; see listing-shift.ts).
    * `oversize`: answer 200 with an envelope of `bytes` bytes, streamed without a
    * Content-Length; `gzip-bomb`: answer 200 gzip-encoded, a few hundred KiB that
    * unzip to `bytes` bytes; `echo-token`: answer `status` (default 401) with a
@@ -65,8 +68,8 @@ export function faultProblem(spec: unknown): string | undefined {
   if ((f.kind === 'status' || f.kind === 'status-after-write' || (f.kind === 'echo-token' && f.status !== undefined)) && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) {
     return 'a status fault needs a status between 400 and 599';
   }
-  if (f.kind === 'delete-after-list' && !SHIFTABLE_LISTINGS.includes(f.route)) {
-    return `a delete-after-list fault needs a listing route: ${SHIFTABLE_LISTINGS.join(' or ')}`;
+  if ((f.kind === 'delete-after-list' || f.kind === 'update-after-list') && !SHIFTABLE_LISTINGS.includes(f.route)) {
+    return `a ${f.kind} fault needs a listing route: ${SHIFTABLE_LISTINGS.join(' or ')}`;
   }
   if (f.count !== undefined && !(Number.isInteger(f.count) && (f.count as number) > 0)) return 'count must be a positive integer';
   if (f.bytes !== undefined && !(Number.isSafeInteger(f.bytes) && (f.bytes as number) > 64)) return 'bytes must be an integer above 64';

@@ -13,7 +13,7 @@ import { HttpError } from './envelope.js';
 import { sendGzipBomb, sendOversize } from './big-answers.js';
 import { DEFAULT_FAULT_BYTES, FAULT_BODIES, type ActiveFault, type FaultScript } from './faults.js';
 import { parseJson, readBody, sendEnvelope } from './http.js';
-import { deleteFirstListed } from './listing-shift.js';
+import { deleteFirstListed, updateFirstListed } from './listing-shift.js';
 import { normalizePath, resolveRoute, routePattern } from './routes.js';
 
 export const ADMIN_PREFIX = '/__admin/';
@@ -74,7 +74,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (latencyMs > 0) await sleep(latencyMs);
 
   const fault = deps.faults.take(route);
-  const afterCall = fault?.kind === 'reset-after-write' || fault?.kind === 'status-after-write' || fault?.kind === 'delete-after-list';
+  const afterCall = fault?.kind === 'reset-after-write' || fault?.kind === 'status-after-write' || fault?.kind === 'delete-after-list' || fault?.kind === 'update-after-list';
   if (fault && !afterCall) return applyFault(fault, req, res, log);
 
   let status = 200;
@@ -97,8 +97,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
       [status, body] = [500, 'Internal server error'];
     }
   }
-  if (fault?.kind === 'delete-after-list' && status === 200 && deleteFirstListed(deps.core, route, body) !== undefined) {
-    // The listing shifts before the client's next page call.
+  const shift = fault?.kind === 'delete-after-list' ? deleteFirstListed : fault?.kind === 'update-after-list' ? updateFirstListed : undefined;
+  if (shift && status === 200 && shift(deps.core, route, body) !== undefined) {
+    // Another writer's change lands before the client's next page call.
     await deps.flush();
   }
   if (fault?.kind === 'reset-after-write') {

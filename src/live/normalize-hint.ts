@@ -9,6 +9,7 @@
 import type { ApiHint } from '../api/records.js';
 import { canonicalCondition, regroupPoints } from '../model/canonical.js';
 import { readOwnerMark } from '../model/ownership.js';
+import { storedCommonFields } from '../model/rule-common.js';
 import { sortConditions, type LiveRule, type Point } from '../model/rule.js';
 import type { FieldValue } from '../rules/field.js';
 import { kindOfApiType } from '../rules/registry.js';
@@ -49,5 +50,6 @@ export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner(
     fingerprint,
     name,
     adopted: adopted ? true : undefined,
+    common: storedCommonFields(record),
   } as LiveRule;
 }

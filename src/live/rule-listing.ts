@@ -23,8 +23,8 @@ export interface RuleListingOptions {
 /**
  * Each listed rule becomes `read(hint)` as its page arrives, so no raw page is
  * kept; a record of another client is dropped (the listings filter by client,
- * but trust nothing). A rule read twice keeps its later version (offset paging
- * over a listing ordered by `updated_at`); one both listings hold (a token with
+ * but trust nothing). The listing is read in `id` order, which no update
+ * moves; a rule read twice (a read started again) keeps its later version; one both listings hold (a token with
  * more rights sees credential-stuffing rules in the hint listing too) is kept
  * once, as the hint listing has it.
  */

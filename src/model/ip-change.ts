@@ -78,3 +78,20 @@ export interface DeleteIp {
   /** Sorted by id, ids unique. */
   readonly objects: readonly DeletedIpObject[];
 }
+
+/**
+ * A batch's object ids by the list that holds them, lists in order: a v4
+ * delete names its list, as the service's client sent it, so a batch across
+ * lists is one call per list.
+ */
+export function deletedIdsByList(change: DeleteIp): ReadonlyMap<IpListName, readonly number[]> {
+  const byList = new Map<IpListName, number[]>();
+  for (const object of change.objects) {
+    const list = (object.entries[0] ?? object.moved[0])?.list;
+    if (list === undefined) continue;
+    const ids = byList.get(list);
+    if (ids) ids.push(object.id);
+    else byList.set(list, [object.id]);
+  }
+  return new Map([...byList].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

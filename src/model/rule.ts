@@ -10,6 +10,7 @@ import { sameValue, type FieldValue } from '../rules/field.js';
 import { apiTypeOf, referencesOf, ruleKind, type FieldsOf, type KindName, type NamedReference } from '../rules/registry.js';
 import type { RuleKind } from '../rules/kind.js';
 import { compareStrings } from './compare.js';
+import type { RuleCommonFields } from './rule-common.js';
 import type { Source } from './source.js';
 
 export const CONDITION_TYPES = ['equal', 'iequal', 'regex', 'absent'] as const;
@@ -70,6 +71,8 @@ interface LiveRuleFacts {
   readonly regexId?: number;
   /** Rampart adopted the rule rather than created it, from the mark. */
   readonly adopted?: boolean;
+  /** Its title, set and active flag where they are not what Rampart writes (rule-common.ts): kept by an update. */
+  readonly common?: RuleCommonFields;
 }
 
 export function kindOf(rule: Rule): RuleKind {

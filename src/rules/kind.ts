@@ -36,6 +36,14 @@ export interface RuleKindSpec<Y extends string, F extends FieldFactories> {
   readonly fields: F;
   /** Fields `PUT /v3/hint/{id}` can change; every other field is part of the identity. */
   readonly updatable: readonly NoInfer<keyof F & string>[];
+  /**
+   * Identity fields every `PUT /v3/hint/{id}` still carries, with the value
+   * they have: the service's update takes them (its provider's update
+   * customizers send them), but two rules that differ in one are two rules
+   * to Rampart (two stamps disabled at one point). An update that left one
+   * out would reset it.
+   */
+  readonly carriedByUpdates?: readonly NoInfer<keyof F & string>[];
   /** Fields of which a rule gives exactly one (`regex_id` or `regex_rule`). */
   readonly exactlyOne?: readonly NoInfer<keyof F & string>[];
   /**
@@ -106,6 +114,12 @@ export interface KindField extends FieldSpec {
   /** The YAML name. */
   readonly name: string;
   readonly updatable: boolean;
+  /**
+   * Sent in every update in place, whether it changes or not: the kind's
+   * whole mutable surface on the service (the updatable fields and those it
+   * carries), so that an update never resets one (rule-requests.ts).
+   */
+  readonly sentInUpdates: boolean;
   /** Carried by the API type (a variant), not sent as a field. */
   readonly viaType: boolean;
   /**
@@ -140,6 +154,7 @@ export interface RuleKind<Y extends string = string, V extends Readonly<Record<s
 export function defineRuleKind<const Y extends string, F extends FieldFactories>(spec: RuleKindSpec<Y, F>): RuleKind<Y, FieldValues<F>> {
   const viaType = new Set((spec.variants ?? []).flatMap((variant) => Object.keys(variant.fields)));
   const updatable = new Set<string>(spec.updatable);
+  const carried = new Set<string>(spec.carriedByUpdates ?? []);
   const exactlyOne = new Set<string>(spec.exactlyOne ?? []);
   const fields = Object.entries(spec.fields).map(([name, factory]): KindField => {
     const field = factory(name);
@@ -148,12 +163,13 @@ export function defineRuleKind<const Y extends string, F extends FieldFactories>
       ...field,
       name,
       updatable: updatable.has(name),
+      sentInUpdates: (updatable.has(name) || carried.has(name)) && !viaType.has(name) && !field.local,
       viaType: viaType.has(name),
       writtenIdentity: identity && !field.required && field.absentIs === undefined && !exactlyOne.has(name),
     };
   });
-  for (const name of updatable) {
-    if (!(name in spec.fields)) throw new InternalError(`rule kind ${spec.yaml}: updatable field ${name} is not one of its fields`);
+  for (const name of [...updatable, ...carried]) {
+    if (!(name in spec.fields)) throw new InternalError(`rule kind ${spec.yaml}: updated field ${name} is not one of its fields`);
   }
   for (const [old, name] of Object.entries(spec.renamed ?? {})) {
     if (!(name in spec.fields) || old in spec.fields) throw new InternalError(`rule kind ${spec.yaml}: ${old} must be renamed to one of its fields, not be one`);

@@ -16,6 +16,9 @@ export const END = '<!-- rule-kinds:end -->';
 function leftOut(kind: RuleKind, field: KindField): string {
   if (field.required || field.local || kind.exactlyOne.includes(field.name)) return '';
   if (field.absentIs !== undefined) return `\`${JSON.stringify(field.absentIs)}\``;
+  if (field.createDefault !== undefined && field.createDefault !== field.serviceDefault) {
+    return `\`${JSON.stringify(field.createDefault)}\` on create (as the service's client sends), then the service's`;
+  }
   return field.serviceDefault !== undefined ? `the service's (\`${JSON.stringify(field.serviceDefault)}\`)` : 'the service\'s';
 }
 

@@ -6,7 +6,7 @@
 import { sameValue, type FieldValue } from '../../src/rules/field.js';
 import type { KindField } from '../../src/rules/kind.js';
 
-type Described = Pick<KindField, 'schema' | 'example' | 'serviceDefault' | 'absentIs'>;
+type Described = Pick<KindField, 'schema' | 'example' | 'serviceDefault' | 'createDefault' | 'absentIs'>;
 
 /** `value` with its first number or boolean changed, else its first list of strings (not a point) extended; undefined when it has neither. */
 function changedInside(value: FieldValue | undefined, scalars: boolean): FieldValue | undefined {
@@ -28,7 +28,8 @@ function changedInside(value: FieldValue | undefined, scalars: boolean): FieldVa
 
 export function otherValue(field: Described, value: FieldValue | undefined): FieldValue {
   const schema = field.schema as { enum?: string[]; type?: string; minimum?: number; maximum?: number };
-  const current = value === undefined || (field.absentIs !== undefined && sameValue(value, field.absentIs)) ? field.serviceDefault : value;
+  // Left out, a create sends the field's create default where it has one, else the service fills its own.
+  const current = value === undefined || (field.absentIs !== undefined && sameValue(value, field.absentIs)) ? field.createDefault ?? field.serviceDefault : value;
   if (current === undefined) {
     if (field.example !== undefined) return field.example;
     throw new Error('a field without a value, a service default or an example');

@@ -90,8 +90,8 @@ export function adoptIp(change: AdoptIp, context: ExecuteContext): Promise<Outco
  * nothing deleted (`{"deleted": 0}`, or an empty body) is not reported as a
  * delete: the objects were gone already (a listing will say if they are not).
  */
-export async function deleteIp(client: number, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {
-  const answer = await context.api.deleteIpRules(client, ids, { stopRetrying: context.stopRetrying });
+export async function deleteIp(client: number, list: IpListName, ids: readonly number[], context: ExecuteContext): Promise<Outcome> {
+  const answer = await context.api.deleteIpRules(client, list, ids, { stopRetrying: context.stopRetrying });
   context.journal?.recordDeleted('ip', ids);
   return deletedNothing(answer) ? { status: 'already-done', detail: 'already gone: the service deleted nothing' } : { status: 'applied' };
 }

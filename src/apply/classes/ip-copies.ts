@@ -72,6 +72,6 @@ async function ipCopies(client: number, list: IpListName, keys: ReadonlyMap<stri
     if (!keptBy.every((kept) => kept !== undefined && kept < id)) continue;
     copies.push({ kind: 'ip', client, id, kept: Math.min(...(keptBy as number[])), list, values: entries.map((entry) => entry.value) });
   }
-  if (copies.length > 0) await options.reads.api.deleteIpRules(client, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
+  if (copies.length > 0) await options.reads.api.deleteIpRules(client, list, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
   return copies;
 }

@@ -1,7 +1,7 @@
-/** IP-list entries as the applier writes them: one call per object created, one per client's deletes. */
+/** IP-list entries as the applier writes them: one call per object created, one per client and list for deletes. */
 import { runBounded } from '../../concurrency.js';
 import { InternalError } from '../../errors.js';
-import type { IpChange, DeleteIp } from '../../model/ip-change.js';
+import { deletedIdsByList, type IpChange, type DeleteIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { adoptIp, createIp, deleteIp } from './ip-calls.js';
 import { runChange } from '../run-change.js';
@@ -29,7 +29,16 @@ export const IP_WRITES: ApplyClass<IpChange> = {
       const ids = all.filter((id) => id >= 0 && !blocked.has(id));
       if (ids.length === 0) return { status: 'skipped', detail: 'every object is kept: a create it depends on failed' };
       const kept = all.length - ids.length;
-      const done = await deleteIp(change.client, ids, run.context);
+      const going = new Set(ids);
+      let done: Awaited<ReturnType<typeof deleteIp>> | undefined;
+      for (const [list, listed] of deletedIdsByList(change)) {
+        const batch = listed.filter((id) => going.has(id));
+        if (batch.length === 0) continue;
+        const answer = await deleteIp(change.client, list, batch, run.context);
+        // Applied when any list's call deleted something.
+        done = done?.status === 'applied' ? done : answer;
+      }
+      if (!done) return { status: 'skipped', detail: 'every object is kept: a create it depends on failed' };
       return kept === 0 ? done : { ...done, detail: `${kept} object(s) kept: a create they depend on failed` };
     })), run.concurrency);
   },

@@ -70,16 +70,17 @@ export async function deleteRules(client: number, ids: readonly number[], contex
 }
 
 /**
- * An update in place: the changed fields and a comment whose mark carries the
- * new declaration's fingerprint. A PUT is idempotent, so the client's retry
- * policy repeats it freely. Adopting a rule is the same call on a rule that
- * carried no mark yet.
+ * An update in place: the kind's whole mutable surface, changed or not (the
+ * service resets what a body leaves out), and a comment whose mark carries
+ * the new declaration's fingerprint. A PUT is idempotent, so the client's
+ * retry policy repeats it freely. Adopting a rule is the same call on a rule
+ * that carried no mark yet.
  */
 export async function updateRule(change: UpdateRule | AdoptRule, context: ExecuteContext, how: { readonly adopting: boolean }): Promise<Outcome> {
   const rule = plainRule(change.rule);
   const { id } = change.live;
   // An adopted rule stays marked so: the service may have made it, and may refuse to let it go.
-  const request = hintUpdateRequest(rule, change.fields, context.owner, change.rule.source.name, how.adopting || change.live.adopted === true);
+  const request = hintUpdateRequest(rule, change.live, context.owner, change.rule.source.name, how.adopting || change.live.adopted === true);
   const stored = await context.api.updateHint(id, request, { stopRetrying: context.stopRetrying });
   context.journal?.recordCreated('rule', [{ ...rule, id, owner: context.owner, fingerprint: ruleFingerprint(rule) }]);
   const read = liveRuleFromHint(stored);

@@ -6,7 +6,8 @@
 import type { ApiHintCreate, ApiHintUpdate } from '../../api/records.js';
 import { ruleFingerprint } from '../../model/rule-fingerprint.js';
 import { withOwnerMark } from '../../model/ownership.js';
-import { apiTypeOfRule, fieldValues, kindOf, type Rule } from '../../model/rule.js';
+import { WRITTEN_COMMON_FIELDS, VARIATIVITY_DISABLED } from '../../model/rule-common.js';
+import { apiTypeOfRule, fieldValues, kindOf, type LiveRule, type Rule } from '../../model/rule.js';
 import { sameValue } from '../../rules/field.js';
 
 /** The comment with the owner mark: fingerprint of this declaration, its name (`name`) when known, whether it was adopted. */
@@ -16,18 +17,18 @@ function markedComment(rule: Rule, owner: string, name: string | undefined, adop
 }
 
 /**
- * The kind's own fields the rule writes, by API name and in the API's shape;
+ * The kind's own fields a create sends, by API name and in the API's shape;
  * a literal 0 or false is sent as such. A field the rule leaves out is the
- * service's: never sent, never cleared (an update never carries `null`);
- * nor is one whose absence says the same (no extra conditions).
+ * service's: not sent (the service fills it), unless the service requires
+ * it or its own client always sends it (`createDefault`); nor is one whose
+ * absence says the same (no extra conditions).
  */
-function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown> {
+function createFields(rule: Rule): Record<string, unknown> {
   const values = fieldValues(rule);
   const out: Record<string, unknown> = {};
   for (const field of kindOf(rule).fields) {
-    // A create fills what the service requires and its own client sends when the policy is silent.
-    const value = values[field.name] ?? (only ? undefined : field.createDefault);
-    if (value === undefined || field.viaType || field.local || (only && !only.includes(field.name))) continue;
+    const value = values[field.name] ?? field.createDefault;
+    if (value === undefined || field.viaType || field.local) continue;
     if (field.absentIs !== undefined && sameValue(value, field.absentIs)) continue;
     out[field.api] = field.toApi(value);
   }
@@ -38,7 +39,7 @@ function apiFields(rule: Rule, only?: readonly string[]): Record<string, unknown
 export function hintCreateRequest(rule: Rule, owner: string, name?: string): ApiHintCreate {
   return {
     ...kindOf(rule).createConstants,
-    ...apiFields(rule),
+    ...createFields(rule),
     clientid: rule.client,
     type: apiTypeOfRule(rule),
     action: rule.conditions.map((condition) =>
@@ -49,17 +50,36 @@ export function hintCreateRequest(rule: Rule, owner: string, name?: string): Api
     validated: false,
     ...(kindOf(rule).point !== 'none' && rule.point.length > 0 ? { point: rule.point.map((point) => [...point]) } : {}),
     comment: markedComment(rule, owner, name),
-    variativity_disabled: true,
+    variativity_disabled: VARIATIVITY_DISABLED,
     // The service's client always sends it; `false` would create the rule disabled.
-    active: true,
+    active: WRITTEN_COMMON_FIELDS.active,
   };
 }
 
 /**
- * An update in place: only the fields that change (YAML names in `fields`),
- * and always the comment, whose mark must carry the new declaration's
- * fingerprint.
+ * An update in place: the whole mutable surface, as the service's own
+ * client sends it (its provider's `resourcerule.Update` and update
+ * customizers), because the service resets a field the body leaves out:
+ * the five fields every rule has, and every field the kind's update takes,
+ * changed or not. Each is the declared value where the policy writes it and
+ * the stored one (`live`) where it is silent, so an update never changes a
+ * field the policy does not name. The comment's mark carries the new
+ * declaration's fingerprint.
  */
-export function hintUpdateRequest(rule: Rule, fields: readonly string[], owner: string, name?: string, adopted = false): ApiHintUpdate {
-  return { ...apiFields(rule, fields), comment: markedComment(rule, owner, name, adopted) };
+export function hintUpdateRequest(rule: Rule, live: LiveRule, owner: string, name?: string, adopted = false): ApiHintUpdate {
+  const declared = fieldValues(rule);
+  const stored = fieldValues(live);
+  const common = live.common ?? WRITTEN_COMMON_FIELDS;
+  const out: Record<string, unknown> = {
+    variativity_disabled: VARIATIVITY_DISABLED,
+    comment: markedComment(rule, owner, name, adopted),
+    title: common.title,
+    active: common.active,
+    set: common.set,
+  };
+  for (const field of kindOf(rule).fields) {
+    const value = field.sentInUpdates ? declared[field.name] ?? stored[field.name] : undefined;
+    if (value !== undefined) out[field.api] = field.toApi(value);
+  }
+  return out as ApiHintUpdate;
 }

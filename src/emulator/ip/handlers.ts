@@ -58,11 +58,15 @@ export const deleteIpRules: Handler = (request, core) => {
   const clients = requireIdList(filter.clientid, ['filter', 'clientid']);
   core.authorize(clients);
   const ids = requireIdList(filter.id, ['filter', 'id']);
+  // The service's client names the list (its documentation leaves it out): only that list's objects go.
+  const list = filter.list;
+  if (list !== undefined && !(IP_LISTS as readonly unknown[]).includes(list)) throw invalid(['filter', 'list'], 'is invalid');
   housekeep(core);
   let deleted = 0;
   for (const id of new Set(ids)) {
     const stored = core.state.ipObjects.get(id);
     if (!stored || !isLive(stored) || !clients.includes(stored.record.clientid)) continue;
+    if (list !== undefined && stored.record.list !== list) continue;
     markDeleted(core.state.ipObjects, id, core.nowMs(), core.config.listingLagMs);
     deleted++;
   }

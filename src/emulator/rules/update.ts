@@ -1,6 +1,7 @@
 /**
- * `PUT /v3/hint/{id}`: updates a rule in place. Answers the updated record
- * (`updated_at` bumped); listings keep showing the version before the update
+ * `PUT /v3/hint/{id}`: updates a rule in place, the whole mutable surface at
+ * once (validate-update.ts: a field left out is reset). Answers the updated
+ * record (`updated_at` bumped); listings keep showing the version before the update
  * until the listing lag in force at the write has passed. An unknown or
  * deleted id is a 404 (`{"id":{"error":"not found"}}`); a system rule is not
  * the client's to change (400). With the `updateErrorsAsHttp200` quirk every
@@ -9,7 +10,7 @@
  */
 import type { Handler, HandlerResult } from '../core.js';
 import { HttpError, invalid } from '../envelope.js';
-import { isListed, isLive, listedVersion } from '../store.js';
+import { isListed, isLive, listedVersion, type HintRecord } from '../store.js';
 import { ruleContext } from './context.js';
 import { copy } from './handlers.js';
 import { dropDueDuplicates } from './scope-duplicates.js';
@@ -37,7 +38,10 @@ const update: Handler = (request, core): HandlerResult => {
   const now = core.nowMs();
   const lag = core.config.listingLagMs;
   if (lag > 0 && isListed(stored, now)) stored.previous = { record: listedVersion(stored, now), untilMs: now + lag };
-  stored.record = { ...current, ...patch, updated_at: core.nowSeconds() };
+  const record: HintRecord = { ...current, ...patch, updated_at: core.nowSeconds() };
+  // A mutable field the body left out that has no default is dropped (listed as null), as the service's probe saw.
+  for (const [name, value] of Object.entries(patch)) if (value === undefined) record[name] = null;
+  stored.record = record;
   core.changed();
   return { body: copy(stored.record), wrote: true };
 };

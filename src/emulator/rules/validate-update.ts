@@ -1,7 +1,14 @@
 /**
- * Validation of `PUT /v3/hint/{id}`: the body holds only the fields to change,
- * from the type's "updatable" column plus `comment`. Identity fields (`type`,
- * `clientid`, `action`, `point`) never change: changing them means a new rule.
+ * Validation of `PUT /v3/hint/{id}`, and what the service does with a body
+ * that leaves fields out. The service's own clients send the whole mutable
+ * surface on every update: the five fields every type has (`comment`,
+ * `title`, `active`, `set`, `variativity_disabled`) and every field of the
+ * type's "updatable" column (the provider's `resourcerule.Update` and its
+ * update customizers). Its API probe saw why: a partial body "caused the API
+ * to silently drop most fields". So a mutable field the body leaves out is
+ * reset to the service's default (or dropped, where it has none), and the
+ * answer shows it. Identity fields (`type`, `clientid`, `action`, `point`)
+ * never change: changing them means a new rule.
  */
 import { forbidden, invalid } from '../envelope.js';
 import type { HintRecord } from '../store.js';
@@ -14,7 +21,19 @@ const IDENTITY_FIELDS: ReadonlySet<string> = new Set(['type', 'clientid', 'actio
 /** Set by the service or fixed at creation; never taken by an update. */
 const FIXED_FIELDS: ReadonlySet<string> = new Set(['id', 'actionid', 'regex_id', 'validated', 'system', 'create_time', 'updated_at']);
 
-/** The fields to change, as they will be stored. */
+/**
+ * The five fields every type can write, and what an update that leaves one
+ * out stores: what a create that leaves it out stores (validate.ts).
+ */
+export const COMMON_UPDATE_DEFAULTS: Readonly<Record<string, unknown>> = {
+  comment: null,
+  title: null,
+  set: null,
+  active: true,
+  variativity_disabled: false,
+};
+
+/** The fields to store: those sent, and the mutable fields left out reset to the service's default (`undefined`: dropped). */
 export function validateHintUpdate(current: HintRecord, input: unknown, context: RuleContext): Record<string, unknown> {
   const body = requireRecord(input, 'body');
   if (Object.keys(body).length === 0) throw invalid('body', "can't be blank");
@@ -27,7 +46,6 @@ export function validateHintUpdate(current: HintRecord, input: unknown, context:
       if (value === null || value === undefined) throw invalid('comment', "can't be blank");
       patch.comment = checkComment(value);
     } else if (name === 'active' || name === 'variativity_disabled') {
-      // Two of the five fields every type can write in place (with comment, title and set).
       patch[name] = requireBool(value, name);
     } else if (name === 'title' || name === 'set') {
       patch[name] = optionalText(value, name);
@@ -43,6 +61,8 @@ export function validateHintUpdate(current: HintRecord, input: unknown, context:
       throw invalid(name, `is not a field of ${current.type} rules`);
     }
   }
+  for (const [name, fallback] of Object.entries(COMMON_UPDATE_DEFAULTS)) if (!Object.hasOwn(body, name)) patch[name] = fallback;
+  for (const name of kind?.updatable ?? []) if (!Object.hasOwn(body, name)) patch[name] = kind?.fields[name]?.default;
   kind?.crossCheck?.({ ...current, ...patch });
   return patch;
 }

@@ -1,6 +1,6 @@
 /** IP-list entries as the planner and readers of a plan see them: one change writes the values of one object. */
 import { InternalError } from '../../errors.js';
-import type { IpChange, DeleteIp, IpAttributesBefore, CreateIp, AdoptIp } from '../../model/ip-change.js';
+import { deletedIdsByList, type IpChange, type DeleteIp, type IpAttributesBefore, type CreateIp, type AdoptIp } from '../../model/ip-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { IpEntry, LiveIpEntry } from '../../model/ip.js';
 import { IP_DIGEST } from './ip-digest.js';
@@ -44,6 +44,9 @@ const TO_PLAN: ByAction<IpChange, PlanIpChange> = {
   },
   delete: (change) => deleteChange(change),
 };
+
+/** The calls a change makes. */
+const CALLS: ByAction<IpChange, number> = { create: () => 1, adopt: () => 1, delete: (c) => deletedIdsByList(c).size };
 
 const COUNTS: ByAction<IpChange, ObjectCounts> = {
   create: (change) => (change.force ? { replace: change.entries.length } : { create: change.entries.length }),
@@ -113,8 +116,8 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry>
 
   counts: (change) => onAction(change, COUNTS),
   guarded: (change) => onAction(change, GUARDED),
-  // One call per change: a create or adoption is one object, a delete one batch per client.
-  calls: (changes) => changes.length,
+  // A create or adoption is one call; a delete one call per list of its client's batch.
+  calls: (changes) => changes.reduce((sum, change) => sum + onAction(change, CALLS), 0),
   describe: (change) => onAction(change, DESCRIBE),
   takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE }),
   deletesFirst: () => NONE,

@@ -14,6 +14,8 @@ export const disableAttackType = defineRuleKind({
   fields,
   // The service could change `attack` in place, but one point holds one rule per attack type (tuning stops each apart): it is what the rule is.
   updatable: [],
+  // Still sent with every update, as the service's provider does (`WithAttackType`): left out, it would be reset.
+  carriedByUpdates: ['attack'],
   evidence: { decides: 'ignoring-attack-type', field: 'attack' },
   describe: (f) => `ignores ${f.attack ?? '?'}`,
   examples: [

@@ -14,6 +14,8 @@ export const disableStamp = defineRuleKind({
   needsRight: 'an extended admin token (the service\'s "Administrator (extended)" role)',
   // The service could change `stamp` in place, but one point holds one rule per stamp (tuning stops each apart): it is what the rule is.
   updatable: [],
+  // Still sent with every update, as the service's provider does (`WithStamp`): left out, it would be reset.
+  carriedByUpdates: ['stamp'],
   evidence: { decides: 'ignoring-stamp', field: 'stamp' },
   describe: (f) => `ignores stamp ${f.stamp ?? '?'}`,
   examples: [{ stamp: 7432, point: [['post'], ['json_doc'], ['hash', 'bio']] }],

@@ -105,8 +105,8 @@ describe('the safety guard', () => {
 
     const forced = await apply(['--force']);
     expect(forced.code, forced.stderr).toBe(0);
-    // The client's seven rule deletes in one call, and one batched IP delete.
-    expect(harness.writes().map((w) => w.route).sort()).toEqual([DELETE_IP, DELETE_HINT].sort());
+    // The client's seven rule deletes in one call, and its IP deletes batched per list (deny, allow, gray), each naming its list.
+    expect(harness.writes().map((w) => w.route).sort()).toEqual([DELETE_IP, DELETE_IP, DELETE_IP, DELETE_HINT].sort());
     // What shop.yaml and abuse.yaml declare is left: 4 + 2 rules, 4 IP values.
     expect(expectNoDuplicates(harness)).toEqual({ rules: 6, ipValues: 4 });
   });

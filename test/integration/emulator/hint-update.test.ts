@@ -21,11 +21,23 @@ describe('PUT /v3/hint/{id}', () => {
   it('changes updatable fields in place and answers the updated record with updated_at bumped', async () => {
     const hint = await create();
     now += 5000;
-    const r = await put(hint.id, { rate: 0, time_unit: 'rpm', comment: 'slower' });
+    const whole = { rate: 0, rsp_status: 429, burst: 0, delay: 0, time_unit: 'rpm', comment: 'slower', title: '', set: '', active: true, variativity_disabled: false };
+    const r = await put(hint.id, whole);
     expect([r.http, r.status]).toEqual([200, 200]);
-    expect(r.body).toEqual({ ...hint, rate: 0, time_unit: 'rpm', comment: 'slower', updated_at: hint.updated_at + 5 });
+    expect(r.body).toEqual({ ...hint, ...whole, updated_at: hint.updated_at + 5 });
     expect(await listed()).toEqual([r.body]);
     expect(emu.control.count('PUT /v3/hint/{id}')).toBe(1);
+  });
+
+  it('resets every mutable field a body leaves out, as the service\'s probe saw: a partial body loses data, the whole one does not', async () => {
+    const hint = await create({ ...rateLimit, burst: 5, delay: 2, time_unit: 'rpm', title: 'checkout', set: 'edge', active: false, variativity_disabled: true });
+    // The changed field alone, as Rampart sent it before: the rest of the surface is reset or dropped.
+    const partial = (await put(hint.id, { rate: 60, comment: 'x' })).body;
+    expect(partial).toMatchObject({ rate: 60, comment: 'x', rsp_status: null, burst: 0, delay: 0, time_unit: 'rps', title: null, set: null, active: true, variativity_disabled: false });
+    // The whole surface, with one field changed: nothing else moves.
+    const again = await create({ ...rateLimit, burst: 5, delay: 2, time_unit: 'rpm', title: 'checkout', set: 'edge', active: false, variativity_disabled: true });
+    const whole = { rate: 60, rsp_status: 429, burst: 5, delay: 2, time_unit: 'rpm', comment: 'x', title: 'checkout', set: 'edge', active: false, variativity_disabled: true };
+    expect((await put(again.id, whole)).body).toEqual({ ...again, ...whole, updated_at: again.updated_at });
   });
 
   it('refuses what cannot change and bad values with 400 naming the field, changing nothing', async () => {
@@ -80,7 +92,7 @@ describe('PUT /v3/hint/{id}', () => {
   it('listings show the old version until the lag in force at the update has passed', async () => {
     const hint = await create();
     emu.control.setConfig({ listingLagMs: 3000 });
-    const updated = (await put(hint.id, { rate: 7 })).body;
+    const updated = (await put(hint.id, { rate: 7, rsp_status: 429, comment: 'x' })).body;
     expect(updated.rate).toBe(7);
     expect((await listed())[0].rate).toBe(50);
     now += 2999;
@@ -88,7 +100,7 @@ describe('PUT /v3/hint/{id}', () => {
     now += 1;
     expect((await listed())[0]).toEqual(updated);
     // A second update right away conflicts with nothing: it applies to the stored (new) version.
-    expect((await put(hint.id, { burst: 3 })).body).toMatchObject({ rate: 7, burst: 3 });
+    expect((await put(hint.id, { rate: 7, rsp_status: 429, burst: 3, comment: 'x' })).body).toMatchObject({ rate: 7, burst: 3 });
   });
 
   it('with updateErrorsAsHttp200, errors come as HTTP 200 with the inner status', async () => {

@@ -186,6 +186,17 @@ describe('DELETE /v4/ip_rules', () => {
     expect((await post(rule({ rule_type: 'ip_range', subnet: '192.0.2.1' }))).status).toBe(200);
   });
 
+  it('with filter.list, as the service\'s client sends it, deletes only that list\'s objects', async () => {
+    await start();
+    await post(rule({ rule_type: 'ip_range', subnet: '192.0.2.1' }));
+    await post({ ...rule({ rule_type: 'ip_range', subnet: '192.0.2.2' }), ip_rule: { ...rule({ rule_type: 'ip_range', subnet: '192.0.2.2' }).ip_rule, list: 'white' } });
+    const call = (list: string) => emulator.current().call('DELETE', '/v4/ip_rules', { filter: { clientid: C, id: [1, 2], list } });
+    expect((await call('gray')).body).toEqual({ deleted: 0 });
+    expect((await call('white')).body).toEqual({ deleted: 1 });
+    expect((await listing()).map((o) => o.id)).toEqual([1]);
+    expect((await call('pink')).http).toBe(400);
+  });
+
   it('deleting a grouped object removes all its values', async () => {
     await start({ ipGranularity: 'per-request' });
     await post(rule({ rule_type: 'country', source_values: ['KP', 'IR'] }));

@@ -1,8 +1,10 @@
 /**
- * Offset paging against the emulator while a console delete lands between two
- * page calls (fault `delete-after-list`): every later object shifts back by
- * one. The read must still see every object that exists: one skipped owned
- * rule or address would be planned as a create, a duplicate.
+ * Offset paging against the emulator while another writer's delete or update
+ * lands between two page calls (faults `delete-after-list`,
+ * `update-after-list`): a delete shifts every later object back by one, and
+ * so does an update in a listing ordered by `updated_at`. The read must still
+ * see every object that exists: one skipped owned rule or address would be
+ * planned as a create, a duplicate.
  */
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
@@ -89,5 +91,61 @@ describe('a listing that shifts between page calls', () => {
     // Read twice: the shifted read and the quiet one, each at the listing's minimum.
     const listingCalls = emu.control.calls().filter((call) => call.route === 'POST /v1/objects/hint');
     expect(listingCalls).toHaveLength(2 * 4);
+  });
+
+  it('reads every rule at the minimum of calls when rules are updated between page calls: the id order does not move', async () => {
+    const emu = await emulator.start();
+    const count = 2 * HINT_PAGE_LIMIT + 500;
+    seedRules(emu, count);
+    emu.control.addFault({ route: 'POST /v1/objects/hint', kind: 'update-after-list', count: 3 });
+
+    const live = await read(emu);
+    expect(emu.control.faults()).toEqual([]);
+    expect(live.rules.map((r) => r.id)).toEqual(existing(emu, 'hints'));
+    // No listing moved under the read: one read, three pages.
+    expect(emu.control.calls().filter((call) => call.route === 'POST /v1/objects/hint')).toHaveLength(3);
+  });
+
+  it('by updated_at, plain offsets skip a rule updated during the read; by id they do not', async () => {
+    const emu = await emulator.start();
+    seedRules(emu, 30);
+    const http = new ApiClient({ baseUrl: emu.url, credentials: { token: TEST_TOKEN } });
+    const readByOffsets = async (orderBy: string) => {
+      const seen: number[] = [];
+      for (let offset = 0; ; offset += 10) {
+        const page = await http.call('POST', '/v1/objects/hint', { filter: { clientid: [CLIENT] }, order_by: orderBy, order_desc: false, limit: 10, offset }) as { id: number }[];
+        seen.push(...page.map((hint) => hint.id));
+        if (page.length < 10) return seen;
+      }
+    };
+    try {
+      emu.control.addFault({ route: 'POST /v1/objects/hint', kind: 'update-after-list' });
+      const byUpdate = await readByOffsets('updated_at');
+      expect(missing(existing(emu, 'hints'), byUpdate.map((id) => ({ id })))).toHaveLength(1);
+      emu.control.addFault({ route: 'POST /v1/objects/hint', kind: 'update-after-list' });
+      const byId = await readByOffsets('id');
+      expect(missing(existing(emu, 'hints'), byId.map((id) => ({ id })))).toEqual([]);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('reads every IP object when the console replaces one on a first page during the read', async () => {
+    const emu = await emulator.start();
+    IP_LISTS.forEach((list, l) => {
+      for (let i = 0; i < IP_RULE_PAGE_LIMIT + 100; i++) {
+        emu.control.seedIpObject({ clientid: CLIENT, list, values: [`10.${l}.${Math.floor(i / 250)}.${i % 250}/32`], reason: 'r [managed-by:rampart]' });
+      }
+    });
+    const before = existing(emu, 'ipObjects');
+    emu.control.addFault({ route: 'GET /v4/ip_rules', kind: 'update-after-list', count: IP_LISTS.length });
+
+    const live = await read(emu);
+    expect(emu.control.faults()).toEqual([]);
+    const ids = existing(emu, 'ipObjects');
+    expect(ids).toHaveLength(before.length);
+    // Each list's first object was replaced: new ids.
+    expect(missing(ids, before.map((id) => ({ id })))).toHaveLength(IP_LISTS.length);
+    expect(live.ipEntries.map((e) => e.id)).toEqual(ids);
   });
 });

@@ -10,6 +10,6 @@ describe('the answer of an IP delete', () => {
     [{ deleted: 0 }, 'already-done'], [undefined, 'already-done'], [null, 'already-done'], [[], 'already-done'],
     [{ deleted: 2 }, 'applied'], [{ something: 'else' }, 'applied'],
   ])('%j → %s', async (answer, status) => {
-    expect((await deleteIp(7, [1, 2], context(answer))).status).toBe(status);
+    expect((await deleteIp(7, 'black', [1, 2], context(answer))).status).toBe(status);
   });
 });

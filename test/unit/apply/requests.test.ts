@@ -9,7 +9,7 @@ describe('the name in the owner mark', () => {
 
   it('is written by a create and by an update, and reads back as written', () => {
     const name = 'curltool scanner [v2]';
-    for (const comment of [hintCreateRequest(rule, 'rampart', name).comment, hintUpdateRequest(rule, ['regex'], 'rampart', name).comment]) {
+    for (const comment of [hintCreateRequest(rule, 'rampart', name).comment, hintUpdateRequest(rule, { ...rule, id: 1 }, 'rampart', name).comment]) {
       const mark = readOwnerMark(comment);
       expect(mark).toMatchObject({ owner: 'rampart', name, text: 'scanners' });
       expect(mark.fingerprint).toMatch(/^[0-9a-f]{16}$/);

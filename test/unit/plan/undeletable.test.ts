@@ -75,11 +75,13 @@ describe('rules a client cannot delete', () => {
 
   it('an update of an adopted rule keeps saying so in the mark', () => {
     const [rule] = compile([control]) as [DesiredRule];
-    const plan = planDocument(desiredOnly([rule]), liveState([owned({ ...rule, fields: { ...rule.fields, threshold: { count: 9, period: 60 } } } as DesiredRule, 7, true)]));
+    const live = owned({ ...rule, fields: { ...rule.fields, threshold: { count: 9, period: 60 } } } as DesiredRule, 7, true);
+    const plan = planDocument(desiredOnly([rule]), liveState([live]));
     const [update] = plan.changes;
     expect(update).toMatchObject({ action: 'update', adopted: true, fields: ['threshold'] });
-    const body = hintUpdateRequest(rule, ['threshold'], OWNER, 'login-brute', true);
-    expect(Object.keys(body).sort()).toEqual(['comment', 'threshold']);
+    const body = hintUpdateRequest(rule, live, OWNER, 'login-brute', true);
+    // The whole surface: the five common fields, and the control's threshold, reaction and parameters.
+    expect(Object.keys(body).sort()).toEqual(['active', 'comment', 'enumerated_parameters', 'reaction', 'set', 'threshold', 'title', 'variativity_disabled']);
     expect(readOwnerMark(body.comment)).toMatchObject({ owner: OWNER, name: 'login-brute', adopted: true });
   });
 
@@ -99,8 +101,11 @@ describe('rules a client cannot delete', () => {
 });
 
 describe('credential-stuffing updates', () => {
-  it('send the changed field alone, with the comment', () => {
+  it('send the whole surface: the changed field, the others as stored, and cred_stuff_type', () => {
     const [rule] = compile([{ name: 'creds', type: 'credential_stuffing_regex', regex: '^pass$', login_regex: '^user$', case_sensitive: true }]) as [DesiredRule];
-    expect(Object.keys(hintUpdateRequest(rule, ['login_regex'], OWNER, 'creds')).sort()).toEqual(['comment', 'login_regex']);
+    const live = { ...rule, id: 5, fields: { ...rule.fields, login_regex: '^login$', cred_stuff_type: 'custom' } } as LiveRule;
+    expect(hintUpdateRequest(rule, live, OWNER, 'creds')).toMatchObject({
+      regex: '^pass$', login_regex: '^user$', case_sensitive: true, cred_stuff_type: 'custom', variativity_disabled: true, active: true, title: '', set: '',
+    });
   });
 });

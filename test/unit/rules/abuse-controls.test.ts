@@ -40,7 +40,7 @@ describe('abuse mitigation controls', () => {
     expect(planFor(policyText(LOGIN), [hint(1, 'brute', LOGIN_LISTED, 'login')]).changes).toEqual([]);
   });
 
-  it('a threshold change is one update shown key by key in text, markdown and JSON, its body the threshold alone', () => {
+  it('a threshold change is one update shown key by key in text, markdown and JSON, its body the whole surface', () => {
     const [policy, hints] = [policyText(LOGIN.replace('count: 20', 'count: 30')), [hint(1, 'brute', LOGIN_LISTED, 'login')]] as const;
     const plan = planFor(policy, hints);
     expect(plan.changes).toHaveLength(1);
@@ -51,8 +51,9 @@ describe('abuse mitigation controls', () => {
     expect(renderMarkdown(plan)).toContain('threshold.count');
     expect(JSON.parse(renderJson(plan))).toMatchObject({ changes: [{ keys: ['threshold.count'] }] });
     const body = updateBody(policy, hints);
-    expect(Object.keys(body).sort()).toEqual(['comment', 'threshold']);
+    expect(Object.keys(body).sort()).toEqual(['active', 'comment', 'enumerated_parameters', 'reaction', 'set', 'threshold', 'title', 'variativity_disabled']);
     expect(body.threshold).toEqual({ count: 30, period: 60 });
+    expect(body.reaction).toEqual({ block_by_ip: 3600 });
   });
 
   it('a reaction change sends the reaction as written, in seconds', () => {

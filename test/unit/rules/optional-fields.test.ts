@@ -24,14 +24,14 @@ describe('optional fields', () => {
     expect(plan.changes).toEqual([]);
   });
 
-  it('changing one written field is one update whose body holds that field alone (and the comment\'s fresh mark)', () => {
+  it('changing one written field is one update whose body holds the whole surface: that field changed, the rest as the service stores it', () => {
     const [policy, hints] = [graphql('    max_depth: 12\n'), [hint(1, 'graphql_detection', GRAPHQL_LISTED)]] as const;
     const plan = planFor(policy, hints);
     expect(plan.changes).toHaveLength(1);
     expect(plan.changes[0]).toMatchObject({ action: 'update', id: 1, fields: ['max_depth'] });
     const body = updateBody(policy, hints);
-    expect(Object.keys(body).sort()).toEqual(['comment', 'max_depth']);
-    expect(body.max_depth).toBe(12);
+    // The service resets a field the body leaves out: every limit is sent, the silent ones as listed.
+    expect(body).toMatchObject({ ...GRAPHQL_LISTED, max_depth: 12, title: '', set: '', active: true, variativity_disabled: true });
     expect(Object.values(body)).not.toContain(null);
     const text = renderText(plan);
     expect(text).toContain('~ max_depth: 10 → 12');

@@ -51,7 +51,7 @@ export function planFor(policy: string, hints: readonly ApiHint[]): PlanDocument
 export function updateBody(policy: string, hints: readonly ApiHint[]): Record<string, unknown> {
   const change = modelPlanFor(policy, hints).changes[0];
   if (change?.action !== 'update' || change.kind !== 'rule') throw new Error(`expected a rule update, got ${JSON.stringify(change)}`);
-  return { ...hintUpdateRequest(plainRule(change.rule), change.fields, OWNER, change.rule.source.name) };
+  return { ...hintUpdateRequest(plainRule(change.rule), change.live, OWNER, change.rule.source.name) };
 }
 
 /** The `POST /v1/objects/hint/create` bodies the applier sends for the plan's rule creates. */
