@@ -47,10 +47,10 @@ export class ServiceApi {
     return checkHints(records, `GET ${route}`);
   }
 
-  /** One page of the hits of a client matching `filter` (the service's filter keys), oldest first. */
+  /** One page of the hits of a client matching `filter` (the service's filter keys), newest first as the service's client reads them. */
   async listHits(clientId: number, filter: Readonly<Record<string, unknown>>, offset: number, limit = HIT_PAGE_LIMIT, options?: CallOptions): Promise<unknown[]> {
     const body = await this.http.call('POST', '/v1/objects/hit', {
-      filter: { ...filter, clientid: clientId }, limit, offset, order_by: 'time', order_desc: false,
+      filter: { ...filter, clientid: clientId }, limit, offset, order_by: 'time', order_desc: true,
     }, options);
     return expectArray(body, 'POST /v1/objects/hit');
   }

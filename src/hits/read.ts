@@ -5,11 +5,14 @@
  * second source (the service's newer attack-vector listing) can sit beside it.
  *
  * The filter, as the service's Go client and Terraform provider send it
- * (`wallarm-go` get_hits.go `HitFilter`; the provider's data_source_hits.go
- * `fetchDirectHits`): `request_id` a string, one request per listing;
- * `attackid` a list of `[index, id]` pairs; and on every read the hits marked
- * false positive, experimental (unless asked for) and API-abuse events left
- * out, `warn` and `infoleak` left out, within a time window.
+ * (the Go client's get_hits.go `HitFilter`; the provider's data_source_hits.go
+ * `fetchDirectHits` and `fetchRelatedHitsByAttackIDs`): on every read the
+ * hits marked false positive, experimental (unless asked for) and API-abuse
+ * events left out, within a time window, newest first (`order_desc`); a read
+ * by request (`request_id` a string, one request per listing) and a window
+ * read leave `warn` and `infoleak` out; a read of an attack's other hits
+ * (`attackid`, a list of `[index, id]` pairs) takes the provider's allow-list
+ * of attack types and leaves the service's own scanner out.
  */
 import { HIT_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { ApiProtocolError } from '../errors.js';
@@ -70,8 +73,14 @@ export const HIT_RETENTION_SECONDS = 183 * 86_400;
  */
 export const HIT_OFFSET_CAP = 10_000;
 
-/** The attack types the service's client leaves out of every read (not attacks on the application). */
+/** The attack types the service's client leaves out of a read by request (not attacks on the application). */
 const NOT_ATTACKS = ['warn', 'infoleak'] as const;
+
+/** The attack types the provider reads an attack's other hits with (data_source_hits.go `defaultAllowedAttackTypes`). */
+export const RELATED_ATTACK_TYPES: readonly string[] = [
+  'xss', 'sqli', 'rce', 'ptrav', 'crlf', 'redir', 'nosqli', 'ldapi', 'scanner', 'mass_assignment', 'ssrf', 'ssi',
+  'mail_injection', 'ssti', 'xxe', 'invalid_xml',
+];
 
 const ROUTE = 'POST /v1/objects/hit';
 
@@ -99,15 +108,30 @@ export interface HitRead {
  * narrows the filter (a shorter window) rather than reading a partial view.
  */
 export async function readHits(api: ServiceApi, client: number, filter: Readonly<Record<string, unknown>>, read: HitRead): Promise<Hit[]> {
+  return pageHits(api, client, { ...standardHitFilter(read.window, read), ...filter }, read);
+}
+
+/**
+ * The other hits of attacks, by their `[index, id]` pairs, as the provider
+ * reads them: the attack types of its allow-list (so no `!type`), the
+ * service's own scanner left out.
+ */
+export async function readAttackHits(api: ServiceApi, client: number, attackIds: readonly (readonly [string | number, string | number])[], read: HitRead): Promise<Hit[]> {
+  const { '!type': _byRequestOnly, ...standard } = standardHitFilter(read.window, read);
+  return pageHits(api, client, { ...standard, attackid: attackIds, type: [...RELATED_ATTACK_TYPES], '!service_scanner': true }, read);
+}
+
+/** Every page of one filter, up to the offset cap. */
+async function pageHits(api: ServiceApi, client: number, filter: Readonly<Record<string, unknown>>, read: HitRead): Promise<Hit[]> {
   const hits: Hit[] = [];
-  const full = { ...standardHitFilter(read.window, read), ...filter };
   for (let offset = 0; ; offset += HIT_PAGE_LIMIT) {
     if (offset + HIT_PAGE_LIMIT > HIT_OFFSET_CAP) {
       throw new HitListingCapError(client, hits.length);
     }
-    const page = await api.listHits(client, full, offset, HIT_PAGE_LIMIT, read.signal ? { signal: read.signal } : {});
+    const page = await api.listHits(client, filter, offset, HIT_PAGE_LIMIT, read.signal ? { signal: read.signal } : {});
     hits.push(...page.map((record) => hitOf(record, client)));
-    if (page.length < HIT_PAGE_LIMIT) return hits;
+    // Listed newest first; handed over oldest first, in the order the hits happened.
+    if (page.length < HIT_PAGE_LIMIT) return hits.reverse();
   }
 }
 
@@ -115,22 +139,23 @@ export async function readHits(api: ServiceApi, client: number, filter: Readonly
  * Every hit of `client` matching `filter` in a window of any length, read in
  * time slices so no slice pages past the offset cap, each handed to `each`
  * as listed (checked) as soon as its page arrives; returns the listing calls
- * it took. The listing is sorted by time; a slice still full at the cap ends
- * at its last hit's second, and the next slice starts at that second: the
- * hits of that second already handed over are known by id and skipped, so
- * each hit is read about once and handed over once. Only a single second
- * holding more hits than the cap cannot be read whole: that throws.
+ * it took. The listing is newest first, as the service's client reads it; a
+ * slice still full at the cap ends at its last (oldest) hit's second, and
+ * the next slice ends at that second: the hits of that second already handed
+ * over are known by id and skipped, so each hit is read about once and handed
+ * over once. Only a single second holding more hits than the cap cannot be
+ * read whole: that throws.
  */
 export async function readHitWindow(
   api: ServiceApi, client: number, filter: Readonly<Record<string, unknown>>, read: HitRead, each: (hit: ListedHit) => void,
 ): Promise<number> {
   let listings = 0;
-  let from = read.window.from;
-  // The ids handed over at the latest second seen: the next slice reads that second again.
-  let second = Number.NEGATIVE_INFINITY;
+  let to = read.window.to;
+  // The ids handed over at the oldest second seen: the next slice reads that second again.
+  let second = Number.POSITIVE_INFINITY;
   let atSecond = new Set<string>();
   for (;;) {
-    const full = { ...standardHitFilter({ from, to: read.window.to }, read), ...filter };
+    const full = { ...standardHitFilter({ from: read.window.from, to }, read), ...filter };
     const seenBefore = atSecond;
     let listed = 0;
     for (let offset = 0; ; offset += HIT_PAGE_LIMIT) {
@@ -141,7 +166,7 @@ export async function readHitWindow(
       for (const record of page) {
         const hit = checkedHit(record);
         const id = `${hit.id[0]}/${hit.id[1]}`;
-        if (hit.time === from && seenBefore.has(id)) continue;
+        if (hit.time === to && seenBefore.has(id)) continue;
         if (hit.time !== second) {
           second = hit.time;
           atSecond = new Set();
@@ -151,9 +176,9 @@ export async function readHitWindow(
       }
       if (page.length < HIT_PAGE_LIMIT) return listings;
     }
-    // Still full at the cap: the next slice starts at the last second read, unless the whole slice was that second.
-    if (second <= from) throw new HitListingCapError(client, listed);
-    from = second;
+    // Still full at the cap: the next slice ends at the last second read, unless the whole slice was that second.
+    if (second >= to) throw new HitListingCapError(client, listed);
+    to = second;
   }
 }
 

@@ -8,7 +8,7 @@
 import type { ServiceApi } from '../api/service.js';
 import { ApiAuthError, UsageError } from '../errors.js';
 import { conditionKey, type DesiredRule, type LiveRule } from '../model/rule.js';
-import { HIT_RETENTION_SECONDS, readHits, readRequestHits, recordedRequest, type Hit } from '../hits/read.js';
+import { HIT_RETENTION_SECONDS, readAttackHits, readRequestHits, recordedRequest, type Hit } from '../hits/read.js';
 import { compiled, fileFor, newFileName, placementOf, ruleName, writtenRule, type PlacedRule, type PolicyDocument } from './place.js';
 import { groupHits, isDetectorHit, proposedRules, type HitGroup, type RuleChoice } from './propose.js';
 import { serviceScope, type ServiceScope } from './scope.js';
@@ -124,9 +124,9 @@ async function attackHits(seen: readonly Hit[], request: TuneRequest, api: Servi
   const byClient = new Map<number, Hit[]>();
   for (const hit of seen) byClient.set(hit.client, [...(byClient.get(hit.client) ?? []), hit]);
   for (const [client, hits] of byClient) {
-    const attackids = [...new Map(hits.map((hit) => [JSON.stringify(hit.attackId), [...hit.attackId]])).values()];
+    const attackids = [...new Map(hits.map((hit) => [JSON.stringify(hit.attackId), hit.attackId])).values()];
     const same = new Set(hits.map((hit) => JSON.stringify([hit.domain, hit.path, Math.max(hit.application, 0)])));
-    const wider = await readHits(api, client, { attackid: attackids }, { window: { from: request.since, to: request.now } });
+    const wider = await readAttackHits(api, client, attackids, { window: { from: request.since, to: request.now } });
     for (const hit of wider) {
       if (ids.has(JSON.stringify(hit.id)) || !same.has(JSON.stringify([hit.domain, hit.path, Math.max(hit.application, 0)]))) continue;
       ids.add(JSON.stringify(hit.id));

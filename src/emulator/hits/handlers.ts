@@ -117,7 +117,7 @@ function hitFilter(filter: Record<string, unknown>): (hit: HitRecord) => boolean
   if (filter.state !== undefined) checks.push((hit) => hit.state === filter.state);
   if (filter.experimental !== undefined) checks.push((hit) => hit.experimental === filter.experimental);
   if (filter['!state'] !== undefined) checks.push((hit) => hit.state !== filter['!state']);
-  for (const flag of ['experimental', 'aasm_event', 'wallarm_scanner'] as const) {
+  for (const flag of ['experimental', 'aasm_event', 'service_scanner'] as const) {
     const not = filter[`!${flag}`];
     if (not !== undefined) checks.push((hit) => hit[flag] !== not);
   }

@@ -31,7 +31,8 @@ export interface HitRecord {
   state: string | null;
   experimental: boolean;
   aasm_event: boolean;
-  wallarm_scanner: boolean;
+  /** A hit of the service's own scanner probing the application, not traffic of its users. */
+  service_scanner: boolean;
   /** What the service knew of the source: its country (ISO code), proxy type and datacenter. */
   remote_country: string;
   proxy_type: string | null;
@@ -76,7 +77,7 @@ export function hitFromSeed(seed: HitSeed, serial: number, nowSeconds: number): 
     state: null,
     experimental: false,
     aasm_event: false,
-    wallarm_scanner: false,
+    service_scanner: false,
     remote_country: 'US',
     proxy_type: null,
     datacenter: null,

@@ -40,7 +40,7 @@ function desired(rule: Record<string, unknown>) {
 }
 
 /** A rule as the console left it, already Rampart's (its mark carries `before`'s fingerprint), with values the policy never names. */
-function seedOwned(before: Record<string, unknown>, stored: Record<string, unknown>) {
+function seedOwned(before: Record<string, unknown>, stored: Record<string, unknown> & { type: string }) {
   const [rule] = desired(before).rules;
   if (!rule) throw new Error('no rule');
   return emulator.control.seedHint({

@@ -19,7 +19,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
 import { ipRuleCreateRequest } from '../../../src/apply/classes/ip-requests.js';
 import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/classes/rule-requests.js';
-import { readHits, readHitWindow, readRequestHits } from '../../../src/hits/read.js';
+import { readAttackHits, readHitWindow, readRequestHits } from '../../../src/hits/read.js';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
 import { ipGroupKey, type IpEntry } from '../../../src/model/ip.js';
 import type { DesiredRule } from '../../../src/model/rule.js';
@@ -225,7 +225,7 @@ describe('the wire: listings, deletes and hits', () => {
     },
     {
       name: 'hits-by-attack', what: 'the hits of attacks, by their [index, id] pairs, in a window',
-      call: (api) => readHits(api, CLIENT, { attackid: [['hits-2026.11', 'a1']] }, { window: { from: 1_777_000_000, to: 1_777_766_400 } }),
+      call: (api) => readAttackHits(api, CLIENT, [['hits-2026.11', 'a1']], { window: { from: 1_777_000_000, to: 1_777_766_400 } }),
     },
     {
       name: 'hits-for-impact', what: '--impact: the hits of the applications a plan touches in a window, then the experimental regexes\' dry run',

@@ -62,20 +62,23 @@ describe('reading a long window in time slices', () => {
         if (offset + limit > HIT_OFFSET_CAP) return Promise.reject(new Error('paged past the cap'));
         const [[from, to]] = filter.time;
         if (offset === 0) windows.push([from, to]);
-        return Promise.resolve(all.filter((h) => h.time >= from && h.time <= to).slice(offset, offset + limit));
+        // Newest first, as the service's client reads them.
+        return Promise.resolve(all.filter((h) => h.time >= from && h.time <= to).reverse().slice(offset, offset + limit));
       },
     } as unknown as ServiceApi;
     return { api, windows };
   }
 
-  it('hands over every hit exactly once, starting each slice at the second the last one ended on', async () => {
+  it('hands over every hit exactly once, ending each slice at the second the last one ended on', async () => {
     const { api, windows } = capped(25_500, 7);
     const ids: string[] = [];
     const listings = await readHitWindow(api, 7, {}, { window: { from: 0, to: 10_000 } }, (h) => ids.push(String(h.id[1])));
     expect(new Set(ids).size).toBe(25_500);
     expect(ids).toHaveLength(25_500);
-    // 10,000 a slice, then what is left: each slice starts at the second its predecessor ended on.
-    expect(windows.map(([from]) => from)).toEqual([0, 1000 + Math.floor(9_999 / 7), 1000 + Math.floor(19_997 / 7)]);
+    // 10,000 a slice, newest first, then what is left: each slice ends at the (oldest) second its predecessor ended on,
+    // whose hits already handed over (five of seven, then three) are read again and skipped.
+    expect(windows.map(([, to]) => to)).toEqual([10_000, 1000 + Math.floor(15_500 / 7), 1000 + Math.floor(5_505 / 7)]);
+    expect(windows.map(([from]) => from)).toEqual([0, 0, 0]);
     expect(listings).toBe(10 + 10 + 6);
   });
 
