@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'policy_invalid'
   | 'no_policies'
   | 'unmanaged_conflict'
+  | 'unknown_application'
   | 'unsafe_plan'
   | 'stale_plan'
   | 'plan_mismatch'
@@ -93,6 +94,14 @@ export class NoPoliciesError extends RampartError {
  */
 export class UnmanagedConflictError extends RampartError {
   readonly code = 'unmanaged_conflict';
+}
+
+/**
+ * A policy names an application its account does not have: objects scoped to
+ * it would protect nothing. Nothing is planned.
+ */
+export class UnknownApplicationError extends RampartError {
+  readonly code = 'unknown_application';
 }
 
 /** The plan deletes more than the safety guard allows without --force. */

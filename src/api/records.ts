@@ -81,3 +81,11 @@ export interface ApiIpRuleCreate {
   };
   readonly force: boolean;
 }
+
+/** An application of a client (`POST /v1/objects/pool`); the service's client skips one without an id or deleted. */
+export interface ApiApplication {
+  readonly id: number | null;
+  readonly clientid: number;
+  readonly name: string;
+  readonly deleted: boolean;
+}

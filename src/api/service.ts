@@ -5,11 +5,13 @@
 import { ApiProtocolError } from '../errors.js';
 import { checkHints, checkIpRules } from './check-records.js';
 import type { ApiClient, CallOptions } from './client.js';
-import type { ApiHint, ApiHintCreate, ApiHintUpdate, ApiIpRule, ApiIpRuleCreate } from './records.js';
+import type { ApiApplication, ApiHint, ApiHintCreate, ApiHintUpdate, ApiIpRule, ApiIpRuleCreate } from './records.js';
 
 export const HINT_PAGE_LIMIT = 1000;
 export const IP_RULE_PAGE_LIMIT = 300;
 export const HIT_PAGE_LIMIT = 1000;
+/** The service's client asks for 500 applications at a time. */
+export const APPLICATION_PAGE_LIMIT = 500;
 
 export class ServiceApi {
   constructor(readonly http: ApiClient) {}
@@ -89,6 +91,20 @@ export class ServiceApi {
       throw new ApiProtocolError(`PUT ${route} answered without the rule`, { body });
     }
     return body as ApiHint;
+  }
+
+  /** One page of a client's applications, as the service's client reads them (application.go `AppRead`). */
+  async listApplications(clientId: number, offset: number, limit = APPLICATION_PAGE_LIMIT, options?: CallOptions): Promise<ApiApplication[]> {
+    const route = 'POST /v1/objects/pool';
+    const body = await this.http.call('POST', '/v1/objects/pool', { limit, offset, filter: { clientid: [clientId] } }, options);
+    const records = expectArray(body, route);
+    for (const record of records) {
+      const app = record as Partial<ApiApplication> | null;
+      if (!app || typeof app !== 'object' || !(app.id === null || Number.isSafeInteger(app.id))) {
+        throw new ApiProtocolError(`${route} answered an application without an id`, { route, body: record });
+      }
+    }
+    return records as ApiApplication[];
   }
 
   async listIpRules(clientId: number, list: string, offset: number, limit = IP_RULE_PAGE_LIMIT, options?: CallOptions): Promise<ApiIpRule[]> {

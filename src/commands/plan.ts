@@ -63,7 +63,7 @@ export async function plan(flags: PlanFlags): Promise<number> {
   const connection = await connect(flags, logger, { failFast: true });
   try {
     const plan = await withDeadline(timeoutMs, connection.target, async (signal) => {
-      const prepared = await prepare({ policies: flags.policies, policy, settings: target ? { ...settings, target } : settings, api: connection.api, signal });
+      const prepared = await prepare({ policies: flags.policies, policy, settings: target ? { ...settings, target } : settings, api: connection.api, signal, logger });
       return planWithImpact(prepared.plan, prepared.live, connection.api, impact, signal);
     });
     await writePlan(plan, flags.format, flags.out);

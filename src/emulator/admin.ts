@@ -72,6 +72,13 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, AdminHandler>>>> =
   '/__admin/seed/hits': {
     POST: (b, c) => c.seedHits(items(b, 'hits') as HitSeed[]),
   },
+  '/__admin/seed/applications': {
+    POST: (b, c) => items(b, 'applications').map((seed) => {
+      const { clientid, id, name } = record(seed);
+      if (!isPositiveInt(clientid) || !Number.isSafeInteger(id)) throw new HttpError(400, { application: { error: 'needs clientid (a positive integer) and id (an integer)' } });
+      return c.seedApplication({ clientid: clientid as number, id: id as number, ...(typeof name === 'string' ? { name } : {}) });
+    }),
+  },
   '/__admin/seed/ip-rules': {
     POST: async (b, c) => {
       const seeds = items(b, 'objects');

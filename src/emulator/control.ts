@@ -11,6 +11,7 @@ import { configProblem, type EmulatorConfig } from './options.js';
 import { dropDueDuplicates } from './rules/scope-duplicates.js';
 import { hitFromSeed, type HitRecord, type HitSeed } from './hits/records.js';
 import { seedHint, seedIpObject, type HintSeed, type IpObjectSeed } from './seed.js';
+import type { ApplicationRecord } from './applications/handlers.js';
 import { emptyState, type ActionRecord, type HintRecord, type IpObject, type Stored } from './store.js';
 
 export interface StateView {
@@ -45,6 +46,8 @@ export interface EmulatorControl {
   seedIpObject(seed: IpObjectSeed): IpObject;
   /** Adds hits the service saw (listed by `/v1/objects/hit` beside the demo ones); answers them as listed. */
   seedHits(seeds: readonly HitSeed[]): HitRecord[];
+  /** Adds (or renames) an application of an account, listed by `/v1/objects/pool`. */
+  seedApplication(seed: { clientid: number; id: number; name?: string; deleted?: boolean }): ApplicationRecord;
   /** Replaces an account's demo attacks/vulnerabilities with sets of these sizes. */
   seedDemo(clientid: number, counts: DemoCounts): ClientDemo;
   state(): StateView;
@@ -92,6 +95,7 @@ export function createControl(deps: {
       core.state = emptyState();
       core.demo.clear();
       core.hits.clear();
+      core.applications.clear();
       faults.clear();
       calls.reset();
       core.changed();
@@ -116,6 +120,11 @@ export function createControl(deps: {
         else core.hits.set(seed.clientid, [hit]);
         return structuredClone(hit.record);
       });
+    },
+    seedApplication({ clientid, id, name, deleted }) {
+      const app: ApplicationRecord = { id, clientid, name: name ?? `application ${id}`, deleted: deleted ?? false };
+      core.applications.set(clientid, [...(core.applications.get(clientid) ?? []).filter((a) => a.id !== id), app]);
+      return { ...app };
     },
     seedDemo: (clientid, counts) => structuredClone(core.demo.seed(clientid, counts, core.nowSeconds())),
     state: () => {

@@ -7,6 +7,7 @@ import { forbidden } from './envelope.js';
 import type { EmulatorConfig } from './options.js';
 import type { EmulatorState } from './store.js';
 import { DemoData } from './demo/data.js';
+import type { ApplicationRecord } from './applications/handlers.js';
 import type { StoredHit } from './hits/records.js';
 
 export interface ApiRequest {
@@ -34,6 +35,8 @@ export class EmulatorCore {
   readonly demo = new DemoData();
   /** Seeded hits per account (not persisted: like the demo data, they are what a test or demo starts with). */
   readonly hits = new Map<number, StoredHit[]>();
+  /** Seeded applications per account, beside the default and sample ones (not persisted, like the hits). */
+  readonly applications = new Map<number, ApplicationRecord[]>();
   /** Counts the writes: what was derived from the state at one revision holds until the next (or until a time passes). */
   private writes = 0;
 

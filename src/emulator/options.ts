@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   defaultControls?: boolean;
   /** See EmulatorConfig.demoTraffic. Default true. */
   demoTraffic?: boolean;
+  /** See EmulatorConfig.sampleApplications. Default true. */
+  sampleApplications?: boolean;
   /** Larger request bodies get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -85,10 +87,16 @@ export interface EmulatorConfig {
    * the hits seeded into it (tests that count exactly).
    */
   demoTraffic: boolean;
+  /**
+   * Every account lists the sample applications (1, 7 `shop`, 8 `api`, 9)
+   * beside its default one (-1) and those seeded. Off, only the default and
+   * the seeded ones (tests of an application the account does not have).
+   */
+  sampleApplications: boolean;
 }
 
 /** The boolean switches, checked alike. */
-const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken', 'elevatedToken', 'defaultControls', 'demoTraffic'] as const;
+const SWITCHES = ['undocumentedRewrites', 'dropScopeDuplicates', 'updateErrorsAsHttp200', 'extendedToken', 'elevatedToken', 'defaultControls', 'demoTraffic', 'sampleApplications'] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -103,6 +111,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
     elevatedToken: options.elevatedToken ?? false,
     defaultControls: options.defaultControls ?? false,
     demoTraffic: options.demoTraffic ?? true,
+    sampleApplications: options.sampleApplications ?? true,
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   };
 }

@@ -1,4 +1,5 @@
 /** The service's route table: path → method → handler, with 404 and 405 in the envelope. */
+import { listApplications } from './applications/handlers.js';
 import type { Handler } from './core.js';
 import { listAttacks, listVulns, pageAttacks } from './demo/handlers.js';
 import { HttpError } from './envelope.js';
@@ -12,6 +13,7 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/v1/objects/attack': { POST: listAttacks },
   '/v2/objects/attack': { POST: pageAttacks },
   '/v1/objects/vuln': { POST: listVulns },
+  '/v1/objects/pool': { POST: listApplications },
   '/v1/objects/hint': { POST: listHints },
   '/v1/objects/hint/create': { POST: createHint },
   '/v1/objects/hint/delete': { POST: deleteHints },

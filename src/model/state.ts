@@ -9,7 +9,14 @@ export type DesiredState = ClassObjects<'desired'> & {
   readonly clients: readonly number[];
   /** Where each client is declared (`client:` of each file), for errors about an account. */
   readonly clientSources?: readonly ClientSource[];
+  /** Where each application is named (`application:` of each file, `all` left out), to check the account has it. */
+  readonly applicationSources?: readonly ApplicationSource[];
 };
+
+/** `application: 7` of a file of `client`: where an application of the account is named. */
+export interface ApplicationSource extends ClientSource {
+  readonly application: number;
+}
 
 export interface ClientSource {
   readonly client: number;

@@ -23,6 +23,9 @@ export interface CompiledDocument {
   readonly client?: number;
   /** Where `client:` is written; on the clean path found only when read (an error about the account). */
   readonly clientAt?: { readonly line: number; readonly col: number };
+  /** The applications `application:` names (not `all`), and where it is written (found only when read). */
+  readonly applications?: readonly number[];
+  readonly applicationAt?: { readonly line: number; readonly col: number };
   /** Unix seconds the document's result was computed for. */
   readonly now: number;
   /** Every expiry compared with `now` (see `stillValidAt`). */
@@ -72,6 +75,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     objects,
     diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
     ...(ctx.client !== undefined ? { client: ctx.client, clientAt: report.source(['client'], 'client') } : {}),
+    ...(ctx.client !== undefined && Array.isArray(ctx.applications) ? { applications: ctx.applications, applicationAt: report.source(['application'], 'application') } : {}),
     now,
     expiries,
   };

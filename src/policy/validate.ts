@@ -4,7 +4,7 @@
  */
 import { compareStrings } from '../model/compare.js';
 import { classObjects, objectsByClass, type ObjectClass } from '../model/object-class.js';
-import type { ClientSource, DesiredState } from '../model/state.js';
+import type { ApplicationSource, ClientSource, DesiredState } from '../model/state.js';
 import { compileDocument, type CompiledDocument } from './compile-document.js';
 import { compilePolicyText } from './compile-text.js';
 import { policyClass } from './classes/index.js';
@@ -37,9 +37,15 @@ export function combineDocuments(documents: readonly CompiledDocument[]): Valida
   if (hasErrors(diagnostics)) return { diagnostics };
   const clients = [...new Set(compiled.flatMap((c) => (c.client === undefined ? [] : [c.client])))].sort((a, b) => a - b);
   const clientSources = compiled.flatMap((c) => (c.client === undefined || !c.clientAt ? [] : [clientSource(c.client, c.file, c.clientAt)]));
+  const applicationSources = compiled.flatMap((c) => (c.client === undefined || !c.applicationAt
+    ? []
+    : (c.applications ?? []).map((application) => applicationSource(c.client as number, application, c.file, c.applicationAt as { line: number; col: number }))));
   // Each class in a deterministic order, whatever the order of the files.
   const sorted = objectsByClass<'desired'>((kind) => policyClass(kind).sort(objects[kind]));
-  return { diagnostics, desired: { clients, ...classObjects(sorted), ...(clientSources.length ? { clientSources } : {}) } };
+  return {
+    diagnostics,
+    desired: { clients, ...classObjects(sorted), ...(clientSources.length ? { clientSources } : {}), ...(applicationSources.length ? { applicationSources } : {}) },
+  };
 }
 
 /**
@@ -64,4 +70,19 @@ function clientSource(client: number, file: string, at: { readonly line: number;
 export function loadPolicyTexts(texts: readonly PolicyText[], options: PolicyOptions = {}): ValidationResult {
   const now = nowSeconds(options);
   return combineDocuments(texts.map((text) => compilePolicyText(text, options, now)));
+}
+
+/** Where an application is named, read when asked for, as `clientSource`. */
+function applicationSource(client: number, application: number, file: string, at: { readonly line: number; readonly col: number }): ApplicationSource {
+  return {
+    client,
+    application,
+    file,
+    get line() {
+      return at.line;
+    },
+    get col() {
+      return at.col;
+    },
+  };
 }

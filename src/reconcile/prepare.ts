@@ -12,7 +12,9 @@ import type { Logger } from '../log.js';
 import { NoPoliciesError, PolicyInvalidError, UnmanagedConflictError } from '../errors.js';
 import type { WriteJournal } from '../live/write-journal.js';
 import { expectedListingSizes, type ListingKey, type ListingSizes } from '../live/listing-sizes.js';
+import { readApplications, type ClientApplications } from '../live/applications.js';
 import { readLiveState } from '../live/read.js';
+import { checkApplications } from './application-check.js';
 import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { RunSettings } from './settings.js';
@@ -116,14 +118,30 @@ const UNCONFIRMED_POLL_MS = 2_000;
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const { settings, policy } = options;
   const loaded = performance.now();
-  const read = () => readLiveState(options.api, policy.desired.clients, {
-    signal: options.signal,
+  const read = (signal = options.signal) => readLiveState(options.api, policy.desired.clients, {
+    signal,
     concurrency: settings.concurrency,
     expected: expectedListingSizes(policy.desired, options.lastListed),
     ...(options.onListed ? { onListed: options.onListed } : {}),
     ...(policy.desired.clientSources ? { clientSources: policy.desired.clientSources } : {}),
   });
-  let listed = await read();
+  // Only the accounts whose policies name an application by id: `application: all` needs no listing.
+  const sources = policy.desired.applicationSources ?? [];
+  const namingApplications = [...new Set(sources.map((source) => source.client))];
+  // One fails, both stop: nothing is left retrying behind the error.
+  const both = new AbortController();
+  const stopBoth = () => both.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', stopBoth, { once: true });
+  const stoppingBoth = <T>(promise: Promise<T>) => promise.catch((error: unknown) => {
+    both.abort(error);
+    throw error;
+  });
+  const [first, applications] = await Promise.all([
+    stoppingBoth(read(both.signal)),
+    namingApplications.length > 0 ? stoppingBoth(readApplications(options.api, namingApplications, both.signal)) : new Map<number, ClientApplications>(),
+  ]).finally(() => options.signal?.removeEventListener('abort', stopBoth));
+  for (const warning of checkApplications(sources, applications)) options.logger?.warn(warning);
+  let listed = first;
   let live = options.journal ? options.journal.overlay(listed) : listed;
   // Creates a killed run announced but never heard back about: wait until the
   // listing shows them or they stop counting, rather than plan them as done.

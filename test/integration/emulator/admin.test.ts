@@ -17,7 +17,7 @@ describe('admin API', () => {
   });
 
   it('reads and changes the config', async () => {
-    const switches = { undocumentedRewrites: false, dropScopeDuplicates: false, updateErrorsAsHttp200: false, extendedToken: true, elevatedToken: false, defaultControls: false, demoTraffic: true };
+    const switches = { undocumentedRewrites: false, dropScopeDuplicates: false, updateErrorsAsHttp200: false, extendedToken: true, elevatedToken: false, defaultControls: false, demoTraffic: true, sampleApplications: true };
     expect((await emu.call('GET', '/__admin/config')).body).toEqual({ listingLagMs: 0, ipGranularity: 'per-value', ...switches });
     const r = await emu.call('PUT', '/__admin/config', { listingLagMs: 3000, ipGranularity: 'per-request', dropScopeDuplicates: true });
     expect(r.body).toEqual({ listingLagMs: 3000, ipGranularity: 'per-request', ...switches, dropScopeDuplicates: true });

@@ -205,7 +205,8 @@ for (const granularity of ['per-value', 'per-request'] as const) {
     }, 30_000);
 
     it('never writes to the account', () => {
-      const writes = emulator.control.calls().filter((call) => call.method !== 'GET' && !/\/v1\/objects\/hint$/.test(call.path));
+      // The listings that are POSTs: rules and applications.
+      const writes = emulator.control.calls().filter((call) => call.method !== 'GET' && !/\/v1\/objects\/(hint|pool)$/.test(call.path));
       expect(writes).toEqual([]);
     });
   });

@@ -64,8 +64,8 @@ describe('a host that cannot be reached', () => {
     expect(result.seconds).toBeLessThan(6);
     expect(result.stderr).toMatch(new RegExp(`rampart: cannot connect to ${host} \\(.+\\): connection refused.*ECONNREFUSED.*--api-url.*\\[api_network\\]`));
     const retries = result.logs.filter((line) => line.msg === 'retrying an API call');
-    // The five listings of the one client (rules, credential-stuffing rules, three IP lists) each retry at most twice before the read gives up.
-    expect(retries.length).toBeLessThanOrEqual(5 * 2);
+    // The six listings of the one client (rules, credential-stuffing rules, three IP lists, applications) each retry at most twice before the read gives up.
+    expect(retries.length).toBeLessThanOrEqual(6 * 2);
     for (const line of retries) expect(line).toMatchObject({ host, code: 'api_network', reason: expect.stringContaining('connection refused') });
     expectNoStack(result);
   });
@@ -147,7 +147,7 @@ describe('--log-level trace', () => {
       expect(call).toMatchObject({
         module: 'api',
         method: expect.stringMatching(/^(GET|POST)$/),
-        route: expect.stringMatching(/^(POST \/v1\/objects\/hint|GET \/v4\/ip_rules|GET \/v4\/clients\/\{clientid\}\/credential_stuffing\/configs)$/),
+        route: expect.stringMatching(/^(POST \/v1\/objects\/(hint|pool)|GET \/v4\/ip_rules|GET \/v4\/clients\/\{clientid\}\/credential_stuffing\/configs)$/),
         status: 200,
         durationMs: expect.any(Number),
         requestBytes: expect.any(Number),

@@ -70,7 +70,8 @@ describe('a no-op read with predicted pages', () => {
     try {
       const minimum = minimumListingCalls(0, HINT_PAGE_LIMIT) + minimumListingCalls(DENY, IP_RULE_PAGE_LIMIT)
         + minimumListingCalls(0, IP_RULE_PAGE_LIMIT) + minimumListingCalls(FOREIGN_GRAY, IP_RULE_PAGE_LIMIT)
-        + 1; // the client's credential-stuffing rules, in one call
+        + 1 // the client's credential-stuffing rules, in one call
+        + 1; // its applications (the policies name application 7), in one call, beside the listings
 
       const first = new WatchedApi(http);
       const listed = new Map<ListingKey, number>();

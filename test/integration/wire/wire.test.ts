@@ -217,6 +217,7 @@ describe('the wire: listings, deletes and hits', () => {
       name: 'credential-configs', what: 'the credential-stuffing rules of a client, both lists in one call',
       call: (api) => api.listCredentialRules(CLIENT), answer: { default: [], custom: [] },
     },
+    { name: 'application-list', what: 'one page of a client\'s applications', call: (api) => api.listApplications(CLIENT, 0) },
     { name: 'ip-list', what: 'one page of a client\'s deny list', call: (api) => api.listIpRules(CLIENT, 'black', 0), answer: { objects: [] } },
     { name: 'ip-delete', what: 'IP-list entries deleted in one call', call: (api) => api.deleteIpRules(CLIENT, 'black', [21, 22]) },
     {
