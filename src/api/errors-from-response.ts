@@ -13,6 +13,9 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
   const said = describeBody(details.body);
   const message = (what: string) => `${what} (${where} answered ${status}${said ? `: ${said}` : ''})`;
   switch (true) {
+    case status === 403 && refusesTheObject(details.body):
+      // The token is fine: the service will not make this change (a counter cannot be updated).
+      return new ApiValidationError(message('the service refuses this change of the object'), details);
     case status === 401 || status === 403:
       return new ApiAuthError(message('the API token is wrong or lacks rights for this account'), { ...details, tokenRejected: status === 401 });
     case status === 404:
@@ -33,6 +36,19 @@ export function errorFromStatus(status: number, details: ApiErrorDetails & { ret
     default:
       return new ApiProtocolError(message('unexpected answer'), details);
   }
+}
+
+/**
+ * A 403 whose body names a field of the object (`{"base":{"error":"cannot be
+ * updated"}}` for a counter) rather than the token's `permissions`: the
+ * service's notes say it is "cannot be updated", not missing rights. The
+ * field decides, never the phrase.
+ */
+function refusesTheObject(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const fields = Object.entries(body as Record<string, unknown>);
+  const fieldError = (value: unknown) => value !== null && typeof value === 'object' && 'error' in value;
+  return fields.length > 0 && fields.every(([field, value]) => field !== 'permissions' && fieldError(value));
 }
 
 /** Retry-After is either seconds or an HTTP date. */

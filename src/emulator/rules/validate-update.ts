@@ -10,7 +10,7 @@
  * answer shows it. Identity fields (`type`, `clientid`, `action`, `point`)
  * never change: changing them means a new rule.
  */
-import { forbidden, invalid } from '../envelope.js';
+import { forbidden, HttpError, invalid } from '../envelope.js';
 import type { HintRecord } from '../store.js';
 import { requireBool, requireRecord } from '../validate.js';
 import { ruleKind } from './catalogue.js';
@@ -39,7 +39,8 @@ export function validateHintUpdate(current: HintRecord, input: unknown, context:
   if (Object.keys(body).length === 0) throw invalid('body', "can't be blank");
   const kind = ruleKind(current.type);
   if (kind?.extendedToken && !context.extendedToken) throw forbidden();
-  if (kind?.counter) throw invalid('id', 'is a counter: it cannot be changed');
+  // Not a missing right: the service's 403 names the object (api-notes, fourth pass).
+  if (kind?.counter) throw new HttpError(403, { base: { error: 'cannot be updated' } });
   const patch: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) {
     if (name === 'comment') {

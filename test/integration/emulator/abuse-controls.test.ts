@@ -89,7 +89,7 @@ describe('counters', () => {
     expect(first.body.counter).toBe(`i:${first.body.id}`);
     const again = await create({ type: 'bola_counter' });
     expect(again.body.id).toBe(first.body.id);
-    expect((await update(first.body.id, { comment: 'x' })).http).toBe(400);
+    expect((await update(first.body.id, { comment: 'x' })).body).toEqual({ base: { error: 'cannot be updated' } }); // 403: not a missing right
     const deleted = await remove(first.body.id);
     expect([deleted.http, deleted.body]).toEqual([200, []]);
     expect((await list()).map((h) => h.id)).toEqual([first.body.id]);
