@@ -194,7 +194,7 @@ function render(r: Results): string {
         k(p.rules), k(p.ipValues), `${p.latencyMs} ms`, s(p.cold.totalMs), s(p.cold.loadMs), s(p.cold.readMs), s(p.cold.planMs), s(p.cold.cpuMs),
         `${s(p.floor.totalMs)} (${s(p.floor.loadMs)} + ${s(p.floor.readMs)})`, floorRatio(p),
         `${ratio(p.cold.totalMs, p.validatingFloor.totalMs)} of ${s(p.validatingFloor.totalMs)}`,
-        s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages + ${p.credentialCalls} credential)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB); ${p.maxRssWithWarmMb} MB`,
+        s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages + ${p.credentialCalls} credential + ${p.applicationCalls} applications)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB); ${p.maxRssWithWarmMb} MB`,
         `${p.floor.maxRssMb} MB (${ratio(p.maxRssMb, p.floor.maxRssMb)})`,
       ]),
     ),

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CallRecord, EmulatorConfig, HintSeed, IpObjectSeed } from '../../src/emulator/index.js';
 import { startEmulator } from '../../src/emulator/index.js';
+import { scaleApplicationSeeds } from './scale.js';
 
 export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
 
@@ -57,6 +58,8 @@ export async function spawnEmulator(): Promise<BenchEmulator> {
   const batched = async <T>(path: string, key: string, items: readonly T[]) => {
     for (let i = 0; i < items.length; i += SEED_BATCH) await admin('POST', path, { [key]: items.slice(i, i + SEED_BATCH) });
   };
+  const seedApplications = () => admin('POST', '/__admin/seed/applications', { applications: scaleApplicationSeeds() });
+  await seedApplications();
   return {
     url,
     pid: child.pid ?? 0,
@@ -69,6 +72,7 @@ export async function spawnEmulator(): Promise<BenchEmulator> {
     },
     reset: async () => {
       await admin('POST', '/__admin/reset');
+      await seedApplications();
     },
     setConfig: async (patch) => {
       await admin('PUT', '/__admin/config', patch);

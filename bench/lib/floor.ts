@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load } from 'js-yaml';
 import { ApiClient } from '../../src/api/client.js';
-import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT } from '../../src/api/service.js';
+import { APPLICATION_PAGE_LIMIT, HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT } from '../../src/api/service.js';
 import { createLimiter } from '../../src/concurrency.js';
 import { minimumListingCalls } from '../../src/live/paging.js';
 import { validate as validateSchema } from '../../src/policy/schema-validator.generated.js';
@@ -32,8 +32,8 @@ import { BENCH_TOKEN } from './emulator-process.js';
 /** One listing to fetch: a client's rules, or one of its IP lists, and how many objects it holds. */
 export interface FloorListing {
   readonly client: number;
-  /** `credentials`: the client's credential-stuffing rules, one call whatever their number. */
-  readonly list: 'rules' | 'credentials' | 'black' | 'white' | 'gray';
+  /** `credentials`: the client's credential-stuffing rules, one call whatever their number; `applications`: its applications, one page. */
+  readonly list: 'rules' | 'credentials' | 'applications' | 'black' | 'white' | 'gray';
   readonly objects: number;
 }
 
@@ -96,11 +96,15 @@ async function floor(input: FloorInput): Promise<FloorFigures> {
       pages.push(schedule(() => http.call('GET', `/v4/clients/${client}/credential_stuffing/configs`)));
       continue;
     }
+    if (list === 'applications') {
+      pages.push(schedule(() => http.call('POST', '/v1/objects/pool', { limit: APPLICATION_PAGE_LIMIT, offset: 0, filter: { clientid: [client] } })));
+      continue;
+    }
     const limit = list === 'rules' ? HINT_PAGE_LIMIT : IP_RULE_PAGE_LIMIT;
     for (let page = 0; page < minimumListingCalls(objects, limit); page++) {
       const offset = page * (limit - 1);
       pages.push(schedule(() => list === 'rules'
-        ? http.call('POST', '/v1/objects/hint', { filter: { clientid: [client] }, order_by: 'updated_at', order_desc: false, limit, offset })
+        ? http.call('POST', '/v1/objects/hint', { filter: { clientid: [client] }, order_by: 'id', order_desc: false, limit, offset })
         : http.call('GET', `/v4/ip_rules?${new URLSearchParams({ 'filter[clientid]': String(client), 'filter[list]': list, offset: String(offset), limit: String(limit) }).toString()}`)));
     }
   }

@@ -51,6 +51,7 @@ export interface NoopPlanFigures {
   readonly ipPages: number;
   /** One call per client for its credential-stuffing rules. */
   readonly credentialCalls: number;
+  readonly applicationCalls: number;
   readonly changes: number;
   /** Time the emulator spent answering the cold plan's calls (sum over calls; they overlap). */
   readonly serverMs: number;
@@ -100,7 +101,8 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
   for (const client of desired.clients) {
     const rules = desired.rules.filter((r) => r.client === client).length;
     hintPages += minimumListingCalls(rules, HINT_PAGE_LIMIT);
-    listings.push({ client, list: 'rules', objects: rules }, { client, list: 'credentials', objects: 0 });
+    // The applications too: every scale file names one (one page per client).
+    listings.push({ client, list: 'rules', objects: rules }, { client, list: 'credentials', objects: 0 }, { client, list: 'applications', objects: 1 });
     for (const list of IP_LISTS) {
       const objects = desired.ipEntries.filter((e) => e.client === client && e.list === list).length;
       ipPages += minimumListingCalls(objects, IP_RULE_PAGE_LIMIT);
@@ -109,7 +111,9 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
   }
 
   const credentialCalls = desired.clients.length;
-  const minimumCalls = hintPages + ipPages + credentialCalls;
+  // Each client's applications, one page (the scale accounts have 101).
+  const applicationCalls = desired.clients.length;
+  const minimumCalls = hintPages + ipPages + credentialCalls + applicationCalls;
   const measured: Run[] = [];
   await emulator.setConfig({ latencyMs });
   try {
@@ -145,6 +149,7 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     hintPages,
     ipPages,
     credentialCalls,
+    applicationCalls,
     changes: report.changes,
     serverMs: Math.round(coldCalls.reduce((sum, call) => sum + call.durationMs, 0)),
     rssMb: report.rssMb,

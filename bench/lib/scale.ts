@@ -14,6 +14,15 @@ import { withOwnerMark } from '../../src/model/ownership.js';
 import type { DesiredRule } from '../../src/model/rule.js';
 
 export const SCALE_CLIENTS = [30001, 30002] as const;
+
+/**
+ * The applications each scale account has: file `f` names application
+ * `f + 1`, and Rampart refuses one its account lacks. Seeded into the bench's
+ * emulator (again after each reset).
+ */
+export function scaleApplicationSeeds(count = 100): { clientid: number; id: number; name: string }[] {
+  return SCALE_CLIENTS.flatMap((clientid) => Array.from({ length: count }, (_, i) => ({ clientid, id: i + 1, name: `bench ${i + 1}` })));
+}
 /** Values per IP entry in a file (one `ips: [...]` list). */
 const ENTRY_SIZE = 100;
 

@@ -15,7 +15,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { loadPolicies } from '../../src/policy/index.js';
 import { injectFaults, SOAK_LAGS_MS, type FaultLabel } from './faults.js';
 import { plantForeignObjects } from './foreign.js';
-import { PolicyModel, SOAK_CLIENTS, type EditKind } from './policy-model.js';
+import { PolicyModel, SOAK_APPLICATIONS, SOAK_CLIENTS, type EditKind } from './policy-model.js';
 import { Prng } from './prng.js';
 import { snapshotForeign, verifyConvergence, type Verdict } from './verify.js';
 
@@ -116,6 +116,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const policies = join(workDir, 'policies');
   const dataFile = join(workDir, 'emulator.json');
   const emulator: RunningEmulator = await startEmulator({ token: TOKEN, dataFile });
+  // The accounts have the applications the policies name: Rampart refuses one an account lacks.
+  for (const clientid of SOAK_CLIENTS) for (const id of SOAK_APPLICATIONS) emulator.control.seedApplication({ clientid, id, name: `soak ${id}` });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     RAMPART_API_TOKEN: TOKEN,

@@ -21,8 +21,7 @@ export interface IpListingOptions {
  * Each listed object becomes what `read` makes of it as its page arrives, so
  * no raw page is kept; an object of another client or list is read as holding
  * nothing (the filters are the service's, but trust nothing). An object read
- * twice keeps its later version (offset paging over a listing ordered by
- * `updated_at`).
+ * twice keeps its later version (lastById: a listing whose order moves).
  */
 export async function listIpObjects<T>(
   api: ServiceApi,

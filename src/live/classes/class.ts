@@ -79,10 +79,12 @@ export function normalized<T>(id: number, objects: T | readonly T[] | undefined)
 }
 
 /**
- * One record per id. Offset paging over a listing the server orders by
- * `updated_at` shows an object touched between two page calls on both pages;
- * read twice, it would look like its own duplicate and the plan would delete
- * the copy it keeps. The later page holds the newer version.
+ * One record per id. Offset paging over a listing whose order a write moves
+ * (the rule listing is read by `id`, which none does; a server that ignores
+ * the order asked for may still move one) shows an object touched between two
+ * page calls on both pages; read twice, it would look like its own duplicate
+ * and the plan would delete the copy it keeps. The later page holds the newer
+ * version.
  */
 export function lastById<T extends { readonly id: number }>(records: readonly T[]): T[] {
   if (!repeatsAnId(records)) return records.slice();
