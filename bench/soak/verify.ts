@@ -8,7 +8,7 @@
 import type { ApiHint, ApiIpRule } from '../../src/api/records.js';
 import type { HintRecord, IpObject, StateView } from '../../src/emulator/index.js';
 import { liveRuleFromHint } from '../../src/live/normalize-hint.js';
-import { liveEntriesFromIpRule } from '../../src/live/normalize-ip-rule.js';
+import { liveEntriesFromIpRule } from '../../src/live/ip-backends/v4-records.js';
 import { ipKey, type LiveIpEntry } from '../../src/model/ip.js';
 import { describeRewrites } from '../../src/model/rewrites.js';
 import { ruleRewrites } from '../../src/model/rule-rewrites.js';

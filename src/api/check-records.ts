@@ -6,7 +6,7 @@
  */
 import { ApiProtocolError } from '../errors.js';
 import { kindOfApiType } from '../rules/registry.js';
-import type { ApiHint, ApiIpRule } from './records.js';
+import type { ApiHint, ApiIpGroup, ApiIpRule } from './records.js';
 
 type Problem = string | undefined;
 
@@ -79,3 +79,18 @@ function checkAll<T>(records: readonly unknown[], route: string, problemOf: (rec
 
 export const checkHints = (records: readonly unknown[], route: string): ApiHint[] => checkAll<ApiHint>(records, route, hintProblem);
 export const checkIpRules = (records: readonly unknown[], route: string): ApiIpRule[] => checkAll<ApiIpRule>(records, route, ipRuleProblem);
+
+function ipGroupProblem(group: unknown): Problem {
+  if (!isObject(group)) return 'a group that is not an object';
+  if (!isId(group.id) || !isId(group.client_id) || typeof group.list !== 'string' || typeof group.rule_type !== 'string') {
+    return 'a group without a numeric id and client_id, a list and a rule_type';
+  }
+  if (!Array.isArray(group.values) || !group.values.every((value) => typeof value === 'string')) return `group ${group.id}: values is not a list of strings`;
+  if (!isAbsent(group.application_ids) && !(Array.isArray(group.application_ids) && group.application_ids.every(isId))) return `group ${group.id}: application_ids is not a list of ids`;
+  if (!isAbsent(group.expired_at) && typeof group.expired_at !== 'number') return `group ${group.id}: expired_at is not a number`;
+  if (!optionalString(group.reason)) return `group ${group.id}: reason is not a string`;
+  return undefined;
+}
+
+/** The successor IP-list API's groups, checked. */
+export const checkIpGroups = (groups: readonly unknown[], route: string): ApiIpGroup[] => checkAll<ApiIpGroup>(groups, route, ipGroupProblem);

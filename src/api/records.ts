@@ -89,3 +89,30 @@ export interface ApiApplication {
   readonly name: string;
   readonly deleted: boolean;
 }
+
+/**
+ * A group of the successor IP-list API (`/v1/blocklist/clients/{C}/groups`):
+ * one subnet, or countries, datacenters or proxy types held under one id.
+ */
+export interface ApiIpGroup {
+  readonly id: number;
+  readonly client_id: number;
+  readonly rule_type: string;
+  readonly list: string;
+  readonly values: readonly string[];
+  readonly application_ids?: readonly number[] | null;
+  readonly expired_at?: number | null;
+  readonly reason?: string | null;
+  readonly created_at?: number | null;
+  readonly status?: string | null;
+}
+
+/** `POST /v1/blocklist/clients/{C}/access_rules`: every key present, as the service's clients send it. */
+export interface ApiAccessRulesCreate {
+  readonly list: string;
+  readonly force: boolean;
+  readonly reason: string;
+  readonly application_ids: readonly number[];
+  readonly expired_at: number;
+  readonly rules: readonly { readonly rules_type: string; readonly values: readonly string[] }[];
+}

@@ -3,18 +3,22 @@
  * Page sizes are the largest each listing allows.
  */
 import { ApiProtocolError } from '../errors.js';
-import { checkHints, checkIpRules } from './check-records.js';
+import { checkHints, checkIpGroups, checkIpRules } from './check-records.js';
 import type { ApiClient, CallOptions } from './client.js';
-import type { ApiApplication, ApiHint, ApiHintCreate, ApiHintUpdate, ApiIpRule, ApiIpRuleCreate } from './records.js';
+import { DEFAULT_IP_API, type IpApiName } from '../model/ip-api.js';
+import type { ApiAccessRulesCreate, ApiApplication, ApiHint, ApiHintCreate, ApiHintUpdate, ApiIpGroup, ApiIpRule, ApiIpRuleCreate } from './records.js';
 
 export const HINT_PAGE_LIMIT = 1000;
 export const IP_RULE_PAGE_LIMIT = 300;
 export const HIT_PAGE_LIMIT = 1000;
+/** The provider reads the successor IP-list API 1,000 groups at a time. */
+export const IP_GROUP_PAGE_LIMIT = 1000;
 /** The service's client asks for 500 applications at a time. */
 export const APPLICATION_PAGE_LIMIT = 500;
 
 export class ServiceApi {
-  constructor(readonly http: ApiClient) {}
+  /** `ipApi`: which IP-list API the account's lists go through (ip-api.ts); the IP adapters ask live/ip-backends for it. */
+  constructor(readonly http: ApiClient, readonly ipApi: IpApiName = DEFAULT_IP_API) {}
 
   async listHints(clientId: number, offset: number, limit = HINT_PAGE_LIMIT, options?: CallOptions): Promise<ApiHint[]> {
     const body = await this.http.call('POST', '/v1/objects/hint', {
@@ -126,6 +130,32 @@ export class ServiceApi {
   /** Deleting ids that are already gone is not an error: the goal is reached. `list` names the list that holds them, as the service's client sent it. */
   async deleteIpRules(clientId: number, list: string, ids: readonly number[], options?: CallOptions): Promise<unknown> {
     return this.http.call('DELETE', '/v4/ip_rules', { filter: { clientid: clientId, id: ids, list } }, options);
+  }
+
+  /**
+   * One page of a client's groups of one list and the rule types asked for,
+   * as the service's clients read the successor IP-list API (no order is
+   * sent: the caller sorts).
+   */
+  async listIpGroups(clientId: number, list: string, ruleTypes: readonly string[], offset: number, limit = IP_GROUP_PAGE_LIMIT, options?: CallOptions): Promise<ApiIpGroup[]> {
+    const route = 'GET /v1/blocklist/clients/{clientid}/groups';
+    const query = new URLSearchParams({ 'filter[list]': list });
+    for (const type of ruleTypes) query.append('filter[rule_type][]', type);
+    query.set('limit', String(limit));
+    query.set('offset', String(offset));
+    const body = await this.http.call('GET', `/v1/blocklist/clients/${clientId}/groups?${query.toString()}`, undefined, { route: '/v1/blocklist/clients/{clientid}/groups', ...options });
+    const objects = body && typeof body === 'object' ? (body as { objects?: unknown }).objects : undefined;
+    return checkIpGroups(expectArray(objects, route), route);
+  }
+
+  /** Creates groups; the service answers no id (`body: null`): what it made is found by reading again. */
+  async createAccessRules(clientId: number, request: ApiAccessRulesCreate, options?: CallOptions): Promise<void> {
+    await this.http.call('POST', `/v1/blocklist/clients/${clientId}/access_rules`, request, { idempotent: false, route: '/v1/blocklist/clients/{clientid}/access_rules', ...options });
+  }
+
+  /** Deletes groups by rule type and id. */
+  async deleteIpGroups(clientId: number, rules: readonly { readonly rule_type: string; readonly ids: readonly number[] }[], options?: CallOptions): Promise<unknown> {
+    return this.http.call('DELETE', `/v1/blocklist/clients/${clientId}/groups`, { rules }, { route: '/v1/blocklist/clients/{clientid}/groups', ...options });
   }
 }
 

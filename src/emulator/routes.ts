@@ -4,6 +4,7 @@ import type { Handler } from './core.js';
 import { listAttacks, listVulns, pageAttacks } from './demo/handlers.js';
 import { HttpError } from './envelope.js';
 import { actionByHit, listHits } from './hits/handlers.js';
+import { createAccessRules, deleteGroups, listGroups } from './ip/groups.js';
 import { createIpRules, deleteIpRules, listIpRules } from './ip/handlers.js';
 import { listCredentialConfigs } from './rules/credential-configs.js';
 import { createHint, deleteHints, listActions, listHints } from './rules/handlers.js';
@@ -22,6 +23,8 @@ const ROUTES: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   '/v1/objects/action/by_hit': { POST: actionByHit },
   '/v4/ip_rules': { GET: listIpRules, POST: createIpRules, DELETE: deleteIpRules },
   '/v3/hint/{id}': { PUT: updateHint },
+  '/v1/blocklist/clients/{clientid}/groups': { GET: listGroups, DELETE: deleteGroups },
+  '/v1/blocklist/clients/{clientid}/access_rules': { POST: createAccessRules },
   '/v4/clients/{clientid}/credential_stuffing/configs': { GET: listCredentialConfigs },
 };
 

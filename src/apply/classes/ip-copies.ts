@@ -1,10 +1,10 @@
 /** Another writer's copies of the IP values this run created (see apply/concurrent-copies.ts). */
 import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
-import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { listedIpWriteKey, ipWriteKey } from '../../model/ip-fingerprint.js';
 import type { IpChange, CreateIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
-import { plainIpEntry, type IpListName } from '../../model/ip.js';
+import { plainIpEntry, type IpListName, type IpRuleType, type LiveIpEntry } from '../../model/ip.js';
+import { ipBackendOf } from '../../live/ip-backends/index.js';
 import { ipListing } from './ip-calls.js';
 
 export function ipCopyFinder(): CopyFinder<IpChange> {
@@ -56,14 +56,15 @@ async function ipCopies(client: number, list: IpListName, keys: ReadonlyMap<stri
     lowest.set(key, Math.min(lowest.get(key) ?? holder, holder));
     entriesOf.set(holder, [...(entriesOf.get(holder) ?? []), { key, value }]);
   }
-  for (const object of objects) {
-    const entries = liveEntriesFromIpRule(object).filter((entry) => entry.owner === options.owner);
-    if (entries.length === 0) continue;
+  const owned = new Map<number, LiveIpEntry[]>();
+  const typeOf = new Map<number, IpRuleType>(objects.map((entry) => [entry.id, entry.ruleType]));
+  for (const entry of objects) if (entry.owner === options.owner) owned.set(entry.id, [...(owned.get(entry.id) ?? []), entry]);
+  for (const [id, entries] of owned) {
     // The listing's view of an object replaces what this run assumed of it.
-    entriesOf.set(object.id, entries.map((entry) => ({ key: listedIpWriteKey(entry), value: entry.value })));
+    entriesOf.set(id, entries.map((entry) => ({ key: listedIpWriteKey(entry), value: entry.value })));
     for (const entry of entries) {
       const key = listedIpWriteKey(entry);
-      if (key !== undefined && keys.has(key)) lowest.set(key, Math.min(lowest.get(key) ?? object.id, object.id));
+      if (key !== undefined && keys.has(key)) lowest.set(key, Math.min(lowest.get(key) ?? id, id));
     }
   }
   const copies: ConcurrentCopy[] = [];
@@ -72,6 +73,9 @@ async function ipCopies(client: number, list: IpListName, keys: ReadonlyMap<stri
     if (!keptBy.every((kept) => kept !== undefined && kept < id)) continue;
     copies.push({ kind: 'ip', client, id, kept: Math.min(...(keptBy as number[])), list, values: entries.map((entry) => entry.value) });
   }
-  if (copies.length > 0) await options.reads.api.deleteIpRules(client, list, copies.map((copy) => copy.id), options.stop ? { stopRetrying: options.stop } : {});
+  if (copies.length > 0) {
+    const refs = copies.map((copy) => ({ id: copy.id, ruleType: typeOf.get(copy.id) ?? 'ip_range' }));
+    await ipBackendOf(options.reads.api).delete(options.reads.api, client, list, refs, options.stop ? { stopRetrying: options.stop } : {});
+  }
   return copies;
 }

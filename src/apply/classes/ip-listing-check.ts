@@ -1,5 +1,4 @@
 /** What the IP-list listings must show after an apply's IP writes (see apply/settle.ts). */
-import { liveEntriesFromIpRule } from '../../live/normalize-ip-rule.js';
 import { listedIpWriteKey, ipWriteKey } from '../../model/ip-fingerprint.js';
 import type { IpChange, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
@@ -45,9 +44,8 @@ export function ipListingCheck(): ListingCheck<IpChange> {
       for (const [clientList, expected] of byList) {
         const [client, list] = clientList.split('|') as [string, IpListName];
         const objects = await reads.read(ipListing(Number(client), list));
-        const listedIds = new Set(objects.map((object) => object.id));
-        const listedKeys = new Set(objects.flatMap((object) => liveEntriesFromIpRule(object)).flatMap((entry) =>
-          entry.owner === owner ? (listedIpWriteKey(entry) ?? []) : []));
+        const listedIds = new Set(objects.map((entry) => entry.id));
+        const listedKeys = new Set(objects.flatMap((entry) => (entry.owner === owner ? (listedIpWriteKey(entry) ?? []) : [])));
         if (expected.keys.some((key) => !listedKeys.has(key))) return false;
         if (expected.gone.some((id) => listedIds.has(id))) return false;
       }

@@ -31,8 +31,9 @@ export const IP_WRITES: ApplyClass<IpChange> = {
       const kept = all.length - ids.length;
       const going = new Set(ids);
       let done: Awaited<ReturnType<typeof deleteIp>> | undefined;
+      const typeOf = new Map(change.objects.map((object) => [object.id, (object.entries[0] ?? object.moved[0])?.ruleType ?? 'ip_range'] as const));
       for (const [list, listed] of deletedIdsByList(change)) {
-        const batch = listed.filter((id) => going.has(id));
+        const batch = listed.filter((id) => going.has(id)).map((id) => ({ id, ruleType: typeOf.get(id) ?? 'ip_range' }));
         if (batch.length === 0) continue;
         const answer = await deleteIp(change.client, list, batch, run.context);
         // Applied when any list's call deleted something.

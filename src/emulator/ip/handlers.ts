@@ -103,7 +103,7 @@ function setSingular(object: IpObject): void {
 }
 
 /** Live, unexpired objects of the same client, list, type and pools holding any requested value. */
-function liveHolders(core: EmulatorCore, draft: IpRuleDraft): Set<Stored<IpObject>> {
+export function liveHolders(core: EmulatorCore, draft: Pick<IpRuleDraft, 'clientid' | 'list' | 'rule_type' | 'pools' | 'values'>): Set<Stored<IpObject>> {
   const pools = JSON.stringify(draft.pools);
   const holders = new Set<Stored<IpObject>>();
   for (const stored of core.state.ipObjects.values()) {

@@ -20,7 +20,8 @@ export interface IpRuleDraft {
   force: boolean;
 }
 
-const SOURCE_CHECKS: Readonly<Record<Exclude<IpRuleType, 'ip_range'>, (v: string) => string | undefined>> = {
+/** A country, proxy type or datacenter as the service stores it, or undefined when it is not one. */
+export const SOURCE_CHECKS: Readonly<Record<Exclude<IpRuleType, 'ip_range'>, (v: string) => string | undefined>> = {
   country: (v) => (COUNTRY_CODES.has(v.toUpperCase()) ? v.toUpperCase() : undefined),
   proxy_type: (v) => ((PROXY_TYPES as readonly string[]).includes(v.toUpperCase()) ? v.toUpperCase() : undefined),
   datacenter: (v) => ((DATACENTERS as readonly string[]).includes(v.toLowerCase()) ? v.toLowerCase() : undefined),

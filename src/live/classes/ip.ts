@@ -1,8 +1,7 @@
 /** IP-list entries as the live reader reads them: each of a client's three lists, every object split into its values. */
 import { IP_LISTS, ipGroupKey, type DesiredIpEntry, type LiveIpEntry } from '../../model/ip.js';
-import { listIpObjects } from '../ip-listing.js';
+import { ipBackendOf } from '../ip-backends/index.js';
 import { listingKey, type ListingKey } from '../listing-sizes.js';
-import { liveEntriesFromIpRule } from '../normalize-ip-rule.js';
 import type { LiveClass } from './class.js';
 import { IP_JOURNAL } from './ip-journal.js';
 
@@ -34,7 +33,8 @@ export const IP_READER: LiveClass<LiveIpEntry, DesiredIpEntry> = {
     return {
       listings: (client) => IP_LISTS.map((list) => async () => {
         const key = listingKey(client, list);
-        listed.push(await listIpObjects(api, client, list, (object) => liveEntriesFromIpRule(object, intern), {
+        listed.push(await ipBackendOf(api).list(api, client, list, {
+          intern,
           signal,
           paging: context.paging(key, `${list} IP list of client ${client}`),
           onListed: (objects) => context.listed(key, objects),

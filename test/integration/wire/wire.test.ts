@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
-import { ipRuleCreateRequest } from '../../../src/apply/classes/ip-requests.js';
+import { ipRuleCreateRequest } from '../../../src/live/ip-backends/v4-requests.js';
 import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/classes/rule-requests.js';
 import { readAttackHits, readHitWindow, readRequestHits } from '../../../src/hits/read.js';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';

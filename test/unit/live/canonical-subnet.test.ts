@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalSubnet } from '../../../src/live/normalize-ip-rule.js';
+import { canonicalSubnet } from '../../../src/live/ip-backends/entries.js';
 import { canonicalCidr } from '../../../src/model/cidr.js';
 
 describe('canonicalSubnet (the listing fast path)', () => {

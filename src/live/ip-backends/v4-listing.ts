@@ -3,11 +3,11 @@
  * The plan's read (classes/ip.ts) and the reads after a write (settle, other
  * writers' copies) both list through here.
  */
-import type { ApiIpRule } from '../api/records.js';
-import { IP_RULE_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
-import type { IpListName } from '../model/ip.js';
-import { lastById, normalized } from './classes/class.js';
-import { fetchAllPages, type PagingOptions } from './paging.js';
+import type { ApiIpRule } from '../../api/records.js';
+import { IP_RULE_PAGE_LIMIT, type ServiceApi } from '../../api/service.js';
+import type { IpListName } from '../../model/ip.js';
+import { lastById, normalized } from '../classes/class.js';
+import { fetchAllPages, type PagingOptions } from '../paging.js';
 
 export interface IpListingOptions {
   readonly signal?: AbortSignal;
