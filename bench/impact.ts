@@ -194,15 +194,19 @@ async function child(mode: string, policies: string): Promise<void> {
   await http.close();
 }
 
-/** The impact's listing pages, fetched and parsed through the same client and in the same slices, and nothing more. */
+/**
+ * The impact's listing pages, fetched and parsed through the same client and
+ * in the same slices, and nothing more: newest first, as the service's client
+ * reads them, each slice ending at the second the last one ended on.
+ */
 async function floorRead(api: ServiceApi, window: { from: number; to: number }): Promise<number> {
   let listings = 0;
-  let from = window.from;
+  let to = window.to;
   for (;;) {
-    let last = from;
+    let last = to;
     let capped = true;
     for (let offset = 0; offset + HIT_PAGE_LIMIT <= HIT_OFFSET_CAP; offset += HIT_PAGE_LIMIT) {
-      const page = await api.listHits(CLIENT, { ...standardHitFilter({ from, to: window.to }), poolid: [APPLICATION] }, offset);
+      const page = await api.listHits(CLIENT, { ...standardHitFilter({ from: window.from, to }), poolid: [APPLICATION] }, offset);
       listings += 1;
       last = (page[page.length - 1] as { time?: number } | undefined)?.time ?? last;
       if (page.length < HIT_PAGE_LIMIT) {
@@ -211,7 +215,9 @@ async function floorRead(api: ServiceApi, window: { from: number; to: number }):
       }
     }
     if (!capped) return listings;
-    from = last;
+    // A slice of one second still full: the reader refuses it too.
+    if (last >= to) throw new Error('the floor read a second holding more hits than one filter can page through');
+    to = last;
   }
 }
 

@@ -5,7 +5,7 @@
 import { ApiProtocolError } from '../errors.js';
 import { checkHints, checkIpGroups, checkIpRules } from './check-records.js';
 import type { ApiClient, CallOptions } from './client.js';
-import { DEFAULT_IP_API, type IpApiName } from '../model/ip-api.js';
+import { DEFAULT_IP_API, type IpApiName } from '../model/ip-list-apis.js';
 import type { ApiAccessRulesCreate, ApiApplication, ApiHint, ApiHintCreate, ApiHintUpdate, ApiIpGroup, ApiIpRule, ApiIpRuleCreate } from './records.js';
 
 export const HINT_PAGE_LIMIT = 1000;

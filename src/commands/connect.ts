@@ -11,6 +11,7 @@ import { ServiceApi } from '../api/service.js';
 import type { RunningEmulator } from '../emulator/index.js';
 import { type ApiError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { DEFAULT_IP_API } from '../model/ip-list-apis.js';
 import type { ConnectionOptions } from './options.js';
 
 export interface Connection {
@@ -87,7 +88,7 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
   });
   const reloader = emulator ? undefined : credentialReloader(sources, credentials, (next) => http.setCredentials(next), logger.child({ module: 'credentials' }));
   return {
-    api: new ServiceApi(http),
+    api: new ServiceApi(http, options.ipApi ?? DEFAULT_IP_API),
     reloadCredentials: () => reloader?.reload() ?? Promise.resolve('not-from-files'),
     ...(emulator ? { emulator } : {}),
     target: emulator ? `embedded emulator at ${emulator.url}` : new URL(baseUrl).origin,

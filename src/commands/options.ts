@@ -2,6 +2,7 @@
  * Options shared by the commands that read policies or talk to the API, with
  * their environment fallbacks (contract.md, "Connecting to the service").
  */
+import { DEFAULT_IP_API, IP_APIS, type IpApiName } from '../model/ip-list-apis.js';
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from './commander.js';
@@ -39,6 +40,7 @@ export interface ConnectionOptions {
   owner: string;
   concurrency: number;
   requestTimeout: number;
+  ipApi: IpApiName;
 }
 
 export interface LogFlags {
@@ -61,6 +63,7 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--emulator-data <file>', 'with --emulator: keep its state in this file'))
     .addOption(new Option('--emulator-lag <ms>', 'with --emulator: listings lag writes by this long').argParser(nonNegativeInt).hideHelp())
     .addOption(new Option('--owner <name>', 'owner name written on managed objects').env('RAMPART_OWNER').default(DEFAULT_OWNER).argParser(ownerName))
+    .addOption(new Option('--ip-api <api>', 'the IP-list API to read and write: v4 (/v4/ip_rules) or groups (/v1/blocklist)').choices(IP_APIS).env('RAMPART_IP_API').default(DEFAULT_IP_API))
     .addOption(new Option('--concurrency <n>', 'API calls in flight at once').default(8).argParser(positiveInt))
     .addOption(new Option('--request-timeout <ms>', 'timeout of one API call').default(30_000).argParser(positiveInt));
 }

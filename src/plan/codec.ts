@@ -23,10 +23,11 @@ export function encodePlan(plan: Plan): PlanDocument {
 /** The whole document from its body, already encoded, and the plan's digests. */
 export function withFigures(body: PlanBody, plan: Pick<Plan, 'desiredDigest' | 'liveDigest'>): PlanDocument {
   // Keys in the document's order (pinned plans compare byte for byte).
-  const { format_version, owner, rule_updates, adopt, target, summary, api_calls, safety, ...rest } = body;
+  const { format_version, owner, rule_updates, ip_api, adopt, target, summary, api_calls, safety, ...rest } = body;
   return {
     format_version, owner,
     ...(rule_updates ? { rule_updates } : {}),
+    ...(ip_api ? { ip_api } : {}),
     ...(adopt ? { adopt } : {}),
     ...(target ? { target } : {}),
     summary, api_calls, safety,
@@ -48,6 +49,7 @@ export function encodePlanBody(plan: Plan): PlanBody {
     format_version: PLAN_FORMAT_VERSION,
     owner: plan.owner,
     ...(plan.ruleUpdates ? { rule_updates: plan.ruleUpdates } : {}),
+    ...(plan.ipApi ? { ip_api: plan.ipApi } : {}),
     ...(plan.adopt ? { adopt: plan.adopt } : {}),
     ...(plan.target ? { target: encodeTarget(plan.target) } : {}),
     summary: plan.summary,

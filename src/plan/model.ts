@@ -11,12 +11,16 @@ import type { Change } from '../model/change.js';
 import type { PlanConflict, PlanKept, PlanLeftUnmanaged, PlanNote, PlanSummary, PlanUnmanaged } from './types.js';
 import type { ImpactPath, ImpactEffect } from './change-document.js';
 
+import type { IpApiName } from '../model/ip-list-apis.js';
+
 export interface Plan {
   readonly owner: string;
   /** Updates in place turned off (`--rule-updates replace`): `apply --plan` plans the same way. */
   readonly ruleUpdates?: 'replace';
   /** Unmanaged objects equal to declarations are adopted (`--adopt`). */
   readonly adopt?: true;
+  /** The IP-list API read and written, where it is not the default (v4). */
+  readonly ipApi?: IpApiName;
   /** `--target`: the declarations the plan is narrowed to. */
   readonly target?: Target;
   readonly summary: PlanSummary;

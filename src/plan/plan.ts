@@ -1,4 +1,5 @@
 import type { Change } from '../model/change.js';
+import { DEFAULT_IP_API, type IpApiName } from '../model/ip-list-apis.js';
 import type { Conflict, UnmanagedMatch } from './adopt.js';
 import type { ExportedObject } from '../model/exported.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
@@ -26,6 +27,8 @@ export interface PlanOptions extends Partial<SafetyLimits> {
   readonly adopt?: boolean;
   /** Unmanaged objects earlier exports wrote into the policies (src/export/record.ts). */
   readonly exported?: readonly ExportedObject[];
+  /** The IP-list API the live state was read through, and the writes will go (default v4): it counts the calls. */
+  readonly ipApi?: IpApiName;
 }
 
 /**
@@ -50,8 +53,9 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     owner,
     ...(options.ruleUpdates === 'replace' ? { ruleUpdates: 'replace' } : {}),
     ...(options.adopt ? { adopt: true } : {}),
+    ...(options.ipApi && options.ipApi !== DEFAULT_IP_API ? { ipApi: options.ipApi } : {}),
     summary,
-    apiCalls: apiCalls(changes),
+    apiCalls: apiCalls(changes, options.ipApi),
     safety: safetyOf(changes, result.owned, limits),
     // Computed when first asked: a JSON, markdown or saved plan asks; a text plan, an apply from the command line
     // and a daemon cycle never do.
@@ -94,7 +98,7 @@ export function restrictPlan(plan: Plan, keep: (change: Change) => Change | unde
   return {
     ...plan,
     summary: summarize(changes, plan.summary.unchanged),
-    apiCalls: apiCalls(changes),
+    apiCalls: apiCalls(changes, plan.ipApi),
     safety: safetyOf(changes, plan.safety.ownedCount, limits),
     changes,
   };
@@ -105,9 +109,9 @@ export function hasChanges(plan: { readonly changes: readonly unknown[] }): bool
 }
 
 /** Calls the changes take: one each, but some classes share calls (a client's rule deletes go in batches). */
-export function apiCalls(changes: readonly Change[]): number {
+export function apiCalls(changes: readonly Change[], ipApi: IpApiName = DEFAULT_IP_API): number {
   let calls = 0;
-  for (const [kind, group] of groupByClass(changes)) calls += planClass(kind).calls(group);
+  for (const [kind, group] of groupByClass(changes)) calls += planClass(kind).calls(group, { ipApi });
   return calls;
 }
 

@@ -7,6 +7,7 @@
  * applier adds `withOwnerMark(text, plan.owner)`.
  */
 
+import type { IpApiName } from '../model/ip-list-apis.js';
 import type { ObjectClass } from '../model/object-class.js';
 import type { PlanIpChange } from './classes/ip-document.js';
 import type { PlanRuleChange } from './classes/rule-document.js';
@@ -160,6 +161,8 @@ export interface PlanDocument {
   readonly owner: string;
   /** Present when updates in place were turned off (`--rule-updates replace`); `apply --plan` plans the same way. */
   readonly rule_updates?: 'replace';
+  /** The IP-list API the plan read and will write through, where it is not v4 (the default). */
+  readonly ip_api?: IpApiName;
   /** Present when unmanaged objects equal to declarations are adopted (`--adopt`); `apply --plan` plans the same way. */
   readonly adopt?: true;
   /** Present with `--target`: the declarations the plan is narrowed to, and how many changes of the full plan it leaves out. */

@@ -160,6 +160,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
     ...settings.limits,
     ruleUpdates: settings.ruleUpdates,
     adopt: settings.adopt,
+    ipApi: options.api.ipApi,
   });
   const plan = settings.target ? targetPlan(full, settings.target).plan : full;
   const ms = (from: number, to: number) => Math.round(to - from);

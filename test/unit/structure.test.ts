@@ -173,3 +173,20 @@ describe('errors', () => {
     expect(plain.length, plain.join('\n')).toBeLessThanOrEqual(3);
   });
 });
+
+describe('the IP-list backends', () => {
+  const BACKENDS = join(SRC, 'live', 'ip-backends');
+  const outside = () => sources(SRC).filter((file) => !file.startsWith(BACKENDS) && !['api', 'emulator'].includes(folderOf(file) ?? ''));
+
+  it('are called only inside live/ip-backends: the IP adapters use neither API\'s client calls', () => {
+    const calls = outside().flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\.(listIpRules|createIpRule|deleteIpRules|listIpGroups|createAccessRules|deleteIpGroups)\(/g)]
+      .map((match) => `${relative(SRC, file)} calls ${match[1] ?? ''}`));
+    expect(calls).toEqual([]);
+  });
+
+  it('are reached through their index alone: no file outside imports one backend', () => {
+    const imports = outside().flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/from ["']([^"']*ip-backends\/(?!index\.js)[^"']+)["']/g)]
+      .map((match) => `${relative(SRC, file)} imports ${match[1] ?? ''}`));
+    expect(imports).toEqual([]);
+  });
+});

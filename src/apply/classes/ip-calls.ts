@@ -21,6 +21,7 @@ import type { ListingRead } from '../listing-reads.js';
 /** One object holding `declared` (values sharing a list, type, pools, expiry and reason); `force` moves them out of the objects holding them. */
 export async function createIp(declared: readonly IpEntry[], force: boolean, context: ExecuteContext): Promise<Outcome> {
   const backend = ipBackendOf(context.api);
+  if (force && !backend.movesValues) throw cannotMove(backend.name, declared);
   const entries = declared.map(plainIpEntry);
   const live = entries.map((entry) => ({
     ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner, fingerprint: ipFingerprint(entry),
@@ -123,12 +124,17 @@ function ipAnswerRewrites(declared: readonly IpEntry[], stored: readonly LiveIpE
  * delete the group and create it again, its values unprotected in between.
  */
 export function adoptIp(change: AdoptIp, context: ExecuteContext): Promise<Outcome> {
-  const backend = ipBackendOf(context.api);
-  if (!backend.movesValues) {
-    throw new ApplyFailedError(`adopting ${describe(change.entries)} needs an IP-list API that moves a value into a group of ours; the ${backend.name} API cannot ` +
-      '(it would delete the group and create it again, its values unprotected in between). Adopt with --ip-api v4 (both APIs show the same lists), then switch back');
-  }
   return createIp(change.entries, true, context);
+}
+
+/**
+ * Moving values out of an object (adopting them, or keeping them when others
+ * of the object go) needs an API that moves a value; the groups API would
+ * delete the group and create it again, its values unprotected in between.
+ */
+function cannotMove(api: string, entries: readonly IpEntry[]): ApplyFailedError {
+  return new ApplyFailedError(`moving ${describe(entries)} out of the object that holds them needs an IP-list API that moves values; the ${api} API cannot ` +
+    '(it would delete the group and create it again, its values unprotected in between). Make this change with --ip-api v4 (both APIs show the same lists), then switch back');
 }
 
 /**

@@ -7,7 +7,7 @@
  * IP class and its policy language do not change with it.
  */
 import type { CallOptions } from '../../api/client.js';
-import type { IpApiName } from '../../model/ip-api.js';
+import type { IpApiName } from '../../model/ip-list-apis.js';
 import type { ServiceApi } from '../../api/service.js';
 import type { Interner } from '../../model/interner.js';
 import type { IpEntry, IpListName, IpRuleType, LiveIpEntry } from '../../model/ip.js';

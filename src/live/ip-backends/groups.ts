@@ -19,7 +19,7 @@
 import type { ApiIpGroup } from '../../api/records.js';
 import { IP_GROUP_PAGE_LIMIT } from '../../api/service.js';
 import { InternalError } from '../../errors.js';
-import { ipCreateCalls } from '../../model/ip-api.js';
+import { ipCreateCalls } from '../../model/ip-list-apis.js';
 import { ipFingerprint } from '../../model/ip-fingerprint.js';
 import { IP_LISTS, IP_RULE_TYPES, type IpListName, type IpRuleType, NEVER_EXPIRES } from '../../model/ip.js';
 import { withOwnerMark } from '../../model/ownership.js';

@@ -1,5 +1,5 @@
 /** The IP-list backend of a connection: the one place that picks between the two APIs. */
-import type { IpApiName } from '../../model/ip-api.js';
+import type { IpApiName } from '../../model/ip-list-apis.js';
 import type { ServiceApi } from '../../api/service.js';
 import type { IpBackend } from './backend.js';
 import { GROUPS_BACKEND } from './groups.js';

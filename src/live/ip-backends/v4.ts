@@ -5,7 +5,7 @@
  * objects that held them; a delete names its list, one call per list.
  */
 import { checkIpRules } from '../../api/check-records.js';
-import { ipCreateCalls } from '../../model/ip-api.js';
+import { ipCreateCalls } from '../../model/ip-list-apis.js';
 import type { IpBackend } from './backend.js';
 import { listIpObjects } from './v4-listing.js';
 import { liveEntriesFromIpRule } from './v4-records.js';

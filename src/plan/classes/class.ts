@@ -5,6 +5,7 @@
  * class implements this once, in one module; code over plans looks the class
  * up by the change's `kind` and never asks which class a change is.
  */
+import type { IpApiName } from '../../model/ip-list-apis.js';
 import type { Change } from '../../model/change.js';
 import type { KeyedDiff } from '../diff-keyed.js';
 import type { Source } from '../../model/source.js';
@@ -49,8 +50,8 @@ export interface PlanClass<M = Change, C = PlanChange, D = unknown, L = unknown>
   counts(change: M): ObjectCounts;
   /** What one change deletes that the mass-delete guard counts. */
   guarded(change: M): GuardedDeletes;
-  /** API calls the class's changes of a plan take together (deletes may share calls). */
-  calls(changes: readonly M[]): number;
+  /** API calls the class's changes of a plan take together (deletes may share calls), on the account's IP-list API. */
+  calls(changes: readonly M[], context: { readonly ipApi: IpApiName }): number;
   /** One line naming the change, for apply's report: `create rule block-admin (a.yaml:4:5)`. */
   describe(change: M): string;
   /** Owned ids a create or adoption takes over: their deletes wait for it to succeed. */

@@ -3,6 +3,7 @@ import { InternalError } from '../../errors.js';
 import { deletedIdsByList, type IpChange, type DeleteIp, type IpAttributesBefore, type CreateIp, type AdoptIp } from '../../model/ip-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { IpEntry, LiveIpEntry } from '../../model/ip.js';
+import { ipCreateCalls, type IpApiName } from '../../model/ip-list-apis.js';
 import { IP_DIGEST } from './ip-digest.js';
 import type { ObjectCounts } from '../counts.js';
 import type { GuardedDeletes } from '../safety.js';
@@ -45,8 +46,10 @@ const TO_PLAN: ByAction<IpChange, PlanIpChange> = {
   delete: (change) => deleteChange(change),
 };
 
-/** The calls a change makes. */
-const CALLS: ByAction<IpChange, number> = { create: () => 1, adopt: () => 1, delete: (c) => deletedIdsByList(c).size };
+/** The calls a change makes on an IP-list API: a create one per object it writes, a delete one per list. */
+function callsOn(ipApi: IpApiName): ByAction<IpChange, number> {
+  return { create: (c) => ipCreateCalls(ipApi, c.entries.length), adopt: () => 1, delete: (c) => deletedIdsByList(c).size };
+}
 
 const COUNTS: ByAction<IpChange, ObjectCounts> = {
   create: (change) => (change.force ? { replace: change.entries.length } : { create: change.entries.length }),
@@ -117,7 +120,10 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry>
   counts: (change) => onAction(change, COUNTS),
   guarded: (change) => onAction(change, GUARDED),
   // A create or adoption is one call; a delete one call per list of its client's batch.
-  calls: (changes) => changes.reduce((sum, change) => sum + onAction(change, CALLS), 0),
+  calls: (changes, { ipApi }) => {
+    const calls = callsOn(ipApi);
+    return changes.reduce((sum, change) => sum + onAction(change, calls), 0);
+  },
   describe: (change) => onAction(change, DESCRIBE),
   takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE }),
   deletesFirst: () => NONE,

@@ -28,6 +28,8 @@ const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': AN
 export function renderText(plan: PlanBody, options: TextOptions = {}): string {
   const paint = (code: string, text: string): string => (options.color ? `${code}${text}${ANSI.reset}` : text);
   const out: string[] = [];
+  // v4 is the default and goes unsaid; the other API is named first, so a reviewer knows what was read.
+  if (plan.ip_api) out.push(paint(ANSI.dim, `IP lists read and written through the ${plan.ip_api} API (--ip-api ${plan.ip_api})`), '');
   const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));
   for (const [client, blocks] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
     out.push(paint(ANSI.bold, `Client ${client}`));
