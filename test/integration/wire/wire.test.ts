@@ -20,6 +20,7 @@ import { ServiceApi } from '../../../src/api/service.js';
 import { ipRuleCreateRequest } from '../../../src/live/ip-backends/v4-requests.js';
 import { hintCreateRequest, hintUpdateRequest } from '../../../src/apply/classes/rule-requests.js';
 import { readAttackHits, readHitWindow, readRequestHits } from '../../../src/hits/read.js';
+import { ipBackendOf } from '../../../src/live/ip-backends/index.js';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
 import { ipGroupKey, type IpEntry } from '../../../src/model/ip.js';
 import type { DesiredRule } from '../../../src/model/rule.js';
@@ -181,7 +182,7 @@ describe('the wire: IP lists', () => {
   const lists = {
     deny: [
       { ips: ['203.0.113.0/24'], reason: 'scanner', expires: 'never' },
-      { countries: ['KP', 'IR'], expires: '2027-01-01' },
+      { countries: ['KP', 'IR'], expires: '2070-01-01' },
       { proxies: ['TOR', 'VPN'] },
       { datacenters: ['aws'] },
     ],
@@ -206,6 +207,44 @@ describe('the wire: IP lists', () => {
     const fixture = expectPinned('ip-lists-create', 'IP-list entries of every rule type and list, created', lists, requests);
     if (!UPDATE) checkEvidence('ip-lists-create', fixture);
     for (const request of Object.values(requests)) await emulatorApi.createIpRule(request.body as never);
+  });
+});
+
+describe('the wire: the successor IP-list API (groups)', () => {
+  const lists = {
+    deny: [{ ips: ['203.0.113.0/24'], reason: 'scanner', expires: '2070-01-01' }, { countries: ['KP', 'IR'], expires: '2070-01-01' }],
+    gray: [{ datacenters: ['aws'], expires: '2070-01-01' }],
+  };
+
+  it('creates one group per value, reads a list, deletes by rule type', async () => {
+    const text = stringify({ version: 1, client: CLIENT, application: 'all', ip_lists: lists });
+    const result = loadPolicyTexts([{ file: 'wire.yaml', text }], { now: NOW });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const entries = result.desired?.ipEntries ?? [];
+    const { api, sent } = recordingApi((method) => (method === 'GET' ? { objects: [] } : null));
+    const groups = new ServiceApi((api as unknown as { http: ApiClient }).http, 'groups');
+    const backend = ipBackendOf(groups);
+    const subnet = entries.filter((e) => e.ruleType === 'ip_range');
+    const countries = entries.filter((e) => e.ruleType === 'country');
+    await backend.create(groups, subnet, OWNER, false, {});
+    await backend.create(groups, countries, OWNER, false, {});
+    await backend.list(groups, CLIENT, 'black');
+    await backend.delete(groups, CLIENT, 'black', [{ id: 21, ruleType: 'country' }, { id: 22, ruleType: 'ip_range' }, { id: 23, ruleType: 'country' }], {});
+    const requests = Object.fromEntries(sent.map((request, index) => [`request ${index + 1}`, request]));
+    const fixture = expectPinned('ip-groups', 'a subnet and two countries created on the groups API (one group per value), a list read, groups deleted', lists, requests);
+    if (!UPDATE) checkEvidence('ip-groups', fixture);
+    // The pinned creates, against the emulator's own reading of the groups API.
+    const emulated = new ServiceApi(new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } }), 'groups');
+    try {
+      for (const request of sent.filter((r) => r.method === 'POST')) {
+        await emulated.createAccessRules(50001, request.body as never);
+      }
+      const listed = await ipBackendOf(emulated).list(emulated, 50001, 'black');
+      expect(listed.map((entry) => entry.value).sort()).toEqual(['203.0.113.0/24', 'IR', 'KP']);
+      expect(new Set(listed.map((entry) => entry.id)).size).toBe(3);
+    } finally {
+      await emulated.http.close();
+    }
   });
 });
 
