@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { DEFAULT_IP_API, type IpApiName } from '../../src/model/ip-list-apis.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { injectFaults, SOAK_LAGS_MS, type FaultLabel } from './faults.js';
 import { plantForeignObjects } from './foreign.js';
@@ -35,6 +36,8 @@ export interface SoakOptions {
   readonly log?: (line: string) => void;
   /** Keep the work directory (policies, data file) for a post-mortem. */
   readonly keepWorkDir?: boolean;
+  /** The IP-list API every run reads and writes through (default v4). */
+  readonly ipApi?: IpApiName;
 }
 
 export interface SoakResult {
@@ -125,6 +128,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     RAMPART_POLICIES: policies,
     RAMPART_LOG_FORMAT: 'json',
     RAMPART_LOG_LEVEL: 'warn',
+    RAMPART_IP_API: options.ipApi ?? DEFAULT_IP_API,
     // Backoff from 100 ms instead of 1 s: more cycles per minute; Retry-After is still honoured.
     RAMPART_RETRY_BASE_MS: '100',
   };

@@ -33,6 +33,23 @@ describe('soak (short)', () => {
     expect(result.verdict.ownedIpValues).toBe(result.verdict.desiredIpValues);
     expect(result.verdict.desiredRules).toBeGreaterThan(0);
   }, 90_000);
+
+  it('converges exactly on the groups IP-list API too', async () => {
+    const result = await runSoak({
+      durationMs: 12_000,
+      seed: 20_261_206,
+      cli: join(ROOT, 'dist', 'cli.js'),
+      killChance: 0.3,
+      maxKillDelayMs: 1500,
+      ipApi: 'groups',
+    });
+    expect(result.verdict.problems).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.finalApplyExit).toBe(0);
+    expect(result.finalPlanExit).toBe(0);
+    expect(result.verdict.ownedIpValues).toBe(result.verdict.desiredIpValues);
+    expect(result.verdict.desiredIpValues).toBeGreaterThan(0);
+  }, 90_000);
 });
 
 describe('soak verdict', () => {

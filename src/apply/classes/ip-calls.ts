@@ -19,9 +19,9 @@ import { MAX_CREATE_ATTEMPTS, type ExecuteContext, type Outcome } from '../execu
 import type { ListingRead } from '../listing-reads.js';
 
 /** One object holding `declared` (values sharing a list, type, pools, expiry and reason); `force` moves them out of the objects holding them. */
-export async function createIp(declared: readonly IpEntry[], force: boolean, context: ExecuteContext): Promise<Outcome> {
+export async function createIp(declared: readonly IpEntry[], force: boolean, context: ExecuteContext, replaces: readonly number[] = []): Promise<Outcome> {
   const backend = ipBackendOf(context.api);
-  if (force && !backend.movesValues) throw cannotMove(backend.name, declared);
+  if (force && !backend.movesValues) await replaceFirst(declared, replaces, context);
   const entries = declared.map(plainIpEntry);
   const live = entries.map((entry) => ({
     ...entry, id: UNKNOWN_ID, objectSize: entries.length, owner: context.owner, fingerprint: ipFingerprint(entry),
@@ -125,6 +125,26 @@ function ipAnswerRewrites(declared: readonly IpEntry[], stored: readonly LiveIpE
  */
 export function adoptIp(change: AdoptIp, context: ExecuteContext): Promise<Outcome> {
   return createIp(change.entries, true, context);
+}
+
+/**
+ * A forced create on an API that cannot move a value (the groups API): the
+ * owned objects it replaces are deleted first, when they hold nothing but
+ * the values written again (a change of expiry or reason of our own group,
+ * the way the service's provider makes it: those values are unlisted between
+ * the two calls, nothing else is touched). Anything more (adopting a foreign
+ * group, rescuing values from a group whose others go) is refused.
+ */
+async function replaceFirst(declared: readonly IpEntry[], replaces: readonly number[], context: ExecuteContext): Promise<void> {
+  const [first] = declared;
+  const backend = ipBackendOf(context.api);
+  if (!first || replaces.length === 0) throw cannotMove(backend.name, declared);
+  const listed = await backend.list(context.api, first.client, first.list, context.stopRetrying ? { signal: context.stopRetrying } : {});
+  const written = new Set(declared.map((entry) => entry.value));
+  const held = listed.filter((entry) => replaces.includes(entry.id));
+  if (held.some((entry) => !written.has(entry.value) || entry.owner !== context.owner)) throw cannotMove(backend.name, declared);
+  const refs = [...new Map(held.map((entry) => [entry.id, { id: entry.id, ruleType: entry.ruleType }])).values()];
+  if (refs.length > 0) await deleteIp(first.client, first.list, refs, context);
 }
 
 /**

@@ -11,7 +11,7 @@ import { ipListingCheck } from './ip-listing-check.js';
 
 export const IP_WRITES: ApplyClass<IpChange> = {
   write: (change, context) => onAction(change, {
-    create: (c) => createIp(c.entries, c.force, context),
+    create: (c) => createIp(c.entries, c.force, context, c.replaces),
     adopt: (c) => adoptIp(c, context),
     delete: () => {
       throw new InternalError('IP deletes run through runDeletes');

@@ -92,6 +92,21 @@ describe('IP lists on the groups API', () => {
     expect((await cli(emu, 'plan', 'groups', ['--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('changes a value\'s reason as the service\'s provider does: its own group deleted, then created again, nothing else touched', async () => {
+    const emu = await emulator.start();
+    policies = await policyDir({ 'shop.yaml': policy(COUNTRIES) });
+    expect((await cli(emu, 'apply', 'groups', ['--auto-approve'])).code).toBe(0);
+    const before = emu.control.state().ipObjects.filter((s) => s.unlistedFromMs === undefined).map((s) => s.record.id);
+    await policies.write('shop.yaml', policy(COUNTRIES).replace('reason: scanners', 'reason: known scanners'));
+    const applied = await cli(emu, 'apply', 'groups', ['--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const after = emu.control.state().ipObjects.filter((s) => s.unlistedFromMs === undefined);
+    // The two subnets' groups replaced; every other group is the one it was.
+    expect(before.filter((id) => !after.some((s) => s.record.id === id))).toHaveLength(2);
+    expect(after.filter((s) => s.record.reason?.startsWith('known scanners'))).toHaveLength(2);
+    expect((await cli(emu, 'plan', 'groups', ['--detailed-exitcode'])).code).toBe(0);
+  });
+
   it('finds what a create made by reading again when groups appear late', async () => {
     const emu = await emulator.start({ listingLagMs: 300 });
     policies = await policyDir({ 'shop.yaml': policy(['KP']) });
