@@ -57,6 +57,16 @@ describe('IP lists on the groups API', () => {
       expect(again.code, `${api}: ${again.stdout}`).toBe(0);
     }
     expect((await cli(emu, 'plan', 'groups', ['--format', 'json'])).stdout).toContain('"ip_api": "groups"');
+
+    // A no-op plan's reads are the minimum: one page of each of the three lists, the rules, the
+    // credential-stuffing rules and the applications.
+    emu.control.resetCalls();
+    expect((await cli(emu, 'plan', 'groups')).code).toBe(0);
+    const routes = emu.control.calls().map((call) => call.route).sort();
+    expect(routes).toEqual([
+      'GET /v1/blocklist/clients/{clientid}/groups', 'GET /v1/blocklist/clients/{clientid}/groups', 'GET /v1/blocklist/clients/{clientid}/groups',
+      'GET /v4/clients/{clientid}/credential_stuffing/configs', 'POST /v1/objects/hint', 'POST /v1/objects/pool',
+    ]);
   });
 
   it('changes one country of twenty as a delete and a create, the other nineteen listed throughout', async () => {
