@@ -16,7 +16,7 @@
  * Speed is measured, not asserted: this prints figures; the tests check behaviour.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,8 @@ import { benchDaemonAtScale, type DaemonScaleFigures } from './lib/daemon-scale.
 import { benchFirstPlan, type FirstPlanFigures } from './lib/first-plan.js';
 import { spawnEmulator } from './lib/emulator-process.js';
 import { goalRows } from './lib/goals.js';
+import { compare, comparisonRows, machineClass, updated, type Baseline } from './lib/baseline.js';
+import { figuresOf } from './lib/figures.js';
 import { machineInfo, type MachineInfo } from './lib/machine.js';
 import { benchNoopPlan, type NoopPlanFigures } from './lib/noop-plan.js';
 import { ensureCliBuilt } from './soak/build.js';
@@ -68,6 +70,12 @@ const { values: flags } = parseArgs({
     impact: { type: 'boolean', default: false },
     /** Each no-op plan this many times, each with its floor right after it: the run of the median × floor is shown, with the range. */
     repeat: { type: 'string', default: '1' },
+    /** Exit 1 when a figure regressed past its tolerance against the baseline of this machine class (bench/lib/baseline.ts). */
+    check: { type: 'boolean', default: false },
+    /** Write this run's figures as the baseline of this machine class and mode: a deliberate step, reviewed like code. */
+    'update-baseline': { type: 'boolean', default: false },
+    /** The baseline file (default bench/baseline.json). */
+    baseline: { type: 'string' },
   },
 });
 const onlyScales = flags.scale?.map((spec) => {
@@ -272,3 +280,26 @@ function growthRow(plans: readonly NoopPlanFigures[]): string[] | undefined {
 const results = await main();
 console.log(flags.json ? JSON.stringify(results, null, 2) : render(results));
 if (flags['json-file']) await writeFile(flags['json-file'], `${JSON.stringify(results, null, 2)}\n`);
+process.exitCode = await againstBaseline(results);
+
+/** Prints each figure beside the committed baseline of this machine class; updates it when asked; the exit code `--check` wants. */
+async function againstBaseline(r: Results): Promise<number> {
+  const file = flags.baseline ?? join(fileURLToPath(new URL('../..', import.meta.url)), 'bench', 'baseline.json');
+  const baseline = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as Baseline;
+  const machine = machineClass(r.machine);
+  const figures = figuresOf(r);
+  const compared = compare(figures, baseline[machine]?.[r.mode]);
+  const out = process.stderr;
+  out.write(`\nAgainst the baseline of ${machine}, ${r.mode} (${baseline[machine]?.[r.mode]?.date ?? 'none yet'}):\n`);
+  out.write(`${table(['figure', 'now', 'baseline', 'ratio', 'verdict'], comparisonRows(compared))}\n`);
+  const regressions = compared.filter((c) => c.regression);
+  if (flags['update-baseline']) {
+    const m = r.machine;
+    const entry = { machine: `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, Node ${m.node}, ${m.platform}`, date: new Date().toISOString().slice(0, 10), figures: Object.fromEntries(figures.map((f) => [f.name, Math.round(f.value * 100) / 100])) };
+    await writeFile(file, `${JSON.stringify(updated(baseline, machine, r.mode, entry), null, 2)}\n`);
+    out.write(`wrote the ${r.mode} baseline of ${machine} to ${file}\n`);
+    return 0;
+  }
+  if (regressions.length > 0) out.write(`${regressions.length} figure(s) regressed past their tolerance${flags.check ? '' : ' (--check makes that an error)'}\n`);
+  return flags.check && regressions.length > 0 ? 1 : 0;
+}
