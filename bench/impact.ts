@@ -82,9 +82,9 @@ async function writePolicies(dir: string): Promise<void> {
   await writeFile(join(dir, 'impact.yaml'), `version: 1\nclient: ${CLIENT}\napplication: ${APPLICATION}\nmode: block\nrules:\n${rules.join('')}ip_lists:\n  deny:\n${deny.join('')}`);
 }
 
-function hitSeeds(nowSeconds: number): HitSeed[] {
+function hitSeeds(nowSeconds: number, count: number): HitSeed[] {
   const random = seededRandom(36);
-  return Array.from({ length: HITS }, (_, i) => {
+  return Array.from({ length: count }, (_, i) => {
     const path = Math.floor(random() * PATHS);
     return {
       clientid: CLIENT, poolid: APPLICATION, request_id: `b${i.toString(36)}`, domain: host(path), path: `/api/p${path}`,
@@ -95,11 +95,12 @@ function hitSeeds(nowSeconds: number): HitSeed[] {
   });
 }
 
-export async function benchImpact(emulator: BenchEmulator, policies: string): Promise<ImpactFigures> {
+/** `hits`: the window's size; `--quick` reads a tenth, so the quick run stays short. */
+export async function benchImpact(emulator: BenchEmulator, policies: string, hits = HITS): Promise<ImpactFigures> {
   await emulator.reset();
   await emulator.setConfig({ demoTraffic: false });
   await writePolicies(policies);
-  const seeds = hitSeeds(Math.floor(Date.now() / 1000));
+  const seeds = hitSeeds(Math.floor(Date.now() / 1000), hits);
   for (let i = 0; i < seeds.length; i += 2_000) await emulator.admin('POST', '/__admin/seed/hits', { hits: seeds.slice(i, i + 2_000) });
   const plan = await runChild<ChildReport>('plan', emulator.url, policies);
   const impact = await runChild<ChildReport>('impact', emulator.url, policies);
@@ -109,7 +110,7 @@ export async function benchImpact(emulator: BenchEmulator, policies: string): Pr
   const impactUnder = await runChild<ChildReport>('impact', emulator.url, policies, manifest);
   if (plan.changes !== CHANGES || impact.changes !== CHANGES) throw new Error(`the bench plan has ${plan.changes} changes, not ${CHANGES}`);
   return {
-    hits: HITS, changes: CHANGES,
+    hits, changes: CHANGES,
     planMs: plan.planMs, planMaxRssMb: plan.maxRssMb,
     impactMs: impact.impactMs, readMs: impact.readMs, impactMaxRssMb: impact.maxRssMb, listings: impact.listings, hitsRead: impact.hitsRead,
     floorMs: floor.floorMs, floorListings: floor.listings, floorMaxRssMb: floor.maxRssMb,

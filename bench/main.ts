@@ -11,7 +11,7 @@
  *   - the daemon: edit-to-first-call latency and resident memory;
  *   - nested values: a no-op plan over 1,000 abuse controls beside 1,000 vpatch rules (bench/kinds.ts);
  *   - the first plan of a large account: every declaration a create, each printed with its line;
- *   - `--impact` over 100k hits and 1,000 changes against fetching the same pages (bench/impact.ts).
+ *   - `--impact` over 100k hits (10k with `--quick`) and 1,000 changes against fetching the same pages (bench/impact.ts).
  *
  * Speed is measured, not asserted: this prints figures; the tests check behaviour.
  */
@@ -149,8 +149,8 @@ async function main(): Promise<Results> {
       progress('first plan: 10k rules + 50k IP values against an empty account');
       results.firstPlan = await benchFirstPlan(emulator, FIRST_PLAN_SCALE, policies);
     }
-    progress('plan --impact: 100k hits, 1,000 changes');
-    results.impact = await benchImpact(emulator, policies);
+    progress(`plan --impact: ${quick ? '10k' : '100k'} hits, 1,000 changes`);
+    results.impact = await benchImpact(emulator, policies, quick ? 10_000 : undefined);
     progress('no-op plan: 1,000 abuse controls beside 1,000 vpatch rules');
     results.kinds = await benchKinds(emulator, policies);
     progress('daemon: start, idle memory, edit-to-first-call');

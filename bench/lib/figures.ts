@@ -48,9 +48,10 @@ export function figuresOf(run: RunFigures): Figure[] {
   }
   if (run.daemonAtScale) add('daemon steady RSS 10k + 50k, manifests\' options', run.daemonAtScale.rssAfterCyclesMb, 'memory');
   if (run.impact) {
-    add('plan --impact: × floor', run.impact.ratio, 'time-ratio');
-    add('plan --impact: peak RSS over the plan', run.impact.extraRssMb, 'memory');
-    add('plan --impact: API calls', run.impact.listings, 'calls');
+    const impact = `plan --impact ${k(run.impact.hits)} hits`;
+    add(`${impact}: × floor`, run.impact.ratio, 'time-ratio');
+    add(`${impact}: peak RSS over the plan`, run.impact.extraRssMb, 'memory');
+    add(`${impact}: API calls`, run.impact.listings, 'calls');
   }
   return out;
 }
