@@ -39,7 +39,7 @@ export function combineDocuments(documents: readonly CompiledDocument[]): Valida
   const clientSources = compiled.flatMap((c) => (c.client === undefined || !c.clientAt ? [] : [clientSource(c.client, c.file, c.clientAt)]));
   const applicationSources = compiled.flatMap((c) => (c.client === undefined || !c.applicationAt
     ? []
-    : (c.applications ?? []).map((application) => applicationSource(c.client as number, application, c.file, c.applicationAt as { line: number; col: number }))));
+    : (c.applications ?? []).map((application) => clientSource(c.client as number, c.file, c.applicationAt as { line: number; col: number }, application))));
   // Each class in a deterministic order, whatever the order of the files.
   const sorted = objectsByClass<'desired'>((kind) => policyClass(kind).sort(objects[kind]));
   return {
@@ -49,13 +49,17 @@ export function combineDocuments(documents: readonly CompiledDocument[]): Valida
 }
 
 /**
- * Reads the position when asked for, not here: a file read on the clean path
- * builds its positions only then (spots-tape.ts), and only an error about
- * the account needs this one.
+ * Where a document names its account (and, for `application:`, which
+ * application). Reads the position when asked for, not here: a file read on
+ * the clean path builds its positions only then (spots-tape.ts), and only an
+ * error about the account needs it.
  */
-function clientSource(client: number, file: string, at: { readonly line: number; readonly col: number }): ClientSource {
+function clientSource(client: number, file: string, at: { readonly line: number; readonly col: number }): ClientSource;
+function clientSource(client: number, file: string, at: { readonly line: number; readonly col: number }, application: number): ApplicationSource;
+function clientSource(client: number, file: string, at: { readonly line: number; readonly col: number }, application?: number): ClientSource {
   return {
     client,
+    ...(application === undefined ? {} : { application }),
     file,
     get line() {
       return at.line;
@@ -70,19 +74,4 @@ function clientSource(client: number, file: string, at: { readonly line: number;
 export function loadPolicyTexts(texts: readonly PolicyText[], options: PolicyOptions = {}): ValidationResult {
   const now = nowSeconds(options);
   return combineDocuments(texts.map((text) => compilePolicyText(text, options, now)));
-}
-
-/** Where an application is named, read when asked for, as `clientSource`. */
-function applicationSource(client: number, application: number, file: string, at: { readonly line: number; readonly col: number }): ApplicationSource {
-  return {
-    client,
-    application,
-    file,
-    get line() {
-      return at.line;
-    },
-    get col() {
-      return at.col;
-    },
-  };
 }
