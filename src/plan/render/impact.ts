@@ -45,7 +45,7 @@ export function impactPhrase(impact: ChangeImpact, complete = true): string {
 
 /** `impact (7 d): …`, for a block's line. */
 export function impactLine(impact: ChangeImpact, plan: PlanImpact): string {
-  return `impact (${windowLabel(plan.window_seconds)}): ${impactPhrase(impact, plan.complete)}`;
+  return `impact (${windowLabel(plan.window_seconds)}${plan.unverified !== undefined ? ', not verified' : ''}): ${impactPhrase(impact, plan.complete)}`;
 }
 
 /**
@@ -79,10 +79,21 @@ export function impactSummaryLine(plan: PlanBody): string | undefined {
   if (!impact) return undefined;
   const notEvaluable = impact.not_evaluable > 0 ? `; ${count(impact.not_evaluable, 'change')} not evaluable (why: see each)` : '';
   const incomplete = impact.complete ? '' : ` Incomplete: ${impact.reason ?? 'a listing failed'}; the counts are at least what they say.`;
-  const limit = impact.limit !== undefined
-    ? ` ${impact.over_limit ? `${count(impact.over_limit, 'change')} past` : 'Within'} the limit of ${count(impact.limit, 'request')} newly blocked or no longer blocked per change.`
-    : '';
-  return `Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${limit}`;
+  return `${unverifiedPhrase(impact)}Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${limitPhrase(impact)}`;
+}
+
+/** A saved plan's impact that does not match its checksum (saved-plan.ts): said before anything else of it. */
+function unverifiedPhrase(impact: PlanImpact): string {
+  return impact.unverified === undefined ? '' : `Impact not verified: ${impact.unverified}; its figures are not evidence of what the service saw. `;
+}
+
+/** What `--impact-limit` found; an incomplete impact passes nothing (plan/impact-guard.ts). */
+function limitPhrase(impact: PlanImpact): string {
+  if (impact.limit === undefined) return '';
+  const limit = `the limit of ${count(impact.limit, 'request')} newly blocked or no longer blocked per change`;
+  if (impact.over_limit) return ` ${count(impact.over_limit, 'change')} past ${limit}.`;
+  if (!impact.complete) return ` Unsafe: an incomplete impact cannot show a plan within ${limit}; apply refuses it without --force.`;
+  return ` Within ${limit}.`;
 }
 
 /** Rows of the markdown "Impact" table shown before the changes are cut: the evaluable effects first, the largest first. */
@@ -97,6 +108,7 @@ export function impactTable(plan: PlanBody, blocks: readonly ChangeBlock[]): str
   const shown = ranked.slice(0, TABLE_ROWS);
   const cell = (text: string) => escapeMarkdown(text).replace(/\|/g, '\\|');
   const out = [`#### Impact (${windowLabel(plan.impact.window_seconds)})`, ''];
+  if (plan.impact.unverified !== undefined) out.push(`> [!CAUTION]\n> ${cell(unverifiedPhrase(plan.impact).trim())}`, '');
   if (shown.length > 0) {
     out.push('| change | effect | requests | IPs | top paths |', '|---|---|--:|--:|---|');
     for (const b of shown) {
