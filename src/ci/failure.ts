@@ -3,6 +3,7 @@
  * that failed and its errors, so the last good plan never stays on the pull
  * request looking current. Pure.
  */
+import { fencedBlock } from '../outside-text.js';
 import { MARKDOWN_MARKER } from '../plan/render/markdown.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from '../plan/render/header.js';
 
@@ -14,13 +15,6 @@ export interface FailureComment {
   readonly context?: CommentContext;
   /** Longest output (the forge's comment limit). */
   readonly maxChars: number;
-}
-
-/** A fenced block that nothing in `text` can close: the fence is longer than any backtick run. */
-function fenced(text: string): { open: string; close: string } {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return { open: `${fence}text\n`, close: `\n${fence}\n` };
 }
 
 const LEVELS: Readonly<Record<number, string>> = { 40: 'warning', 50: 'error', 60: 'fatal' };
@@ -63,12 +57,12 @@ export function renderFailureComment(failure: FailureComment): string {
     '',
   ].join('\n');
   const errors = readableErrors(failure.errors).trim() || '(the step printed nothing; see the CI run)';
-  const { open, close } = fenced(errors);
-  const room = failure.maxChars - head.length - open.length - close.length - 200;
-  if (errors.length <= room) return `${head}\n${open}${errors}${close}`;
+  const block = (text: string) => `${fencedBlock('text', text)}\n`;
+  const room = failure.maxChars - head.length - block('').length - 200;
+  if (errors.length <= room) return `${head}\n${block(errors)}`;
   // Keep the start (the first errors name the cause) and say how much was left out.
   const kept = errors.slice(0, Math.max(0, room));
   const cut = kept.slice(0, Math.max(0, kept.lastIndexOf('\n')));
   const left = errors.slice(cut.length).split('\n').filter((l) => l !== '').length;
-  return `${head}\n${open}${cut}${close}\n_${left} more line${left === 1 ? '' : 's'} in the CI run's log._\n`;
+  return `${head}\n${block(cut)}\n_${left} more line${left === 1 ? '' : 's'} in the CI run's log._\n`;
 }

@@ -34,7 +34,7 @@ import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { runSettingsFrom } from './run-settings.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
-import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
+import { addImpactOptions, impactSettingsFrom, planWithImpact, savedImpactSettings, type ImpactFlags } from './impact-option.js';
 import { addTargetOption, targetsFrom, type TargetFlags } from './target-option.js';
 
 interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags, TargetFlags {
@@ -89,8 +89,9 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   // Checked before anything is planned or connected.
   const fromFlags = runSettingsFrom(flags);
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
-  const impact = impactSettingsFrom(flags);
   const saved = flags.plan ? { file: flags.plan, plan: await readSavedPlan(flags.plan) } : undefined;
+  // A saved plan's limit is enforced from the file, flag or not.
+  const impact = saved ? savedImpactSettings(saved, flags) : impactSettingsFrom(flags);
   const policy = await loadOrReport(flags.policies, flags.format, fromFlags.allowEmpty);
   // A saved plan is recomputed as it was made: with --adopt exactly when it was (its adoptions are part of its changes).
   if (saved && flags.adopt && !saved.plan.adopt) {

@@ -7,7 +7,9 @@ import type { Command } from 'commander';
 import type { ServiceApi } from '../api/service.js';
 import { withImpact } from '../impact/index.js';
 import type { LiveState } from '../model/state.js';
+import { UsageError } from '../errors.js';
 import type { Plan } from '../plan/model.js';
+import type { PlanDocument } from '../plan/types.js';
 import { Option } from './commander.js';
 import { nonNegativeInt, parseDuration } from './options.js';
 
@@ -36,6 +38,22 @@ export function impactSettingsFrom(flags: ImpactFlags): ImpactSettings | undefin
   if (!flags.impact && flags.impactWindow === undefined && flags.impactLimit === undefined) return undefined;
   const windowMs = parseDuration(flags.impactWindow ?? DEFAULT_IMPACT_WINDOW, '--impact-window');
   return { windowSeconds: Math.round(windowMs / 1000), ...(flags.impactLimit !== undefined ? { limit: flags.impactLimit } : {}) };
+}
+
+/**
+ * `apply --plan FILE`: the impact the saved plan was made with, when it
+ * carries a limit (its checksum binds the limit and window): the hits are read
+ * again and the limit enforced, with or without the flag. Without a limit
+ * nothing is read, as before. The flags shape a new plan, as `--target` does.
+ */
+export function savedImpactSettings(saved: { readonly file: string; readonly plan: PlanDocument }, flags: ImpactFlags): ImpactSettings | undefined {
+  if (flags.impact || flags.impactWindow !== undefined || flags.impactLimit !== undefined) {
+    throw new UsageError(`--impact, --impact-window and --impact-limit shape a new plan: ${saved.file} is applied with the impact it was made with`
+      + `${saved.plan.impact?.limit !== undefined ? ` (limit ${saved.plan.impact.limit})` : ''}; make the plan with \`rampart plan --impact-limit N --out FILE\` to change it`);
+  }
+  const impact = saved.plan.impact;
+  if (impact?.limit === undefined) return undefined;
+  return { windowSeconds: impact.window_seconds, limit: impact.limit };
 }
 
 export async function planWithImpact(plan: Plan, live: LiveState, api: ServiceApi, settings: ImpactSettings | undefined, signal?: AbortSignal): Promise<Plan> {

@@ -8,6 +8,7 @@ import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { createLogger } from '../log.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
+import { impactUnsafe } from '../plan/impact-guard.js';
 import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
 import { addTargetOption, targetsFrom, type TargetFlags } from './target-option.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
@@ -69,7 +70,8 @@ export async function plan(flags: PlanFlags): Promise<number> {
     await writePlan(plan, flags.format, flags.out);
     logger.info({ ...plan.summary, apiCalls: connection.api.http.totalCalls, target: connection.target }, 'plan ready');
     if (plan.impact && !plan.impact.complete) logger.warn({ reason: plan.impact.reason }, 'the impact is incomplete: counts are at least what they say');
-    if (flags.detailedExitcode && (plan.impact?.overLimit ?? 0) > 0) {
+    // Unsafe by the impact's guard (past the limit, or too incomplete to tell): the check fails, as apply would refuse.
+    if (flags.detailedExitcode && impactUnsafe(plan.impact) !== undefined) {
       process.stderr.write(`${checkSafety(plan).message}\n`);
       return EXIT.error;
     }

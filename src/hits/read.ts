@@ -82,7 +82,7 @@ export const RELATED_ATTACK_TYPES: readonly string[] = [
   'mail_injection', 'ssti', 'xxe', 'invalid_xml',
 ];
 
-const ROUTE = 'POST /v1/objects/hit';
+export const HIT_ROUTE = 'POST /v1/objects/hit';
 
 /** The filter keys the service's client adds to every read. */
 export function standardHitFilter(window: HitWindow, options: { readonly experimental?: boolean } = {}): Record<string, unknown> {
@@ -135,53 +135,6 @@ async function pageHits(api: ServiceApi, client: number, filter: Readonly<Record
   }
 }
 
-/**
- * Every hit of `client` matching `filter` in a window of any length, read in
- * time slices so no slice pages past the offset cap, each handed to `each`
- * as listed (checked) as soon as its page arrives; returns the listing calls
- * it took. The listing is newest first, as the service's client reads it; a
- * slice still full at the cap ends at its last (oldest) hit's second, and
- * the next slice ends at that second: the hits of that second already handed
- * over are known by id and skipped, so each hit is read about once and handed
- * over once. Only a single second holding more hits than the cap cannot be
- * read whole: that throws.
- */
-export async function readHitWindow(
-  api: ServiceApi, client: number, filter: Readonly<Record<string, unknown>>, read: HitRead, each: (hit: ListedHit) => void,
-): Promise<number> {
-  let listings = 0;
-  let to = read.window.to;
-  // The ids handed over at the oldest second seen: the next slice reads that second again.
-  let second = Number.POSITIVE_INFINITY;
-  let atSecond = new Set<string>();
-  for (;;) {
-    const full = { ...standardHitFilter({ from: read.window.from, to }, read), ...filter };
-    const seenBefore = atSecond;
-    let listed = 0;
-    for (let offset = 0; ; offset += HIT_PAGE_LIMIT) {
-      if (offset + HIT_PAGE_LIMIT > HIT_OFFSET_CAP) break;
-      const page = await api.listHits(client, full, offset, HIT_PAGE_LIMIT, read.signal ? { signal: read.signal } : {});
-      listings += 1;
-      listed += page.length;
-      for (const record of page) {
-        const hit = checkedHit(record);
-        const id = `${hit.id[0]}/${hit.id[1]}`;
-        if (hit.time === to && seenBefore.has(id)) continue;
-        if (hit.time !== second) {
-          second = hit.time;
-          atSecond = new Set();
-        }
-        atSecond.add(id);
-        each(hit);
-      }
-      if (page.length < HIT_PAGE_LIMIT) return listings;
-    }
-    // Still full at the cap: the next slice ends at the last second read, unless the whole slice was that second.
-    if (second >= to) throw new HitListingCapError(client, listed);
-    to = second;
-  }
-}
-
 /** The hits of each request, one listing per request id, as the service's client reads them. */
 export async function readRequestHits(api: ServiceApi, client: number, requestIds: readonly string[], read: HitRead): Promise<Hit[]> {
   const hits: Hit[] = [];
@@ -192,7 +145,7 @@ export async function readRequestHits(api: ServiceApi, client: number, requestId
 /** A listing still full at the offset cap: what was read is not the whole answer. */
 export class HitListingCapError extends ApiProtocolError {
   constructor(readonly client: number, readonly read: number) {
-    super(`${ROUTE} of client ${client} was still full after ${read} hits, the most one filter can page through (${HIT_OFFSET_CAP}): narrow the time window`, { route: ROUTE });
+    super(`${HIT_ROUTE} of client ${client} was still full after ${read} hits, the most one filter can page through (${HIT_OFFSET_CAP}): narrow the time window`, { route: HIT_ROUTE });
   }
 }
 
@@ -225,7 +178,7 @@ export function checkedHit(record: unknown): ListedHit {
   const ok = pair(r.id) && pair(r.attackid) && typeof r.type === 'string' && typeof r.request_id === 'string'
     && Array.isArray(r.point) && typeof r.domain === 'string' && typeof r.path === 'string' && typeof r.time === 'number'
     && (r.stamps === undefined || r.stamps === null || (Array.isArray(r.stamps) && r.stamps.every((s) => Number.isInteger(s))));
-  if (!ok) throw new ApiProtocolError(`${ROUTE} listed a hit without its id, type, request, point, host, path or time`, { route: ROUTE, body: record });
+  if (!ok) throw new ApiProtocolError(`${HIT_ROUTE} listed a hit without its id, type, request, point, host, path or time`, { route: HIT_ROUTE, body: record });
   return r as unknown as ListedHit;
 }
 

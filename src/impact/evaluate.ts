@@ -9,6 +9,9 @@
  * the filtering mode (modes.ts), blocking at a point, detection by a regex,
  * or a detection ignored. IP-list changes act on the requests from their
  * sources (sources.ts). Anything hits cannot show is `not_evaluable`, with why.
+ * Regexes run on RE2's linear-time engine (model/linear-regex.ts): one that
+ * needs PCRE's backtracking (lookaround, backreferences) is not evaluable.
+ * The pass stops between requests at `--timeout` (stop-check.ts).
  */
 import type { Change } from '../model/change.js';
 import type { IpChange, DeleteIp, CreateIp } from '../model/ip-change.js';
@@ -16,7 +19,8 @@ import type { RuleChange, AdoptRule, UpdateRule } from '../model/rule-change.js'
 import { groupByAction, onAction } from '../model/by-action.js';
 import type { IpListName } from '../model/ip.js';
 import { kindOf, type LiveRule, type Rule } from '../model/rule.js';
-import { isRecordedPoint, scopeMatches, serviceRegex, unrecordedCondition } from '../model/scope-match.js';
+import { linearRegex, linearRegexProblem, type LinearRegex } from '../model/linear-regex.js';
+import { isRecordedPoint, scopeMatches, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { KindEvidence } from '../rules/kind.js';
 import type { ImpactEffect } from '../plan/change-document.js';
@@ -27,6 +31,7 @@ import { FilteringModes } from './modes.js';
 import { HOST_POINT_KEY, pointKeyOf } from './point.js';
 import type { ClientRequests, EvidenceHit, RequestIndex, SeenRequest } from './requests.js';
 import { requestsFrom } from './sources.js';
+import { StopCheck } from './stop-check.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
 
 export interface ImpactInput {
@@ -36,6 +41,8 @@ export interface ImpactInput {
   readonly seen: RequestIndex;
   /** The experimental regexes' hits (their dry run), as requests. */
   readonly experimental: RequestIndex;
+  /** The command's stop and `--timeout`: checked between requests. */
+  readonly signal?: AbortSignal;
 }
 
 export function evaluateChanges(input: ImpactInput): Map<Change, Impact> {
@@ -56,10 +63,12 @@ const CLEAN_TRAFFIC = 'at least: the service does not record clean traffic, whic
 class Context {
   private readonly liveById: ReadonlyMap<number, LiveRule>;
   private readonly modes: FilteringModes;
+  private readonly stop: StopCheck;
 
   constructor(private readonly input: ImpactInput) {
     this.liveById = new Map(input.live.rules.map((rule) => [rule.id, rule]));
-    this.modes = new FilteringModes(input.changes, input.live);
+    this.stop = new StopCheck(input.signal);
+    this.modes = new FilteringModes(input.changes, input.live, this.stop);
   }
 
   private readonly handlers: ByClass<Impact> = {
@@ -68,6 +77,7 @@ class Context {
   };
 
   evaluate(change: Change): Impact {
+    this.stop.now();
     return onClass(change, this.handlers);
   }
 
@@ -90,7 +100,7 @@ class Context {
       if (unrecorded) {
         const point = JSON.stringify(unrecorded.point);
         return notEvaluable(isRecordedPoint(unrecorded.point)
-          ? `its scope's regex on ${point} is not one JavaScript can read, so the recorded values cannot be tested`
+          ? `its scope's regex on ${point} cannot be tested on the recorded values: ${linearRegexProblem(unrecorded.value ?? '') ?? 'it does not compile'}`
           : `its scope tests ${point}, which hits do not record`);
       }
     }
@@ -157,6 +167,7 @@ class Context {
     const point = pointKeyOf(rule.point);
     const found = new Set<SeenRequest>();
     for (const request of requests.candidates(rule.conditions)) {
+      this.stop.step();
       if (!scopeMatches(rule.conditions, request)) continue;
       if (request.hits.some((hit) => hit.pointKey === point && hitCounts(hit))) found.add(request);
     }
@@ -167,7 +178,7 @@ class Context {
     const attack = (rule.fields as Readonly<Record<string, unknown>>)[evidence.field];
     // Every request carries its Host: a patch there acts on every request of its scope.
     if (pointKeyOf(rule.point) === HOST_POINT_KEY) {
-      return new Set(requests.candidates(rule.conditions).filter((request) => scopeMatches(rule.conditions, request)));
+      return new Set(requests.candidates(rule.conditions).filter((request) => this.stepped(scopeMatches(rule.conditions, request))));
     }
     return this.flaggedAt(rule, requests, (hit) => attack === 'any' || hit.type === attack);
   }
@@ -180,18 +191,23 @@ class Context {
     // A promotion: the experimental rule's own matches in the window are the evidence, not a floor.
     const trial = after && !experimental(after) ? (before && experimental(before) ? before as LiveRule : this.experimentalTwin(after)) : undefined;
     if (trial?.regexId !== undefined) {
-      const matched = this.input.experimental.client(trial.client).all.filter((r) => r.hits.some((hit) => hit.regexIds.includes(trial.regexId as number)));
+      const matched = this.input.experimental.client(trial.client).all.filter((r) => this.stepped(r.hits.some((hit) => hit.regexIds.includes(trial.regexId as number))));
       return tally('newly_detected', matched, { reason: `what the experimental regex #${trial.id} matched in the window` });
     }
-    const pattern = (rule: Rule) => serviceRegex(String((rule.fields as Readonly<Record<string, unknown>>)[evidence.field] ?? ''));
+    // Compiled once per rule, before any request: one RE2 cannot take makes the change not evaluable.
+    const regexes = new Map<Rule, LinearRegex>();
     for (const rule of [before, after]) {
-      if (rule && !('regexId' in rule && rule.regexId !== undefined) && pattern(rule) === undefined) return notEvaluable('its regex is not one JavaScript can read, so the recorded values cannot be tested');
+      if (!rule || (rule as Partial<LiveRule>).regexId !== undefined) continue;
+      const source = String((rule.fields as Readonly<Record<string, unknown>>)[evidence.field] ?? '');
+      const compiled = linearRegex(source);
+      if (!compiled.ok) return notEvaluable(`its regex cannot be tested on the recorded values: ${linearRegexProblem(source)}`);
+      regexes.set(rule, compiled.regex);
     }
     const select = (rule: Rule): Set<SeenRequest> => {
       const id = (rule as Partial<LiveRule>).regexId;
       // A live rule's own matches are recorded with its id; a new one is tried on the values the hits recorded.
-      if (id !== undefined) return new Set(requests.all.filter((r) => r.hits.some((hit) => hit.regexIds.includes(id))));
-      const regex = pattern(rule) as RegExp;
+      if (id !== undefined) return new Set(requests.all.filter((r) => this.stepped(r.hits.some((hit) => hit.regexIds.includes(id)))));
+      const regex = regexes.get(rule) as LinearRegex;
       return this.flaggedAt(rule, requests, (hit) => hit.value !== undefined && regex.test(hit.value));
     };
     const lowerBound = after !== undefined && (after as Partial<LiveRule>).regexId === undefined;
@@ -215,10 +231,16 @@ class Context {
     return groupByAction(changesOf(this.input.changes, 'rule'))('create').some((change) => this.experimentalTwin(change.rule)?.id === rule.id);
   }
 
+  /** A filter's answer, after one step of the pass. */
+  private stepped(answer: boolean): boolean {
+    this.stop.step();
+    return answer;
+  }
+
   private ipCreate(change: CreateIp): Impact {
     if (change.force) return noEffect('moves values between objects Rampart owns; the lists stay as they are');
     const requests = this.input.seen.client(change.client);
-    const from = change.entries.flatMap((entry) => requestsFrom(entry, requests));
+    const from = change.entries.flatMap((entry) => (this.stop.step(), requestsFrom(entry, requests)));
     return LIST_EFFECTS[change.list](from);
   }
 
@@ -226,7 +248,7 @@ class Context {
     const gone = change.objects.filter((object) => object.reason === 'not-declared');
     if (gone.length === 0) return noEffect('the values stay in the lists, held by other objects');
     const requests = this.input.seen.client(change.client);
-    return tally('attack_hits_from', gone.flatMap((object) => object.entries.flatMap((entry) => requestsFrom(entry, requests))), {
+    return tally('attack_hits_from', gone.flatMap((object) => object.entries.flatMap((entry) => (this.stop.step(), requestsFrom(entry, requests)))), {
       reason: 'attack requests from the sources the delete takes out of the lists',
     });
   }

@@ -25,7 +25,7 @@ const LIMITED_EFFECTS: ReadonlySet<Impact['effect']> = new Set(['newly_blocked',
 export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, options: ImpactOptions): Promise<Plan> {
   const window = { from: options.nowSeconds - options.windowSeconds, to: options.nowSeconds };
   const read = await readImpactHits(api, plan.changes, window, options.signal);
-  const impacts = evaluateChanges({ changes: plan.changes, live, seen: read.seen, experimental: read.experimental });
+  const impacts = evaluateChanges({ changes: plan.changes, live, seen: read.seen, experimental: read.experimental, ...(options.signal ? { signal: options.signal } : {}) });
   const all = [...impacts.values()];
   const overLimit = options.limit === undefined ? undefined : all.filter((i) => LIMITED_EFFECTS.has(i.effect) && i.requests > (options.limit as number)).length;
   const impact: ImpactSummary = {

@@ -21,6 +21,7 @@ import type { ClientRequests, SeenRequest } from './requests.js';
 import { objectsAfter } from './after-plan.js';
 import { changesOf } from './classes/index.js';
 import { SourceList } from './sources.js';
+import type { StopCheck } from './stop-check.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
 
 interface ModeRule {
@@ -40,7 +41,7 @@ export class FilteringModes {
   private readonly after = new Map<number, ModeRule[]>();
   private readonly lists = new Map<number, Readonly<Record<IpListName, SourceList>>>();
 
-  constructor(private readonly changes: readonly Change[], private readonly live: LiveState) {}
+  constructor(private readonly changes: readonly Change[], private readonly live: LiveState, private readonly stop: StopCheck) {}
 
   impact(transition: { readonly before?: Rule; readonly after?: Rule }, requests: ClientRequests, field: string): Impact {
     const modeOf = (rule: Rule | undefined) => (rule ? String((rule.fields as Readonly<Record<string, unknown>>)[field] ?? NODE_MODE) : undefined);
@@ -55,6 +56,7 @@ export class FilteringModes {
     const released: SeenRequest[] = [];
     const candidates = new Set([...candidatesOf(transition.before, requests), ...candidatesOf(transition.after, requests)]);
     for (const request of candidates) {
+      this.stop.step();
       const was = mostSpecific(beforeRules, request);
       const will = mostSpecific(afterRules, request);
       const governed = (transition.before !== undefined && was?.rule === transition.before) || (transition.after !== undefined && will?.rule === transition.after);

@@ -3,11 +3,14 @@
  * touch, in the window, narrowed to the applications the changes name (all of
  * them when one is account-wide), read in time slices (hits/read.ts). The
  * experimental regexes' hits are read only for a client whose changes involve
- * one. A listing that fails leaves that client's evidence out and makes the
- * impact incomplete, saying why; it never fails the plan.
+ * one. A listing that fails, or is stopped (hits/read-window.ts: outside its
+ * window, out of order, repeated, or past the hits the whole impact may keep,
+ * HIT_WINDOW_MAX over every read), leaves that client's evidence out and
+ * makes the impact incomplete, saying why; it never fails the plan.
  */
 import type { ServiceApi } from '../api/service.js';
-import { readHitWindow, type HitWindow } from '../hits/read.js';
+import type { HitWindow } from '../hits/read.js';
+import { HIT_WINDOW_MAX, readHitWindow } from '../hits/read-window.js';
 import type { Change } from '../model/change.js';
 import { impactClassOf } from './classes/index.js';
 import { RequestIndex } from './requests.js';
@@ -52,6 +55,8 @@ export async function readImpactHits(api: ServiceApi, changes: readonly Change[]
   const seen = new RequestIndex({ values });
   const experimental = new RequestIndex();
   let listings = 0;
+  // One budget for the whole impact: a read that is kept spends it.
+  let budget = HIT_WINDOW_MAX;
   const failures: string[] = [];
   for (const [client, want] of wanted) {
     const filter = want.applications ? { poolid: [...want.applications].sort((a, b) => a - b) } : {};
@@ -60,9 +65,11 @@ export async function readImpactHits(api: ServiceApi, changes: readonly Change[]
       // A listing that fails part way leaves what it read out: evidence from a partial window would pass for the whole.
       const staged = new RequestIndex({ values });
       try {
-        listings += await readHitWindow(api, client, filter, { window, experimental: isExperimental, ...(signal ? { signal } : {}) }, (hit) => staged.add(client, hit));
+        const read = { window, experimental: isExperimental, maxHits: budget, ...(signal ? { signal } : {}) };
+        listings += await readHitWindow(api, client, filter, read, (hit) => staged.add(client, hit));
         staged.finish();
         into.absorb(staged);
+        budget -= staged.size;
       } catch (error) {
         // A stop (Ctrl-C, the deadline) is the command's, not a gap in the evidence.
         if (signal?.aborted) throw error;

@@ -5,7 +5,10 @@
  * (request-path.ts) and the application. A scope testing anything else
  * (another header, the query, the method) cannot be evaluated from hits, and
  * `unrecordedCondition` names the condition, so callers say so rather than guess.
+ * A `regex` condition runs on RE2's linear-time engine (linear-regex.ts): the
+ * recorded values are chosen by whoever sends the request.
  */
+import { linearRegex } from './linear-regex.js';
 import type { Condition, Point } from './rule.js';
 import type { RequestPath } from './request-path.js';
 
@@ -27,9 +30,9 @@ export function isRecordedPoint(point: Point): boolean {
   return head === 'header' && point.length === 2 && typeof second === 'string' && second.toUpperCase() === 'HOST';
 }
 
-/** The first condition a request's hits cannot answer (its point is not recorded, or its regex is not one JavaScript reads), if any. */
+/** The first condition a request's hits cannot answer (its point is not recorded, or its regex cannot run in linear time), if any. */
 export function unrecordedCondition(conditions: readonly Condition[]): Condition | undefined {
-  return conditions.find((c) => !isRecordedPoint(c.point) || (c.type === 'regex' && compiled(c.value ?? '') === undefined));
+  return conditions.find((c) => !isRecordedPoint(c.point) || (c.type === 'regex' && !linearRegex(c.value ?? '').ok));
 }
 
 /**
@@ -51,7 +54,7 @@ function conditionHolds(condition: Condition, request: RecordedRequest): boolean
     case 'iequal':
       return actual !== undefined && actual.toLowerCase() === (condition.value ?? '').toLowerCase();
     case 'regex':
-      return actual !== undefined && (compiled(condition.value ?? '')?.test(actual) ?? false);
+      return actual !== undefined && regexHolds(condition.value ?? '', actual);
   }
 }
 
@@ -69,28 +72,8 @@ function recordedValue(point: Point, request: RecordedRequest): string | undefin
   return request.path.directories[index as number];
 }
 
-const regexes = new Map<string, RegExp | undefined>();
-
-/**
- * A condition's regex as JavaScript reads it: the service speaks PCRE, whose
- * leading `(?i)` becomes the `i` flag. One that JavaScript cannot compile is
- * undefined: its scope is not evaluable.
- */
-function compiled(source: string): RegExp | undefined {
-  if (!regexes.has(source)) {
-    const insensitive = source.startsWith('(?i)');
-    let regex: RegExp | undefined;
-    try {
-      regex = new RegExp(insensitive ? source.slice(4) : source, insensitive ? 'i' : '');
-    } catch {
-      regex = undefined;
-    }
-    regexes.set(source, regex);
-  }
-  return regexes.get(source);
-}
-
-/** A regex (a rule's `regex` field, a condition's value) as JavaScript reads it, or undefined. */
-export function serviceRegex(source: string): RegExp | undefined {
-  return compiled(source);
+/** A pattern RE2 cannot take never holds: check `unrecordedCondition` first. */
+function regexHolds(source: string, actual: string): boolean {
+  const compiled = linearRegex(source);
+  return compiled.ok && compiled.regex.test(actual);
 }

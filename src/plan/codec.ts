@@ -31,9 +31,10 @@ export function withFigures(body: PlanBody, plan: Pick<Plan, 'desiredDigest' | '
     ...(adopt ? { adopt } : {}),
     ...(target ? { target } : {}),
     summary, api_calls, safety,
-    checksum: planChecksum(body.changes),
+    checksum: planChecksum(body.changes, impactLimitOf(body.impact)),
     desired_digest: plan.desiredDigest(),
     live_digest: plan.liveDigest(),
+    ...(body.impact ? { impact_checksum: impactChecksum(body) } : {}),
     ...rest,
   };
 }
@@ -76,8 +77,19 @@ export function encodeChanges(plan: Pick<Plan, 'changes' | 'impacts'>): PlanChan
 }
 
 /** The checksum of a plan's document (apply's report names the plan it ran). */
-export function checksumOf(plan: Pick<Plan, 'changes'>): string {
-  return planChecksum(plan.changes.map(encodeChange));
+export function checksumOf(plan: Pick<Plan, 'changes' | 'impact'>): string {
+  return planChecksum(plan.changes.map(encodeChange), plan.impact?.limit === undefined ? undefined : { limit: plan.impact.limit, windowSeconds: plan.impact.windowSeconds });
+}
+
+/** `--impact-limit` and the window it counts over: what `apply --plan` enforces from a saved plan. */
+export interface ImpactLimit {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+/** The limit a document's impact carries, if any. */
+export function impactLimitOf(impact: PlanImpact | undefined): ImpactLimit | undefined {
+  return impact?.limit === undefined ? undefined : { limit: impact.limit, windowSeconds: impact.window_seconds };
 }
 
 function encodeTarget(target: Target): PlanTarget {
@@ -143,8 +155,24 @@ export function encodeChange(change: Change): PlanChange {
  * again and compares the changes. No text is built: a large plan's changes
  * are tens of MB as JSON.
  */
-export function planChecksum(changes: readonly PlanChange[]): string {
+export function planChecksum(changes: readonly PlanChange[], impactLimit?: ImpactLimit): string {
   const hash = new Hash128();
-  hash.value(changes.map(withoutImpact));
+  const bare = changes.map(withoutImpact);
+  // The limit and its window decide whether the plan is safe to apply: `apply --plan` enforces the file's, so they are bound here.
+  hash.value(impactLimit === undefined ? bare : { changes: bare, impact_limit: impactLimit.limit, impact_window_seconds: impactLimit.windowSeconds });
+  return hash.finish().hex();
+}
+
+/**
+ * Hash128 of the impact as a document carries it: the plan's figures and each
+ * change's, in order (null for a change without one). The evidence is not
+ * part of `checksum` (a saved plan is confirmed by its changes, and `apply
+ * --plan` reads the hits again), so it is checked apart: `show` and `ci
+ * comment` mark an impact edited after the plan was made.
+ */
+export function impactChecksum(document: Pick<PlanBody, 'changes' | 'impact'>): string {
+  const hash = new Hash128();
+  const { unverified: _reader, ...impact } = document.impact ?? {};
+  hash.value({ impact, changes: document.changes.map((change) => change.impact ?? null) });
   return hash.finish().hex();
 }

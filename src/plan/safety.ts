@@ -1,4 +1,5 @@
 import { planClassOf } from './classes/index.js';
+import { impactUnsafe } from './impact-guard.js';
 import type { Change } from '../model/change.js';
 import type { Plan, Safety } from './model.js';
 
@@ -112,15 +113,13 @@ export function checkSafety(plan: Plan, options: SafetyOptions = {}): SafetyVerd
 }
 
 /**
- * `--impact-limit`: a change that would have newly blocked, or stopped
- * blocking, more of the requests the service saw than the limit makes the
- * plan unsafe, as a mass delete does.
+ * `--impact-limit` (impact-guard.ts): a change past the limit, or an impact
+ * too incomplete to tell, makes the plan unsafe, as a mass delete does.
  */
 function withImpactLimit(verdict: SafetyVerdict, plan: Plan, force: boolean): SafetyVerdict {
-  const over = plan.impact?.overLimit ?? 0;
-  if (over === 0) return verdict;
-  const what = `${over} change(s) would have newly blocked, or stopped blocking, more than ${plan.impact?.limit} of the requests the service saw (--impact-limit)`;
+  const why = impactUnsafe(plan.impact);
+  if (why === undefined) return verdict;
   return force
-    ? { ...verdict, forced: true, message: `${verdict.message} Forced: ${what}; applying because of --force.` }
-    : { ...verdict, ok: false, message: `Refusing: ${what}. Read the plan's impact; if these effects are intended, re-run with --force.` };
+    ? { ...verdict, forced: true, message: `${verdict.message} Forced: ${why}; applying because of --force.` }
+    : { ...verdict, ok: false, message: `Refusing: ${why}. Read the plan's impact; if these effects are intended, re-run with --force.` };
 }

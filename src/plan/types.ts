@@ -45,6 +45,12 @@ export interface PlanImpact {
   readonly limit?: number;
   /** Changes past the limit (with `limit`). */
   readonly over_limit?: number;
+  /**
+   * Never written by `plan`: set by the reader of a saved plan (`show`, `ci
+   * comment`) when the impact does not match `impact_checksum`, saying why
+   * its figures are not evidence.
+   */
+  readonly unverified?: string;
 }
 
 /** The document's changes, each class's (plan/classes/*-document.ts), in the order they run: creates, updates and adoptions, deletes. */
@@ -153,7 +159,7 @@ export interface PlanSafety {
 }
 
 /** The document without its checksum and digests: what a text plan and the status page show (codec.ts `encodePlanBody`). */
-export type PlanBody = Omit<PlanDocument, 'checksum' | 'desired_digest' | 'live_digest'>;
+export type PlanBody = Omit<PlanDocument, 'checksum' | 'desired_digest' | 'live_digest' | 'impact_checksum'>;
 
 /** The plan as a versioned document: exactly what `--format json` prints and `apply --plan FILE` reads back. */
 export interface PlanDocument {
@@ -171,12 +177,23 @@ export interface PlanDocument {
   /** API calls the changes take (rule deletes of one client share calls of up to 1000 ids). */
   readonly api_calls: number;
   readonly safety: PlanSafety;
-  /** Hash128 (32 hex digits, codec.ts `planChecksum`) of `changes` as JSON values, whatever their members' order. */
+  /**
+   * Hash128 (32 hex digits, codec.ts `planChecksum`) of `changes` as JSON
+   * values, whatever their members' order, without their impacts; with
+   * `--impact-limit`, of the limit too: a file whose limit was removed or
+   * raised is a modified file.
+   */
   readonly checksum: string;
   /** sha256 (hex) over the policies' objects, whatever their order or place (digest.ts); `apply --plan` compares it. */
   readonly desired_digest: string;
   /** The same over the live objects listed, with their ids and owners. */
   readonly live_digest: string;
+  /**
+   * With `--impact`: Hash128 of `impact` and every change's impact (codec.ts
+   * `impactChecksum`). Checked apart from `checksum`, which names the changes:
+   * a reader marks an impact that does not match it (`impact.unverified`).
+   */
+  readonly impact_checksum?: string;
   readonly changes: readonly PlanChange[];
   readonly notes: readonly PlanNote[];
   /** Declarations satisfied by unmanaged objects and left so (without `--adopt`). */

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { FileError, PlanMismatchError, StalePlanError, UsageError } from '../errors.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { buildPlan, digestDesired, digestLive, encodeChanges, planChecksum, targetPlan, withoutImpact, type Plan, type SafetyLimits } from '../plan/index.js';
+import { impactChecksum, impactLimitOf } from '../plan/codec.js';
 import { sameJson } from '../plan/canonical.js';
 import { PLAN_FORMAT_VERSION, type PlanDocument } from '../plan/types.js';
 import type { PlanSettings } from './settings.js';
@@ -33,10 +34,23 @@ export async function readSavedPlan(file: string): Promise<PlanDocument> {
   if (!isPlanShaped(plan)) {
     throw new UsageError(`${file} is not a Rampart plan of format_version ${PLAN_FORMAT_VERSION}`);
   }
-  if (planChecksum(plan.changes) !== plan.checksum) {
+  if (planChecksum(plan.changes, impactLimitOf(plan.impact)) !== plan.checksum) {
     throw new StalePlanError(`${file} was modified after it was made (checksum mismatch); make a new plan`);
   }
-  return plan;
+  return withImpactChecked(plan);
+}
+
+/**
+ * The impact marked when it does not match its own checksum: evidence edited
+ * after the plan was made is shown as such, never as what the service saw.
+ * Its limit is bound by `checksum` and holds either way.
+ */
+function withImpactChecked(plan: PlanDocument): PlanDocument {
+  if (!plan.impact || (plan.impact_checksum !== undefined && impactChecksum(plan) === plan.impact_checksum)) return plan;
+  const why = plan.impact_checksum === undefined
+    ? 'the plan carries no impact checksum, so its figures cannot be checked'
+    : 'it does not match its checksum: it was changed after the plan was made';
+  return { ...plan, impact: { ...plan.impact, unverified: why } };
 }
 
 /**

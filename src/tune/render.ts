@@ -2,7 +2,7 @@
 import { ruleBlock, type RuleToAdd } from './write.js';
 import type { PlacedRule } from './place.js';
 import type { Hit } from '../hits/read.js';
-import { shown } from './shown.js';
+import { codeText } from '../outside-text.js';
 import type { TuneResult } from './tune.js';
 
 export interface TuneOutput {
@@ -20,7 +20,7 @@ function counts(rules: readonly PlacedRule[]) {
 
 function what(rule: PlacedRule): string {
   const { proposal } = rule;
-  return `${proposal.type} ${shown(String(proposal.value))} at ${shown(proposal.group.point.map((e) => e.join(' ')).join(' › '))} on ${shown(proposal.group.domain)}${shown(proposal.group.path)}`;
+  return `${proposal.type} ${codeText(String(proposal.value))} at ${codeText(proposal.group.point.map((e) => e.join(' ')).join(' › '))} on ${codeText(proposal.group.domain)}${codeText(proposal.group.path)}`;
 }
 
 /** How much of a flagged value is shown: enough to judge it, not a whole request body. */
@@ -37,9 +37,9 @@ function seenLines(hits: readonly Hit[]): string[] {
   return [...byRequest].flatMap(([requestId, list]) => {
     const [first] = list as [Hit];
     return [
-      `request ${shown(requestId)}: ${shown(first.domain)}${shown(first.path)}${first.application > 0 ? ` (application ${first.application})` : ''}`,
-      ...list.map((hit) => `  ${shown(hit.type)} at ${shown(hit.point.join(' '))}${hit.stamps.length > 0 ? `, stamps ${hit.stamps.join(', ')}` : ''}` +
-        `${hit.value !== undefined ? `: "${shown(cut(hit.value)).replace(/"/g, '\\"')}"` : ''}`),
+      `request ${codeText(requestId)}: ${codeText(first.domain)}${codeText(first.path)}${first.application > 0 ? ` (application ${first.application})` : ''}`,
+      ...list.map((hit) => `  ${codeText(hit.type)} at ${codeText(hit.point.join(' '))}${hit.stamps.length > 0 ? `, stamps ${hit.stamps.join(', ')}` : ''}` +
+        `${hit.value !== undefined ? `: "${codeText(hit.value).replace(/"/g, '\\"')}"` : ''}`),
     ];
   });
 }

@@ -13,7 +13,7 @@ import { compiled, fileFor, newFileName, placementOf, ruleName, writtenRule, typ
 import { groupHits, isDetectorHit, proposedRules, type HitGroup, type RuleChoice } from './propose.js';
 import { serviceScope, type ServiceScope } from './scope.js';
 import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
-import { shown } from './shown.js';
+import { codeText } from '../outside-text.js';
 
 /** The `poolid` of a hit of the default application. */
 const DEFAULT_APPLICATION = -1;
@@ -58,7 +58,7 @@ export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<Tu
   const groups = groupHits(hits);
   await checkScopes(groups, inputs.api, notes, request.acceptServiceScope ?? false);
   const hosts = new Set(groups.map((g) => `${g.client}|${g.domain}`));
-  if (hosts.size > 1) notes.push(`the hits span ${hosts.size} hosts (${[...new Set(groups.map((g) => shown(g.domain)))].join(', ')}): each gets rules scoped to it`);
+  if (hosts.size > 1) notes.push(`the hits span ${hosts.size} hosts (${[...new Set(groups.map((g) => codeText(g.domain)))].join(', ')}): each gets rules scoped to it`);
 
   const taken = new Map<string, Set<string>>();
   const live = new Map<number, readonly LiveRule[]>();
@@ -67,7 +67,7 @@ export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<Tu
     const { client, application } = proposal.group;
     if (application === DEFAULT_APPLICATION) {
       // A policy file declares application ids or `all`; `all` would open the exception on every application.
-      const note = `the hits on ${shown(proposal.group.domain)}${shown(proposal.group.path)} are of the default application (-1), which a policy file cannot declare yet: not proposed (\`all\` would be wider than the hits)`;
+      const note = `the hits on ${codeText(proposal.group.domain)}${codeText(proposal.group.path)} are of the default application (-1), which a policy file cannot declare yet: not proposed (\`all\` would be wider than the hits)`;
       if (!notes.includes(note)) notes.push(note);
       continue;
     }
@@ -80,7 +80,7 @@ export async function tune(request: TuneRequest, inputs: TuneInputs): Promise<Tu
     if (!rule) {
       // A point kind the service added after this version, or a value no policy can hold: the other requests are still tuned.
       const [hit] = proposal.group.hits;
-      const note = `hit ${hit ? shown(hit.id.join('/')) : '?'} of request ${hit ? shown(hit.requestId) : '?'} at ${shown(proposal.group.point.map((e) => e.join(' ')).join(' › '))} cannot become a policy rule (a point this version does not know?): skipped`;
+      const note = `hit ${hit ? codeText(hit.id.join('/')) : '?'} of request ${hit ? codeText(hit.requestId) : '?'} at ${codeText(proposal.group.point.map((e) => e.join(' ')).join(' › '))} cannot become a policy rule (a point this version does not know?): skipped`;
       if (!notes.includes(note)) notes.push(note);
       continue;
     }
@@ -112,7 +112,7 @@ async function requestHits(request: TuneRequest, api: ServiceApi, notes: string[
   if (old.length > 0) throw new UsageError(`request ${old.join(', ')} is older than --since: widen --since to tune from it`);
   const recent = found.filter((hit) => hit.time >= request.since);
   const left = recent.filter((hit) => !isDetectorHit(hit));
-  if (left.length > 0) notes.push(`${left.length} hit${left.length === 1 ? '' : 's'} of ${[...new Set(left.map((h) => shown(h.type)))].join(', ')} left out: not a detector's false positive`);
+  if (left.length > 0) notes.push(`${left.length} hit${left.length === 1 ? '' : 's'} of ${[...new Set(left.map((h) => codeText(h.type)))].join(', ')} left out: not a detector's false positive`);
   if (!request.attack) return recent;
   return [...recent, ...await attackHits(recent, request, api)];
 }
@@ -156,16 +156,16 @@ async function checkScopes(groups: HitGroup[], api: ServiceApi, notes: string[],
     const sameApplication = theirs.instance === undefined || theirs.instance === String(first.application);
     if (same && sameApplication && answer.clientid === first.client) continue;
     const wider = widerScope(theirs, answer.clientid, first);
-    const where = `hit ${shown(first.id.join('/'))} of request ${shown(first.requestId)} on ${shown(group.domain)}${shown(group.path)}`;
+    const where = `hit ${codeText(first.id.join('/'))} of request ${codeText(first.requestId)} on ${codeText(group.domain)}${codeText(group.path)}`;
     if (wider && !accept) {
       throw new UsageError(`the service scopes ${where} ${wider}: a rule from it would stop detection where the request never was. Check the hit in the console; to use that scope anyway, pass --accept-service-scope`);
     }
     if (wider) notes.push(`the service scopes ${where} ${wider}: used, as --accept-service-scope asks`);
     if (same) continue;
-    notes.push(`the service scopes hits on ${shown(group.domain)}${shown(group.path)} otherwise than Rampart derived: its scope is used`);
+    notes.push(`the service scopes hits on ${codeText(group.domain)}${codeText(group.path)} otherwise than Rampart derived: its scope is used`);
     // Read as --impact reads a rule's reach, by the request model both share: a reviewer should look twice.
     if (unrecordedCondition(theirs.conditions) === undefined && !scopeMatches(theirs.conditions, recordedRequest(first))) {
-      notes.push(`the service's scope for hits on ${shown(group.domain)}${shown(group.path)} does not select that path as Rampart reads it (--impact would not count the request): check it in the console`);
+      notes.push(`the service's scope for hits on ${codeText(group.domain)}${codeText(group.path)} does not select that path as Rampart reads it (--impact would not count the request): check it in the console`);
     }
     group.derivedScope = group.scope;
     group.scope = theirs.conditions;
@@ -178,6 +178,6 @@ function widerScope(theirs: ServiceScope, client: number, hit: Hit): string | un
   if (theirs.instance !== undefined && theirs.instance !== String(hit.application)) return `to application ${theirs.instance}, not the hit's ${hit.application}`;
   if (theirs.conditions.length === 0) return 'to no condition at all';
   const host = theirs.conditions.find((c) => c.point[0] === 'header' && c.point[1] === 'HOST');
-  if (host && host.value !== hit.domain.toLowerCase()) return `to the host ${shown(host.value ?? '')}, not the hit's ${shown(hit.domain)}`;
+  if (host && host.value !== hit.domain.toLowerCase()) return `to the host ${codeText(host.value ?? '')}, not the hit's ${codeText(hit.domain)}`;
   return undefined;
 }

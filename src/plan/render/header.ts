@@ -3,6 +3,9 @@
  * reviewer can tell whether it belongs to the commit under review: the
  * commit, a link to the CI run, the API planned against, and when.
  */
+import { inlineCode as code } from '../../outside-text.js';
+
+export { escapeMarkdown } from '../../outside-text.js';
 
 export interface CommentContext {
   /** The commit the plan was made from (a full SHA is shortened to 12). */
@@ -13,23 +16,6 @@ export interface CommentContext {
   readonly apiUrl?: string;
   /** When the plan was made or the run failed, ISO 8601. */
   readonly time?: string;
-}
-
-/** User text in markdown and HTML contexts: no markup, no table breaks. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]|#~]/g, (c) => `\\${c}`)
-    .replace(/\r?\n|\r/g, ' ');
-}
-
-/** Inline code that holds any text: a fence longer than any backtick run inside. */
-function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${text.includes('`') ? ` ${text} ` : text}${fence}`;
 }
 
 /** Only http(s) links, and nothing that ends the link early. */

@@ -1,14 +1,25 @@
 /**
  * The impact (`--impact`) as people read it: one line per change block, the
- * plan's closing line, and the markdown comment's "Impact" table.
+ * plan's closing line, and the markdown comment's "Impact" table. Paths and
+ * the reasons a listing failed come from outside (recorded requests, the
+ * service's errors): each goes through its output's function of
+ * outside-text.ts, which the caller names (`Escape`).
  */
+import { escapeMarkdown, markdownText } from '../../outside-text.js';
 import type { PlanBody, PlanImpact } from '../types.js';
 import type { ChangeImpact, ImpactPath, ImpactEffect } from '../change-document.js';
 import type { ChangeBlock } from './blocks.js';
-import { escapeMarkdown } from './header.js';
 
 /** The paths a line names. */
 const PATHS_SHOWN = 3;
+
+/** An output's rule for outside text (outside-text.ts `terminalText`, `codeText`, `markdownText`), cut to `max`. */
+export type Escape = (text: string, max?: number) => string;
+
+/** Characters a recorded path takes in a line, and in a table cell; a reason, in either. */
+const PATH_MAX = 120;
+const CELL_PATH_MAX = 80;
+const REASON_MAX = 400;
 
 /** `7 d`, `36 h`: the window as the lines name it. */
 export function windowLabel(seconds: number): string {
@@ -25,17 +36,17 @@ const VERBS: Readonly<Record<Exclude<ImpactEffect, 'none' | 'not_evaluable'>, (n
   attack_hits_from: (n) => `${count(n, 'attack request')} came from it`,
 };
 
-/** What one change (or block) would have done, without the window. */
-export function impactPhrase(impact: ChangeImpact, complete = true): string {
-  if (impact.effect === 'not_evaluable') return `not evaluable: ${impact.reason ?? 'hits cannot show it'}`;
-  if (impact.effect === 'none') return `no effect on traffic: ${impact.reason ?? 'it decides nothing about requests'}`;
+/** What one change (or block) would have done, without the window; paths and reasons through `escape`. */
+export function impactPhrase(impact: ChangeImpact, complete: boolean, escape: Escape): string {
+  if (impact.effect === 'not_evaluable') return `not evaluable: ${impact.reason !== undefined ? escape(impact.reason, REASON_MAX) : 'hits cannot show it'}`;
+  if (impact.effect === 'none') return `no effect on traffic: ${impact.reason !== undefined ? escape(impact.reason, REASON_MAX) : 'it decides nothing about requests'}`;
   // Attacks from a source are counted exactly (the rest of its traffic goes unrecorded); other floors read "at least".
   const fromSource = impact.effect === 'attack_hits_from';
   const floor = !complete || (impact.lower_bound && !fromSource) ? 'at least ' : '';
   const what = VERBS[impact.effect](impact.requests).replace(/(\d[\d,]*)/, `${floor}$1`);
   const clean = impact.lower_bound ? 'clean traffic is not recorded' : undefined;
   if (impact.requests === 0) return clean ? `${what} (${clean})` : what;
-  const top = impact.paths.slice(0, PATHS_SHOWN).map((p) => `${p.path} ${p.requests}`).join(', ');
+  const top = impact.paths.slice(0, PATHS_SHOWN).map((p) => `${escape(p.path, PATH_MAX)} ${p.requests}`).join(', ');
   const spread = `${count(impact.ips, 'IP')} on ${count(impact.path_count, 'path')}`;
   // "came from it" names the source already.
   return fromSource
@@ -44,8 +55,8 @@ export function impactPhrase(impact: ChangeImpact, complete = true): string {
 }
 
 /** `impact (7 d): …`, for a block's line. */
-export function impactLine(impact: ChangeImpact, plan: PlanImpact): string {
-  return `impact (${windowLabel(plan.window_seconds)}): ${impactPhrase(impact, plan.complete)}`;
+export function impactLine(impact: ChangeImpact, plan: PlanImpact, escape: Escape): string {
+  return `impact (${windowLabel(plan.window_seconds)}${plan.unverified !== undefined ? ', not verified' : ''}): ${impactPhrase(impact, plan.complete, escape)}`;
 }
 
 /**
@@ -73,40 +84,84 @@ export function combinedImpact(impacts: readonly (ChangeImpact | undefined)[]): 
   };
 }
 
-/** `Impact over 7 d: 18,412 hits read (2 listings); 3 changes not evaluable (why: see each).` */
-export function impactSummaryLine(plan: PlanBody): string | undefined {
+/**
+ * `Impact over 7 d: 18,412 hits read (2 listings); 3 changes not evaluable
+ * (why: see each).` Its own words need no escaping in any output; what came
+ * from outside goes through `escape`.
+ */
+export function impactSummaryLine(plan: PlanBody, escape: Escape): string | undefined {
   const impact = plan.impact;
   if (!impact) return undefined;
   const notEvaluable = impact.not_evaluable > 0 ? `; ${count(impact.not_evaluable, 'change')} not evaluable (why: see each)` : '';
-  const incomplete = impact.complete ? '' : ` Incomplete: ${impact.reason ?? 'a listing failed'}; the counts are at least what they say.`;
-  const limit = impact.limit !== undefined
-    ? ` ${impact.over_limit ? `${count(impact.over_limit, 'change')} past` : 'Within'} the limit of ${count(impact.limit, 'request')} newly blocked or no longer blocked per change.`
-    : '';
-  return `Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${limit}`;
+  const incomplete = impact.complete ? '' : ` Incomplete: ${impact.reason !== undefined ? escape(impact.reason, REASON_MAX) : 'a listing failed'}; the counts are at least what they say.`;
+  return `${unverifiedPhrase(impact, escape)}Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${limitPhrase(impact)}`;
+}
+
+/** A saved plan's impact that does not match its checksum (saved-plan.ts): said before anything else of it. */
+function unverifiedPhrase(impact: PlanImpact, escape: Escape): string {
+  return impact.unverified === undefined ? '' : `Impact not verified: ${escape(impact.unverified, REASON_MAX)}; its figures are not evidence of what the service saw. `;
+}
+
+/** What `--impact-limit` found; an incomplete impact passes nothing (plan/impact-guard.ts). */
+function limitPhrase(impact: PlanImpact): string {
+  if (impact.limit === undefined) return '';
+  const limit = `the limit of ${count(impact.limit, 'request')} newly blocked or no longer blocked per change`;
+  if (impact.over_limit) return ` ${count(impact.over_limit, 'change')} past ${limit}.`;
+  if (!impact.complete) return ` Unsafe: an incomplete impact cannot show a plan within ${limit}; apply refuses it without --force.`;
+  return ` Within ${limit}.`;
 }
 
 /** Rows of the markdown "Impact" table shown before the changes are cut: the evaluable effects first, the largest first. */
 const TABLE_ROWS = 50;
 
-/** The markdown comment's "Impact" section: a table of the blocks with an effect, then the closing line. */
-export function impactTable(plan: PlanBody, blocks: readonly ChangeBlock[]): string {
-  if (!plan.impact) return '';
+/** The markdown comment's "Impact" section, and how many of its rows it shows. */
+export interface ImpactSection {
+  readonly text: string;
+  readonly shown: number;
+  readonly total: number;
+}
+
+/**
+ * The markdown comment's "Impact" section: a table of the blocks with an
+ * effect, then the closing line; rows past TABLE_ROWS, or past `budget`
+ * characters (a comment cut to its limit), are counted, not shown.
+ */
+export function impactSection(plan: PlanBody, blocks: readonly ChangeBlock[], budget = Number.POSITIVE_INFINITY): ImpactSection {
+  if (!plan.impact) return { text: '', shown: 0, total: 0 };
   const rows = blocks.filter((b) => b.impact !== undefined && b.impact.effect !== 'none');
   const ranked = [...rows].sort((a, b) => Number((b.impact as ChangeImpact).evaluable) - Number((a.impact as ChangeImpact).evaluable)
     || (b.impact as ChangeImpact).requests - (a.impact as ChangeImpact).requests);
-  const shown = ranked.slice(0, TABLE_ROWS);
-  const cell = (text: string) => escapeMarkdown(text).replace(/\|/g, '\\|');
-  const out = [`#### Impact (${windowLabel(plan.impact.window_seconds)})`, ''];
-  if (shown.length > 0) {
-    out.push('| change | effect | requests | IPs | top paths |', '|---|---|--:|--:|---|');
-    for (const b of shown) {
-      const i = b.impact as ChangeImpact;
-      const floor = !plan.impact.complete || i.lower_bound ? '≥ ' : '';
-      out.push(`| ${cell(`${b.sign} ${b.title}`)} | ${cell(i.evaluable ? i.effect : `not evaluable: ${i.reason ?? ''}`)} | ${i.evaluable ? `${floor}${i.requests}` : '–'} | ${i.evaluable ? i.ips : '–'} | ${cell(i.paths.slice(0, PATHS_SHOWN).map((p) => `${p.path} ${p.requests}`).join(', '))} |`);
-    }
-    if (ranked.length > shown.length) out.push('', `… and ${ranked.length - shown.length} more rows, in the job summary and the saved plan.`);
-    out.push('');
+  const head = [`#### Impact (${windowLabel(plan.impact.window_seconds)})`, ''];
+  if (plan.impact.unverified !== undefined) head.push(`> [!CAUTION]\n> ${unverifiedPhrase(plan.impact, markdownText).trim()}`, '');
+  // A blank line after the closing line, and one more before what follows.
+  const tail = [impactSummaryLine(plan, markdownText) ?? '', '', '', ''];
+  const more = (n: number) => `… and ${n} more rows, in the job summary and the saved plan.`;
+  const lines = ranked.length > 0 ? ['| change | effect | requests | IPs | top paths |', '|---|---|--:|--:|---|'] : [];
+  // What the section costs without rows: its head, its tail, and the line that counts the rows left out.
+  let room = budget - [...head, ...lines, ...tail].join('\n').length - more(ranked.length).length - 4;
+  let shown = 0;
+  for (const b of ranked.slice(0, TABLE_ROWS)) {
+    const row = tableRow(b, plan.impact);
+    if (row.length + 1 > room) break;
+    lines.push(row);
+    room -= row.length + 1;
+    shown++;
   }
-  out.push(cell(impactSummaryLine(plan) ?? ''), '', '');
-  return out.join('\n');
+  if (shown === 0 && ranked.length > 0) lines.length = 0;
+  if (ranked.length > shown) lines.push('', more(ranked.length - shown));
+  if (ranked.length > 0) lines.push('');
+  return { text: [...head, ...lines, ...tail].join('\n'), shown, total: ranked.length };
+}
+
+/** The section at its full size (at most TABLE_ROWS rows). */
+export function impactTable(plan: PlanBody, blocks: readonly ChangeBlock[]): string {
+  return impactSection(plan, blocks).text;
+}
+
+function tableRow(b: ChangeBlock, impact: PlanImpact): string {
+  const i = b.impact as ChangeImpact;
+  const floor = !impact.complete || i.lower_bound ? '≥ ' : '';
+  const effect = i.evaluable ? i.effect : `not evaluable: ${markdownText(i.reason ?? '', REASON_MAX)}`;
+  const paths = i.paths.slice(0, PATHS_SHOWN).map((p) => `${markdownText(p.path, CELL_PATH_MAX)} ${p.requests}`).join(', ');
+  return `| ${escapeMarkdown(`${b.sign} ${b.title}`)} | ${effect} | ${i.evaluable ? `${floor}${i.requests}` : '–'} | ${i.evaluable ? i.ips : '–'} | ${paths} |`;
 }

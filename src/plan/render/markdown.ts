@@ -1,8 +1,10 @@
+import { codeText, fencedBlock, markdownText } from '../../outside-text.js';
 import { groupByAction } from '../../model/by-action.js';
 import { planPhrase } from '../counts.js';
 import { applicationLabel, applicationSortKey } from '../application.js';
 import type { PlanDocument, PlanImpact } from '../types.js';
-import { impactLine, impactTable } from './impact.js';
+import { impactLine, impactSection } from './impact.js';
+import { fitComment } from './markdown-fit.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
@@ -49,20 +51,33 @@ function blockMarkdown(b: ChangeBlock, impact: PlanImpact | undefined): string {
   const where = b.sources.length > 0 ? `  (${sourcesLabel(b.sources)})` : '';
   const lines = [`${head === b.sign ? '' : `${head} `}${b.sign} ${b.title}${detail}${where}`];
   for (const line of attributeLines(b)) lines.push(line.changed ? `!   ~ ${line.text}` : `${head === '!' ? ' ' : head}     ${line.text}`);
-  if (b.impact && impact) lines.push(`#     ${impactLine(b.impact, impact)}`);
-  return ['```diff', ...lines, '```'].join('\n');
+  if (b.impact && impact) lines.push(`#     ${impactLine(b.impact, impact, codeText)}`);
+  // Attribute values are the policies' (a regex may hold backticks): no line can close the fence.
+  return fencedBlock('diff', lines.join('\n'));
+}
+
+/** A change block as the comment shows it: in full, and as the one line a cut comment lists it by. */
+interface Chunk {
+  readonly full: string;
+  readonly line: string;
+}
+
+/** One line for a block: its sign and title, where it goes and where it is declared. */
+function blockLine(b: ChangeBlock): string {
+  const where = b.sources.length > 0 ? ` (${markdownText(sourcesLabel(b.sources), 120)})` : '';
+  return `- \`${b.sign}\` ${markdownText(b.title, 160)} · client ${b.client}, ${escapeMarkdown(applicationLabel(b.application))}${where}`;
 }
 
 /** Each block under a heading per client and application, in the text renderer's order. */
-function bodyChunks(plan: PlanDocument): string[] {
-  const chunks: string[] = [];
+function bodyChunks(plan: PlanDocument): Chunk[] {
+  const chunks: Chunk[] = [];
   const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));
   for (const [client, blocks] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
     const byApp = groupBy(blocks, (b) => applicationSortKey(b.application));
     for (const key of [...byApp.keys()].sort()) {
       const appBlocks = byApp.get(key) as ChangeBlock[];
       const heading = `#### Client ${client} · ${applicationLabel((appBlocks[0] as ChangeBlock).application)}\n\n`;
-      appBlocks.forEach((b, i) => chunks.push(`${i === 0 ? heading : ''}${blockMarkdown(b, plan.impact)}\n`));
+      appBlocks.forEach((b, i) => chunks.push({ full: `${i === 0 ? heading : ''}${blockMarkdown(b, plan.impact)}\n`, line: blockLine(b) }));
     }
   }
   return chunks;
@@ -116,52 +131,17 @@ export function renderMarkdown(plan: PlanDocument, options: MarkdownOptions = {}
   const kept = keptPhrase(plan);
   if (kept) head.push(`> [!NOTE]\n> ${escapeMarkdown(kept)}`, '');
   const blocks = changeBlocks(plan);
-  // The evidence comes before the changes, in the part of the comment that is never cut.
-  if (plan.impact) head.push(impactTable(plan, blocks));
+  // The evidence comes before the changes; a cut comment keeps its table, as far as a third of the room.
+  const impact = (budget: number) => impactSection(plan, blocks, budget);
   const warning = deletionWarning(plan, groupByAction(blocks)('delete').filter((b) => b.count > 0));
   const chunks = bodyChunks(plan);
   const notes = notesSection(plan);
   const footer = `<sub>checksum \`${plan.checksum.slice(0, 12)}\` · policies \`${plan.desired_digest.slice(0, 12)}\` · ` +
     `live \`${plan.live_digest.slice(0, 12)}\`</sub>\n`;
   const top = `${head.join('\n')}\n`;
-  const full = `${top}${warning.head}${warning.lines.join('\n')}${warning.lines.length ? '\n' : ''}${warning.tail}${chunks.join('\n')}${chunks.length ? '\n' : ''}${notes}${footer}`;
+  const full = `${top}${impact(Number.POSITIVE_INFINITY).text}${warning.head}${warning.lines.join('\n')}${warning.lines.length ? '\n' : ''}${warning.tail}`
+    + `${chunks.map((c) => c.full).join('\n')}${chunks.length ? '\n' : ''}${notes}${footer}`;
   if (options.maxChars === undefined || full.length <= options.maxChars) return full;
-  return fitted({ top, warning, chunks, notes, footer }, options.maxChars);
+  return fitComment({ head: top, impact, warning, changes: chunks, notes, footer }, options.maxChars);
 }
 
-/** The comment cut to `max` characters: deletions first, then changes in order, then notes. */
-function fitted(
-  parts: { top: string; warning: ReturnType<typeof deletionWarning>; chunks: readonly string[]; notes: string; footer: string },
-  max: number,
-): string {
-  const cutNote = (left: number, total: number) =>
-    `> [!NOTE]\n> **${left} of ${total} changes are not shown**: the whole plan would pass the comment limit ` +
-    `of ${max} characters. The job summary and the saved plan artifact hold all of it.\n\n`;
-  let budget = max - parts.top.length - parts.footer.length - cutNote(99999, 99999).length - parts.warning.head.length - parts.warning.tail.length;
-  const deletions: string[] = [];
-  for (const line of parts.warning.lines) {
-    const reserve = 120; // the "and N more deletions" line
-    if (line.length + 1 + reserve > budget) break;
-    deletions.push(line);
-    budget -= line.length + 1;
-  }
-  const hiddenDeletions = parts.warning.lines.length - deletions.length;
-  if (hiddenDeletions > 0) {
-    const line = `> - … and ${hiddenDeletions} more deletion${hiddenDeletions === 1 ? '' : 's'}, listed in the job summary`;
-    deletions.push(line);
-    budget -= line.length + 1;
-  }
-  const shown: string[] = [];
-  for (const chunk of parts.chunks) {
-    if (chunk.length + 1 > budget) break;
-    shown.push(chunk);
-    budget -= chunk.length + 1;
-  }
-  const notes = parts.notes.length <= budget && shown.length === parts.chunks.length ? parts.notes : '';
-  const left = parts.chunks.length - shown.length;
-  const warning = parts.warning.lines.length > 0 ? `${parts.warning.head}${deletions.join('\n')}\n${parts.warning.tail}` : '';
-  const note = left > 0 || hiddenDeletions > 0 ? cutNote(left, parts.chunks.length) : '';
-  const body = `${parts.top}${warning}${note}${shown.join('\n')}${shown.length ? '\n' : ''}${notes}${parts.footer}`;
-  // Only a header or a footer that alone passes the limit gets here: cut it hard, never past the limit.
-  return body.length <= max ? body : `${body.slice(0, Math.max(0, max - 2))}…\n`;
-}

@@ -1,3 +1,4 @@
+import { terminalText } from '../../outside-text.js';
 import { applicationLabel, applicationSortKey } from '../application.js';
 import type { PlanBody } from '../types.js';
 import type { ImpactEffect } from '../change-document.js';
@@ -44,7 +45,7 @@ export function renderText(plan: PlanBody, options: TextOptions = {}): string {
         for (const line of attributeLines(b)) {
           out.push(line.changed ? `        ${paint(ANSI.yellow, `~ ${line.text}`)}` : `          ${line.text}`);
         }
-        if (b.impact && plan.impact) out.push(`        ${paint(IMPACT_COLOR[b.impact.effect], impactLine(b.impact, plan.impact))}`);
+        if (b.impact && plan.impact) out.push(`        ${paint(IMPACT_COLOR[b.impact.effect], impactLine(b.impact, plan.impact, terminalText))}`);
       }
     }
     out.push('');
@@ -70,7 +71,7 @@ export function renderText(plan: PlanBody, options: TextOptions = {}): string {
   }
   const target = targetPhrase(plan);
   if (target) out.push(paint(ANSI.yellow, target), '');
-  const impact = impactSummaryLine(plan);
+  const impact = impactSummaryLine(plan, terminalText);
   if (impact) out.push(plan.impact?.complete === false || (plan.impact?.over_limit ?? 0) > 0 ? paint(ANSI.yellow, impact) : impact, '');
   out.push(planSummaryLine(plan));
   return `${out.join('\n')}\n`;

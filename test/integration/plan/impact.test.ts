@@ -4,13 +4,15 @@
  * each kind of change gets exactly the counts its seed implies, hits outside
  * the window and those marked false positives are left out, a failed hits
  * listing makes the impact incomplete without touching the plan, and
- * `--impact-limit` guards as the mass-delete guard does.
+ * `--impact-limit` guards as the mass-delete guard does: closed on an
+ * incomplete impact, and from a saved plan whose limit its checksum binds.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HitSeed } from '../../../src/emulator/hits/records.js';
 import type { PlanDocument } from '../../../src/plan/types.js';
 import type { ChangeImpact } from '../../../src/plan/change-document.js';
-import { rampartAgainst } from '../../helpers/cli-in-process.js';
+import { rampartAgainst, runCliInProcess } from '../../helpers/cli-in-process.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { policyDir, type PolicyDir } from '../../helpers/policies.js';
 
@@ -166,5 +168,61 @@ describe('plan --impact', () => {
     expect(under.stdout).toMatch(/Within the limit of 4 requests/);
     const forced = await rampart('apply', ['--impact-limit', '3', '--auto-approve', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
+  });
+});
+
+describe('--impact-limit fails closed and rides in the saved plan', () => {
+  it('an impact a failing hits listing left incomplete is unsafe: plan exits 1 saying why, apply refuses it, --force applies', async () => {
+    await prepared();
+    emulator.control.addFault({ route: 'POST /v1/objects/hit', kind: 'status', status: 400, count: 1000 });
+    const plan = await rampart('plan', ['--impact-limit', '100', '--detailed-exitcode']);
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toMatch(/Unsafe: an incomplete impact cannot show a plan within the limit of 100 requests/);
+    expect(plan.stdout).not.toMatch(/Within the limit/);
+    expect(plan.stderr).toMatch(/Refusing: the impact is incomplete \(the hits listing failed for client 10042: .*\), so no one can tell/);
+    const refused = await rampart('apply', ['--impact-limit', '100', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/unsafe_plan/);
+    expect(emulator.control.state().hints.some((hint) => hint.record.type === 'disable_stamp')).toBe(false);
+    const forced = await rampart('apply', ['--impact-limit', '100', '--auto-approve', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(emulator.control.state().hints.some((hint) => hint.record.type === 'disable_stamp')).toBe(true);
+  });
+
+  it('apply --plan enforces the saved plan\'s limit without the flag; the flag beside --plan and an edited limit are refused', async () => {
+    await prepared();
+    const file = policies.scratch('plan.json');
+    const made = await rampart('plan', ['--impact-limit', '3', '--out', file]);
+    expect(made.code, made.stderr).toBe(0);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as PlanDocument;
+    expect(saved.impact).toMatchObject({ limit: 3, over_limit: 1, window_seconds: 604_800 });
+    const refused = await rampart('apply', ['--plan', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/Refusing: 1 change\(s\) would have newly blocked, or stopped blocking, more than 3 .*\[unsafe_plan\]/);
+    expect(emulator.control.state().hints.some((hint) => hint.record.type === 'disable_stamp')).toBe(false);
+    const flagged = await rampart('apply', ['--plan', file, '--impact-limit', '1000']);
+    expect(flagged.code).toBe(1);
+    expect(flagged.stderr).toMatch(/--impact-limit shape a new plan: .* is applied with the impact it was made with \(limit 3\)/);
+    const raised = policies.scratch('raised.json');
+    await writeFile(raised, JSON.stringify({ ...saved, impact: { ...saved.impact, limit: 1000 } }));
+    expect((await rampart('apply', ['--plan', raised])).stderr).toMatch(/checksum mismatch.*\[stale_plan\]/);
+    const forced = await rampart('apply', ['--plan', file, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(emulator.control.state().hints.some((hint) => hint.record.type === 'disable_stamp')).toBe(true);
+  });
+
+  it('show marks an impact edited after the plan was made, in the text and the comment', async () => {
+    await prepared();
+    const file = policies.scratch('plan.json');
+    expect((await rampart('plan', ['--impact', '--out', file])).code).toBe(0);
+    expect((await rampart('show', [file])).stdout).not.toMatch(/not verified/);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as PlanDocument;
+    const changes = saved.changes.map((change) => (change.impact?.effect === 'newly_blocked' ? { ...change, impact: { ...change.impact, requests: 0 } } : change));
+    await writeFile(file, JSON.stringify({ ...saved, changes }));
+    const text = await runCliInProcess(['show', file]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/impact \(7 d, not verified\): would newly block 0 requests/);
+    expect(text.stdout).toMatch(/Impact not verified: it does not match its checksum: it was changed after the plan was made; its figures are not evidence/);
+    expect((await runCliInProcess(['show', file, '--format', 'markdown'])).stdout).toMatch(/> \[!CAUTION\]\n> Impact not verified/);
   });
 });

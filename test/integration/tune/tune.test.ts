@@ -85,7 +85,7 @@ describe('rampart tune', () => {
     const result = await tune(['--request-id', 'req-seen']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.startsWith('As the service saw them:\n  request req-seen: shop.example.com/find (application 7)\n')).toBe(true);
-    expect(result.stdout).toContain(`    sqli at get q, stamps 7730: "o'brien \\"& sons\\"\\u001b${'x'.repeat(200 - 17)}…"`);
+    expect(result.stdout).toContain(`    sqli at get q, stamps 7730: "o'brien \\"& sons\\"\\x1b${'x'.repeat(200 - 20)}…"`);
     const json = JSON.parse((await tune(['--request-id', 'req-seen', '--format', 'json'])).stdout) as { requests: { request_id: string; value: string; stamps: number[] }[] };
     expect(json.requests).toEqual([expect.objectContaining({ request_id: 'req-seen', stamps: [7730], value: expect.stringMatching(/…$/) as unknown })]);
   });
@@ -192,7 +192,7 @@ describe('rampart tune', () => {
     const result = await tune(['--request-id', 'req-evil', '--accept-service-scope']);
     expect(result.code, result.stderr).toBe(0);
     const notes = result.stdout.split('\n').filter((line) => line.startsWith('note:')).join('\n');
-    expect(notes).toContain('evil.example\\u001b[2J\\u000a\\`\\`\\`');
+    expect(notes).toContain('evil.example\\x1b[2J\\n\\`\\`\\`');
     expect(result.stdout).not.toContain('\u001b');
     expect(result.stdout).not.toMatch(/^```/m);
     expect(result.stdout).not.toMatch(/^## injected/m);

@@ -53,6 +53,15 @@ describe('the action steps under bash -e', () => {
     expect(readFileSync(join(dir, 'plan-errors.txt'), 'utf8')).toMatch(/--impact-limit/);
   });
 
+  it('plan with impact-limit alone: the limit is never dropped, and the saved plan carries it for apply --plan', () => {
+    const plan = join(dir, 'plan-limit.json');
+    const env = { RAMPART_POLICIES: 'policies', RAMPART_API_URL: '', RAMPART_API_TOKEN: '', EMULATOR: 'true', FORMAT: 'text', PLAN_JSON: plan, IMPACT: 'false', IMPACT_WINDOW: '7d' };
+    const limited = runStep('plan', { ...env, IMPACT_LIMIT: '0' });
+    expect(limited.status).toBe(1);
+    expect(readFileSync(join(dir, 'plan-errors.txt'), 'utf8')).toMatch(/--impact-limit/);
+    expect(JSON.parse(readFileSync(plan, 'utf8'))).toMatchObject({ impact: { limit: 0, window_seconds: 604_800 } });
+  });
+
   it('validate: an invalid policy fails the step and leaves its diagnostics for the comment', () => {
     const bad = join(dir, 'bad');
     mkdirSync(bad);

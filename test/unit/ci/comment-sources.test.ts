@@ -145,7 +145,7 @@ describe('the comment size limit', () => {
     return planDocument(desiredState(rules, ips), liveState(oldRules, doomed));
   }
 
-  it('cuts changes from the end, keeps the header, the summary and every deletion named up to the limit, and says what is left out', () => {
+  it('cuts changes from the end, keeps the header, the summary, every deletion named and every change listed up to the limit, and says what is left out', () => {
     const plan = hugePlan();
     const full = renderMarkdown(plan);
     expect(full.length).toBeGreaterThan(3 * MAX_COMMENT_CHARS);
@@ -155,7 +155,10 @@ describe('the comment size limit', () => {
     expect(cut).toContain('Commit `0123456789ab`');
     expect(cut).toContain('**Plan: 5100 to create, 0 to update, 800 to delete, 0 unchanged (5102 API calls).**');
     expect(cut).toContain('> **This plan deletes 800 objects** from the account:');
-    expect(cut).toMatch(/> \[!NOTE\]\n> \*\*\d+ of \d+ changes are not shown\*\*/);
+    expect(cut).toMatch(/> \[!NOTE\]\n> \*\*Cut to fit the comment limit of 65536 characters\*\*: \d+ of 940 changes are shown in full, \d+ as one line each, \d+ not listed\./);
+    // The changes not shown in full are listed one line each, in order, and the rest counted.
+    expect(cut).toContain('**Not shown in full** (one line each):\n\n- `+` rule rule-0 (vpatch) · client 10042, application 100 (policies/shop.yaml:1)\n');
+    expect(cut).toMatch(/\n- … and \d+ more changes, in the job summary and the saved plan\n/);
     expect(cut).toContain('<sub>checksum');
     // Every code block that starts also ends.
     expect((cut.match(/^```/gm) ?? []).length % 2).toBe(0);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ServiceApi } from '../../../src/api/service.js';
-import { HIT_OFFSET_CAP, HitListingCapError, readHits, readHitWindow, readRequestHits } from '../../../src/hits/read.js';
+import { HIT_OFFSET_CAP, HitListingCapError, readHits, readRequestHits } from '../../../src/hits/read.js';
+import { readHitWindow } from '../../../src/hits/read-window.js';
 
 const hit = (n: number) => ({
   id: ['i', `h${n}`], attackid: ['i', `a${n}`], type: 'sqli', request_id: `r${n}`, point: ['get', 'q'], domain: 'shop.example.com', path: '/', time: 1, poolid: -1,

@@ -6,63 +6,13 @@
  * hits cannot show. The counts are those each case's requests imply.
  */
 import { describe, expect, it } from 'vitest';
-import type { ListedHit } from '../../../src/hits/read.js';
 import { evaluateChanges } from '../../../src/impact/evaluate.js';
 import { hitsWanted } from '../../../src/impact/read.js';
-import { RequestIndex } from '../../../src/impact/requests.js';
-import type { Change } from '../../../src/model/change.js';
-import type { LiveIpEntry } from '../../../src/model/ip.js';
-import type { DesiredRule, LiveRule } from '../../../src/model/rule.js';
-import type { DesiredState, LiveState } from '../../../src/model/state.js';
+import type { DesiredState } from '../../../src/model/state.js';
+import type { LiveRule } from '../../../src/model/rule.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
-
-const CLIENT = 10042;
-
-function desired(body: string): DesiredState {
-  const loaded = loadPolicyTexts([{ file: 'policies/test.yaml', text: `version: 1\nclient: ${CLIENT}\napplication: 7\n${body}` }]);
-  if (!loaded.desired) throw new Error(JSON.stringify(loaded.diagnostics));
-  return loaded.desired;
-}
-
-/** The account as if `body` had been applied by Rampart. */
-function liveOf(body: string): LiveState {
-  const state = desired(body);
-  const rules = state.rules.map((rule, i): LiveRule => {
-    const { source: _source, ...plain } = rule as DesiredRule & Record<string, unknown>;
-    return { ...plain, id: 100 + i, owner: 'rampart', name: rule.source.name } as LiveRule;
-  });
-  const ipEntries = state.ipEntries.map((entry, i): LiveIpEntry => {
-    const { source: _source, ...plain } = entry;
-    return { ...plain, id: 500 + i, objectSize: 1, owner: 'rampart' };
-  });
-  return { clients: [CLIENT], rules, ipEntries };
-}
-
-let serial = 0;
-/** One request of one hit, as the listing gives it: a SQL injection in `q` on the shop, let through, unless the fields say otherwise. */
-function hit(fields: Partial<Record<keyof ListedHit, unknown>> = {}): ListedHit {
-  serial++;
-  return {
-    id: ['i', `h${serial}`], request_id: `r${serial}`, attackid: ['i', 'a'], type: 'sqli', stamps: [7730],
-    point: ['get', 'q'], poolid: 7, domain: 'shop.example.com', path: '/api/search', time: 1_800_000_000,
-    ip: '192.0.2.1', block_status: 'monitored', ...fields,
-  } as ListedHit;
-}
-
-const indexOf = (hits: readonly ListedHit[]) => RequestIndex.of(CLIENT, hits, { values: true });
-
-function impactsOf(before: string, after: string, hits: readonly ListedHit[], experimental: readonly ListedHit[] = []): Map<string, ReturnType<typeof evaluateChanges> extends Map<Change, infer I> ? I : never> {
-  const live = liveOf(before);
-  const plan = buildPlan(desired(after), live);
-  const impacts = evaluateChanges({ changes: plan.changes, live, seen: indexOf(hits), experimental: indexOf(experimental) });
-  return new Map([...impacts].map(([change, impact]) => [label(change), impact]));
-}
-
-function label(change: Change): string {
-  if (change.kind === 'ip') return `${change.action} ${change.action === 'delete' ? 'ip' : change.list}`;
-  return `${change.action} ${change.rule.kind}${'source' in change.rule ? ` ${change.rule.source.name}` : ''}`;
-}
+import { CLIENT, desired, hit, impactsOf, indexOf, liveOf } from '../../helpers/impact.js';
 
 describe('a filtering mode change', () => {
   it('counts only the requests it governs: a more specific rule keeps its own', async () => {

@@ -48,6 +48,23 @@ describe('the impact in the outputs', () => {
     expect(renderMarkdown(plan)).toMatch(/\| ≥ 1 \|/);
   });
 
+  it('never reads "within the limit" on an incomplete impact: it says the plan is unsafe', () => {
+    const plan = encodePlan(withImpacts(planOf(1), { complete: false, reason: 'the hits listing failed for client 10042: 503', limit: 100, overLimit: 0 }));
+    for (const out of [renderText(plan), renderMarkdown(plan)]) {
+      expect(out).toMatch(/Unsafe: an incomplete impact cannot show a plan within the limit of 100 requests newly blocked or no longer blocked per change; apply refuses it without --force\./);
+      expect(out).not.toMatch(/Within the limit/);
+    }
+  });
+
+  it('marks an impact a reader found not verified, on each line and before the closing line', () => {
+    const saved = encodePlan(withImpacts(planOf(1)));
+    const plan = { ...saved, impact: { ...saved.impact!, unverified: 'it does not match its checksum: it was changed after the plan was made' } };
+    const text = renderText(plan);
+    expect(text).toContain('impact (7 d, not verified): would newly block');
+    expect(text).toContain('Impact not verified: it does not match its checksum: it was changed after the plan was made; its figures are not evidence of what the service saw. Impact over 7 d');
+    expect(renderMarkdown(plan)).toMatch(/#### Impact \(7 d\)\n\n> \[!CAUTION\]\n> Impact not verified: it does not match its checksum/);
+  });
+
   it('keeps the comment of 1,000 changes under its limit, the table first with the largest effects', () => {
     const comment = renderMarkdown(encodePlan(withImpacts(planOf(1_000))), { maxChars: MAX_COMMENT_CHARS });
     expect(comment.length).toBeLessThanOrEqual(MAX_COMMENT_CHARS);

@@ -81,3 +81,27 @@ describe('safety guard', () => {
     expect(verdict).toMatchObject({ ok: false, deleteCount: 11, ownedCount: 11 });
   });
 });
+
+describe('the impact guard (--impact-limit)', () => {
+  const summary = { windowSeconds: 604_800, hitsRead: 0, listings: 1, notEvaluable: 0 };
+  const withImpact = (impact: Partial<NonNullable<ReturnType<typeof planWith>['impact']>>) => ({ ...planWith(3, 3), impact: { ...summary, complete: true, ...impact } });
+
+  it('fails closed: an incomplete impact with a limit is unsafe, as one past the limit is', () => {
+    const incomplete = checkSafety(withImpact({ complete: false, reason: 'the hits listing failed for client 10042: 503', limit: 100, overLimit: 0 }));
+    expect(incomplete.ok).toBe(false);
+    expect(incomplete.message).toBe('Refusing: the impact is incomplete (the hits listing failed for client 10042: 503), so no one can tell whether a change '
+      + 'newly blocks, or stops blocking, more than 100 requests (--impact-limit). Read the plan\'s impact; if these effects are intended, re-run with --force.');
+    expect(checkSafety(withImpact({ complete: true, limit: 100, overLimit: 1 })).ok).toBe(false);
+  });
+
+  it('passes a complete impact within its limit, and an incomplete one when no limit was asked', () => {
+    expect(checkSafety(withImpact({ complete: true, limit: 100, overLimit: 0 })).ok).toBe(true);
+    expect(checkSafety(withImpact({ complete: false, reason: 'a listing failed' })).ok).toBe(true);
+  });
+
+  it('lets --force through an incomplete impact and says so', () => {
+    const verdict = checkSafety(withImpact({ complete: false, limit: 100, overLimit: 0 }), { force: true });
+    expect(verdict).toMatchObject({ ok: true, forced: true });
+    expect(verdict.message).toMatch(/Forced: the impact is incomplete .* applying because of --force\.$/);
+  });
+});

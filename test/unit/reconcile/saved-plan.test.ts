@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodePlan, planChecksum, PLAN_FORMAT_VERSION, type PlanDocument } from '../../../src/plan/index.js';
+import { buildPlan, encodePlan, planChecksum, PLAN_FORMAT_VERSION, type Plan, type PlanDocument } from '../../../src/plan/index.js';
+import type { Impact } from '../../../src/plan/model.js';
 import { planDocument } from '../../helpers/plan-document.js';
 import { confirmSavedPlan, planSettingsOf, readSavedPlan } from '../../../src/reconcile/saved-plan.js';
 import { everyChange } from '../plan/scenario.js';
@@ -99,5 +100,46 @@ describe('planSettingsOf', () => {
     const saved = valid() as unknown as PlanDocument;
     expect(planSettingsOf(saved)).toEqual({ adopt: false, ruleUpdates: 'update' });
     expect(planSettingsOf({ ...saved, adopt: true, rule_updates: 'replace' })).toEqual({ adopt: true, ruleUpdates: 'replace' });
+  });
+});
+
+describe('a saved plan\'s impact', () => {
+  const { desired, live } = everyChange();
+  const impact: Impact = { effect: 'newly_blocked', evaluable: true, requests: 500, ips: 7, paths: [{ path: '/api/search', requests: 500 }], pathCount: 1, sampleRequestIds: ['r1'] };
+
+  /** The scenario's plan with an impact on every change, as `plan --impact [--impact-limit N] --out` saves it. */
+  function evidenced(limit?: number): PlanDocument {
+    const plan: Plan = buildPlan(desired, live);
+    return encodePlan({
+      ...plan,
+      impacts: new Map(plan.changes.map((change) => [change, impact])),
+      impact: { windowSeconds: 604_800, hitsRead: 500, listings: 1, complete: true, notEvaluable: 0, ...(limit !== undefined ? { limit, overLimit: 1 } : {}) },
+    });
+  }
+
+  it('reads back unmarked as it was made', async () => {
+    const read = await readSavedPlan(await save(evidenced(100)));
+    expect(read.impact).toMatchObject({ limit: 100, window_seconds: 604_800 });
+    expect(read.impact?.unverified).toBeUndefined();
+  });
+
+  it('binds the limit and its window to the checksum: removed, raised or widened, the file is a modified one', async () => {
+    const saved = evidenced(100);
+    const { impact: _impact, impact_checksum: _checksum, ...stripped } = saved;
+    for (const edited of [stripped, { ...saved, impact: { ...saved.impact, limit: 1000 } }, { ...saved, impact: { ...saved.impact, window_seconds: 3600 } }]) {
+      await expect(readSavedPlan(await save(edited))).rejects.toMatchObject({ code: 'stale_plan', message: expect.stringContaining('checksum mismatch') });
+    }
+  });
+
+  it('marks edited evidence as not verified, without refusing the plan its changes confirm', async () => {
+    const saved = evidenced();
+    const [first, ...rest] = saved.changes;
+    const edited = { ...saved, changes: [{ ...first, impact: { ...first?.impact, requests: 5 } }, ...rest] };
+    const read = await readSavedPlan(await save(edited));
+    expect(read.impact?.unverified).toBe('it does not match its checksum: it was changed after the plan was made');
+    const summaryEdited = await readSavedPlan(await save({ ...saved, impact: { ...saved.impact, hits_read: 1 } }));
+    expect(summaryEdited.impact?.unverified).toMatch(/does not match its checksum/);
+    const { impact_checksum: _gone, ...unchecked } = saved;
+    expect((await readSavedPlan(await save(unchecked))).impact?.unverified).toBe('the plan carries no impact checksum, so its figures cannot be checked');
   });
 });
