@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ACCESS_CHECKS } from '../../src/commands/doctor-checks.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -70,6 +71,34 @@ describe('docs/operations.md', () => {
     for (const path of ['deploy/kubernetes/git-sync', 'deploy/kubernetes/configmap', 'deploy/prometheus/rampart-alerts.yaml', 'docs/operations-daemon.md', 'docs/ci/rampart-plan.yml']) {
       expect(existsSync(join(ROOT, path)), path).toBe(true);
     }
+  });
+});
+
+describe('pointing it at a real account', () => {
+  /** A section: from its heading to the next heading of the same or a higher level. */
+  const section = (page: string, heading: string) => {
+    const text = read(page);
+    const start = text.indexOf(`${heading}\n`);
+    expect(start, `${page}: ${heading}`).toBeGreaterThanOrEqual(0);
+    const level = /^#+/.exec(heading)![0];
+    const next = text.slice(start + heading.length).search(new RegExp(`^#{1,${level.length}} `, 'm'));
+    return next < 0 ? text.slice(start) : text.slice(start, start + heading.length + next);
+  };
+  const sections = { 'README.md': '### Pointing it at your account', 'docs/operations.md': '## Pointing it at your account' };
+
+  for (const [page, heading] of Object.entries(sections)) {
+    it(`${page} says where the address is, what each command needs of the token, and what a missing right looks like`, () => {
+      const text = section(page, heading);
+      for (const words of ['US cloud', 'EU cloud', 'API base address', 'Settings → API tokens', 'X-ServiceApi-Token', 'extended admin', '[api_auth]', 'answered 403', 'rampart doctor']) {
+        expect(text, words).toContain(words);
+      }
+      for (const command of ['plan', 'export', 'apply', 'run', 'adopt', 'tune', 'plan --impact', 'disable_stamp']) expect(text, command).toContain(`\`${command}`);
+    });
+  }
+
+  it('docs/operations.md names the route of every read `rampart doctor` tries', () => {
+    const text = section('docs/operations.md', sections['docs/operations.md']);
+    for (const check of ACCESS_CHECKS) expect(text, check.read).toContain(`\`${check.route}\``);
   });
 });
 
