@@ -5,7 +5,7 @@ import { impactLine, impactSummaryLine } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { movesPhrase } from '../safety.js';
-import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, unmanagedPhrase } from './layout.js';
+import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, undeclaredPhrase, unmanagedPhrase } from './layout.js';
 
 export interface TextOptions {
   /** ANSI colours; callers pass `isTTY && !NO_COLOR`. */
@@ -28,6 +28,8 @@ const SIGN_COLOR = { '+': ANSI.green, '-': ANSI.red, '~': ANSI.yellow, '-/+': AN
 export function renderText(plan: PlanBody, options: TextOptions = {}): string {
   const paint = (code: string, text: string): string => (options.color ? `${code}${text}${ANSI.reset}` : text);
   const out: string[] = [];
+  const undeclared = undeclaredPhrase(plan);
+  if (undeclared) out.push(paint(ANSI.yellow, undeclared), '');
   const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));
   for (const [client, blocks] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
     out.push(paint(ANSI.bold, `Client ${client}`));
