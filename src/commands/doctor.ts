@@ -8,9 +8,9 @@ import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
-import { createLogger } from '../log.js';
+import { createLogger, personAtTerminal } from '../log.js';
 import { shown } from '../tune/shown.js';
-import { connect } from './connect.js';
+import { connect, runConnected } from './connect.js';
 import { runAccessChecks, type CheckResult } from './doctor-checks.js';
 import {
   addConnectionOptions, addDeadlineOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration, type PolicyOptions,
@@ -40,16 +40,14 @@ export async function doctor(flags: DoctorFlags): Promise<number> {
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
   const policy = await loadOrReport(flags.policies, 'text');
   if (!policy) return EXIT.error;
-  const connection = await connect(flags, logger, { failFast: true });
-  try {
+  const connection = await connect(flags, logger, { failFast: true, holdRetries: personAtTerminal(flags.logFormat) });
+  return runConnected(connection, async () => {
     const results = await withDeadline(timeoutMs, connection.target, (signal) => runAccessChecks(connection.api, policy.desired.clients, signal));
     const stamps = policy.desired.rules.filter((rule) => rule.kind === 'disable_stamp').length;
     const report = { target: connection.target, results, stamps };
     process.stdout.write(flags.format === 'json' ? renderJson(report) : renderText(report));
     return results.every((result) => !result.error) ? EXIT.ok : EXIT.error;
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 interface Report {
