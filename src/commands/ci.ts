@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { commentText, describeOutcome, postPlanComment, type CommentOptions, type Provider } from '../ci/comment.js';
 import { EXIT } from '../exit-codes.js';
-import { positiveInt } from './options.js';
+import { wholeNumber } from './options.js';
 
 interface CommentFlags {
   file?: string;
@@ -35,7 +35,7 @@ export function register(program: Command): void {
     .option('--api-url <url>', 'API named in the header (default: RAMPART_API_URL)')
     .option('--print', 'print the comment instead of posting it')
     .addOption(new Option('--provider <provider>', 'forge (default: gitlab when GITLAB_CI=true, else github)').choices(['github', 'gitlab']))
-    .addOption(new Option('--number <n>', 'pull / merge request number (default: from the CI environment)').argParser(positiveInt))
+    .addOption(new Option('--number <n>', 'pull / merge request number (default: from the CI environment)').argParser(wholeNumber('--number', { min: 1 })))
     .option('--author <login>', "only this author's marked comments count as ours (default: the token's user, else github-actions[bot])")
     .action(async (flags: CommentFlags) => {
       const options: CommentOptions = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
