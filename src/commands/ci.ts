@@ -1,6 +1,7 @@
 /**
  * `rampart ci comment`: the CI helper the GitHub Action and the GitLab recipe
- * run (docs/ci.md). Hidden from the main help.
+ * run (docs/ci.md). Listed in the main help, as a pipeline author copying a
+ * recipe looks there first.
  */
 import type { Command } from 'commander';
 import { Option } from './commander.js';
@@ -23,7 +24,7 @@ interface CommentFlags {
 }
 
 export function register(program: Command): void {
-  const ci = program.command('ci', { hidden: true }).description('helpers for CI pipelines (see docs/ci.md)');
+  const ci = program.command('ci').description('helpers for CI pipelines: `ci comment` posts the plan on the pull request (see docs/ci.md)');
   ci.command('comment')
     .description('create or update, in place, the one plan comment on the current pull request / merge request')
     .option('--plan <file>', 'the saved plan (rampart plan --out FILE): the comment shows exactly what apply --plan applies')

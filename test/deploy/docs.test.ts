@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ACCESS_CHECKS } from '../../src/commands/doctor-checks.js';
+import { loadPolicyTexts } from '../../src/policy/index.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -99,6 +100,28 @@ describe('pointing it at a real account', () => {
   it('docs/operations.md names the route of every read `rampart doctor` tries', () => {
     const text = section('docs/operations.md', sections['docs/operations.md']);
     for (const check of ACCESS_CHECKS) expect(text, check.read).toContain(`\`${check.route}\``);
+  });
+});
+
+describe('plans the docs save on a workstation', () => {
+  it("go where the repository's .gitignore keeps them out of git", async () => {
+    const { default: ignore } = await import('ignore');
+    const ignored = ignore().add(read('.gitignore'));
+    // Command lines of the shell blocks, not the tables' synopses (`--out FILE`).
+    const outs = [...read('README.md').matchAll(/^(?:npx )?rampart plan [^\n]*--out (\S+)/gm)].map((m) => m[1] as string);
+    expect(outs.length).toBeGreaterThan(0);
+    for (const out of outs) expect(ignored.ignores(out), out).toBe(true);
+  });
+});
+
+describe("the README's policy examples", () => {
+  it('validate without an error or a warning, as a reader who copies one runs `rampart validate` on it', () => {
+    const examples = [...read('README.md').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string).filter((text) => /^version: 1$/m.test(text));
+    expect(examples.length).toBeGreaterThan(0);
+    examples.forEach((text, i) => {
+      const result = loadPolicyTexts([{ file: `policies/example-${i}.yaml`, text }], { now: new Date('2026-12-01T00:00:00Z') });
+      expect(result.diagnostics, text).toEqual([]);
+    });
   });
 });
 
