@@ -38,7 +38,7 @@ export function register(program: Command): void {
 export async function doctor(flags: DoctorFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel, oneShot: true });
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
-  const policy = await loadOrReport(flags.policies, 'text');
+  const policy = await loadOrReport(flags.policies, flags.format);
   if (!policy) return EXIT.error;
   const connection = await connect(flags, logger, { failFast: true, holdRetries: personAtTerminal(flags.logFormat) });
   return runConnected(connection, async () => {

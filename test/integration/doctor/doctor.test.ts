@@ -70,6 +70,15 @@ describe('rampart doctor', () => {
     expect(report.checks.filter((check) => check.ok).map((check) => check.read)).toEqual(['rules', 'credential-stuffing rules', 'IP lists', 'applications']);
   });
 
+  it('reports invalid policies as validate does, in the chosen format, and calls nothing', async () => {
+    const emu = await emulator.start();
+    policies = await policyDir({ 'shop.yaml': 'version: 1\nclient: not-a-number\n' });
+    const result = await runCliInProcess(['doctor', '--policies', 'policies', '--api-url', emu.url, '--format', 'json'], { cwd: policies.root });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: false, diagnostics: expect.arrayContaining([expect.objectContaining({ file: 'policies/shop.yaml', line: 2, code: 'invalid-id' })]) as unknown });
+    expect(emu.control.calls()).toEqual([]);
+  });
+
   it('a refused token fails every read without calling it a missing right, and never shows the token', async () => {
     const emu = await emulator.start();
     const wrong = 'not-the-token-0123456789';
