@@ -141,6 +141,9 @@ async function main(): Promise<Results> {
       progress(`no-op plan: ${rules} rules, ${ipValues} IP values${latencyMs ? `, ${latencyMs} ms per call` : ''}`);
       results.noopPlans.push(await benchNoopPlan(emulator, { rules, ipValues }, policies, latencyMs, repeat));
     }
+    // The same read on the successor IP-list API: its calls at its own minimum.
+    progress('no-op plan: 10000 rules, 10000 IP values, on the groups IP-list API');
+    results.noopPlans.push(await benchNoopPlan(emulator, { rules: 10_000, ipValues: 10_000 }, policies, 0, repeat, 'groups'));
     for (const kind of quick ? (['rules'] as const) : (['rules', 'ip'] as const)) {
       progress(`apply: 1,000 creates + 1,000 deletes (${kind}), 20 ms per call`);
       results.applies.push(await benchApply(emulator, { kind, count: 1_000, latencyMs: 20, policies }));
@@ -199,7 +202,7 @@ function render(r: Results): string {
     table(
       ['rules', 'IP values', 'latency', 'plan (cold)', 'load', 'read', 'diff+plan', 'CPU', 'floor (load + read)', '× floor', '× validating floor', 'plan (warm)', 'API calls', 'minimum', 'peak RSS, cold (heap); with warm', 'floor peak RSS'],
       r.noopPlans.map((p) => [
-        k(p.rules), k(p.ipValues), `${p.latencyMs} ms`, s(p.cold.totalMs), s(p.cold.loadMs), s(p.cold.readMs), s(p.cold.planMs), s(p.cold.cpuMs),
+        k(p.rules), k(p.ipValues), `${p.latencyMs} ms${p.ipApi === 'groups' ? ', groups' : ''}`, s(p.cold.totalMs), s(p.cold.loadMs), s(p.cold.readMs), s(p.cold.planMs), s(p.cold.cpuMs),
         `${s(p.floor.totalMs)} (${s(p.floor.loadMs)} + ${s(p.floor.readMs)})`, floorRatio(p),
         `${ratio(p.cold.totalMs, p.validatingFloor.totalMs)} of ${s(p.validatingFloor.totalMs)}`,
         s(p.warm.totalMs), String(p.calls), `${p.minimumCalls} (${p.hintPages} hint + ${p.ipPages} IP pages + ${p.credentialCalls} credential + ${p.applicationCalls} applications)`, `${p.maxRssMb} MB (${p.peakHeapUsedMb} MB); ${p.maxRssWithWarmMb} MB`,

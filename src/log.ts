@@ -33,10 +33,19 @@ export interface LogOptions {
 /** The level a one-shot command logs at on a terminal when none is asked for. */
 const ONE_SHOT_TERMINAL_LEVEL = 'warn';
 
+/**
+ * A person reads the logs: standard error is a terminal and the logs are
+ * readable lines, not JSON (the default there). JSON logs are for machines,
+ * terminal or not, and keep every record as it happens.
+ */
+export function personAtTerminal(format: LogOptions['format'], stderr: { readonly isTTY?: boolean } = process.stderr): boolean {
+  return stderr.isTTY === true && (format ?? 'pretty') === 'pretty';
+}
+
 /** The process logger. Logs go to stderr; stdout is for plans and reports. */
 export function createLogger(options: LogOptions = {}): Logger {
   const format = options.format ?? (process.stderr.isTTY ? 'pretty' : 'json');
-  const quiet = options.oneShot === true && format === 'pretty' && process.stderr.isTTY === true;
+  const quiet = options.oneShot === true && personAtTerminal(format);
   const level = options.level ?? process.env.RAMPART_LOG_LEVEL ?? (quiet ? ONE_SHOT_TERMINAL_LEVEL : 'info');
   const base: LoggerOptions = {
     level,
@@ -53,8 +62,9 @@ export function createLogger(options: LogOptions = {}): Logger {
       ...base,
       transport: {
         target: 'pino-pretty',
-        // One line per event: a record's fields follow its message, not an indented block under it.
-        options: { destination: 2, colorize: !process.env.NO_COLOR, ignore: 'pid,hostname', singleLine: true },
+        // One line per event: a record's fields follow its message, not an indented block under it. Written
+        // synchronously by the worker, so a flush puts the lines before what the command prints next (its error).
+        options: { destination: 2, colorize: !process.env.NO_COLOR, ignore: 'pid,hostname', singleLine: true, sync: true },
       },
     });
   }

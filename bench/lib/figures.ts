@@ -36,7 +36,7 @@ export function figuresOf(run: RunFigures): Figure[] {
     add('diff + plan 100k: peak RSS', run.diff.maxRssMb, 'memory');
   }
   for (const p of run.noopPlans) {
-    const name = `no-op plan ${k(p.rules)} + ${k(p.ipValues)}${p.latencyMs ? ` @${p.latencyMs} ms` : ''}`;
+    const name = `no-op plan ${k(p.rules)} + ${k(p.ipValues)}${p.latencyMs ? ` @${p.latencyMs} ms` : ''}${p.ipApi === 'groups' ? ' on groups' : ''}`;
     add(`${name}: × floor`, p.cold.totalMs / p.floor.totalMs, 'time-ratio');
     add(`${name}: peak RSS`, p.maxRssMb, 'memory');
     add(`${name}: API calls`, p.calls, 'calls');

@@ -23,7 +23,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { load } from 'js-yaml';
 import { ApiClient } from '../../src/api/client.js';
-import { APPLICATION_PAGE_LIMIT, HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT } from '../../src/api/service.js';
+import { APPLICATION_PAGE_LIMIT, HINT_PAGE_LIMIT, IP_GROUP_PAGE_LIMIT, IP_RULE_PAGE_LIMIT } from '../../src/api/service.js';
+
+/** The groups API's list names. */
+const GROUP_LISTS: Readonly<Record<string, string>> = { black: 'block', white: 'allow', gray: 'gray' };
 import { createLimiter } from '../../src/concurrency.js';
 import { minimumListingCalls } from '../../src/live/paging.js';
 import { validate as validateSchema } from '../../src/policy/schema-validator.generated.js';
@@ -35,6 +38,8 @@ export interface FloorListing {
   /** `credentials`: the client's credential-stuffing rules, one call whatever their number; `applications`: its applications, one page. */
   readonly list: 'rules' | 'credentials' | 'applications' | 'black' | 'white' | 'gray';
   readonly objects: number;
+  /** An IP list read through the successor groups API rather than v4. */
+  readonly api?: 'groups';
 }
 
 export interface FloorFigures {
@@ -91,13 +96,24 @@ async function floor(input: FloorInput): Promise<FloorFigures> {
   const http = new ApiClient({ baseUrl: input.url, credentials: { token: BENCH_TOKEN }, connections: input.concurrency });
   const schedule = createLimiter(input.concurrency);
   const pages: Promise<unknown>[] = [];
-  for (const { client, list, objects } of input.listings) {
+  for (const { client, list, objects, api } of input.listings) {
     if (list === 'credentials') {
       pages.push(schedule(() => http.call('GET', `/v4/clients/${client}/credential_stuffing/configs`)));
       continue;
     }
     if (list === 'applications') {
       pages.push(schedule(() => http.call('POST', '/v1/objects/pool', { limit: APPLICATION_PAGE_LIMIT, offset: 0, filter: { clientid: [client] } })));
+      continue;
+    }
+    if (api === 'groups') {
+      const apiList = GROUP_LISTS[list] ?? list;
+      for (let page = 0; page < minimumListingCalls(objects, IP_GROUP_PAGE_LIMIT); page++) {
+        const query = new URLSearchParams({ 'filter[list]': apiList });
+        for (const type of ['subnet', 'location', 'datacenter', 'proxy_type']) query.append('filter[rule_type][]', type);
+        query.set('limit', String(IP_GROUP_PAGE_LIMIT));
+        query.set('offset', String(page * (IP_GROUP_PAGE_LIMIT - 1)));
+        pages.push(schedule(() => http.call('GET', `/v1/blocklist/clients/${client}/groups?${query.toString()}`)));
+      }
       continue;
     }
     const limit = list === 'rules' ? HINT_PAGE_LIMIT : IP_RULE_PAGE_LIMIT;

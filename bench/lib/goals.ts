@@ -45,7 +45,7 @@ const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 export function goalRows(r: GoalInputs): GoalRow[] {
   const rows: GoalRow[] = [];
   const plan = (rules: number, ipValues: number, latencyMs: number) =>
-    r.noopPlans.find((p) => p.rules === rules && p.ipValues === ipValues && p.latencyMs === latencyMs);
+    r.noopPlans.find((p) => p.rules === rules && p.ipValues === ipValues && p.latencyMs === latencyMs && p.ipApi !== 'groups');
   for (const latencyMs of [0, 50]) {
     const p = plan(10_000, 50_000, latencyMs);
     if (!p) continue;

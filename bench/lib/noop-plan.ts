@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApiClient } from '../../src/api/client.js';
-import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../src/api/service.js';
+import { HINT_PAGE_LIMIT, IP_GROUP_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../src/api/service.js';
+import type { IpApiName } from '../../src/model/ip-list-apis.js';
 import { minimumListingCalls } from '../../src/live/paging.js';
 import { IP_LISTS } from '../../src/model/ip.js';
 import { loadPolicies } from '../../src/policy/index.js';
@@ -37,6 +38,8 @@ export interface NoopPlanFigures {
   readonly clients: number;
   /** Latency the emulator added to every call. */
   readonly latencyMs: number;
+  /** The IP-list API the plan read. */
+  readonly ipApi: IpApiName;
   /** First plan in a fresh process (what `rampart plan` costs, without node's start-up). */
   readonly cold: NoopRun;
   /** The same plan again in that process (what a daemon cycle costs). */
@@ -86,7 +89,8 @@ interface ChildReport {
   peakHeapUsedMb: number;
 }
 
-export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, policies: string, latencyMs = 0, runs = 1): Promise<NoopPlanFigures> {
+/** `ipApi`: the IP-list API the plan reads (its pages and the floor's are that API's). */
+export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, policies: string, latencyMs = 0, runs = 1, ipApi: IpApiName = 'v4'): Promise<NoopPlanFigures> {
   await emulator.reset();
   await writeScalePolicies(policies, spec);
   const loaded = await loadPolicies(policies);
@@ -105,8 +109,8 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     listings.push({ client, list: 'rules', objects: rules }, { client, list: 'credentials', objects: 0 }, { client, list: 'applications', objects: 1 });
     for (const list of IP_LISTS) {
       const objects = desired.ipEntries.filter((e) => e.client === client && e.list === list).length;
-      ipPages += minimumListingCalls(objects, IP_RULE_PAGE_LIMIT);
-      listings.push({ client, list, objects });
+      ipPages += minimumListingCalls(objects, ipApi === 'groups' ? IP_GROUP_PAGE_LIMIT : IP_RULE_PAGE_LIMIT);
+      listings.push({ client, list, objects, ...(ipApi === 'groups' ? { api: 'groups' as const } : {}) });
     }
   }
 
@@ -119,7 +123,7 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
   try {
     for (let run = 0; run < runs; run++) {
       await emulator.resetCalls();
-      const report = await runChild(emulator.url, policies);
+      const report = await runChild(emulator.url, policies, ipApi);
       const { calls } = await emulator.calls();
       const floorOf = (validate: boolean) => measureFloor({ url: emulator.url, policies, listings, concurrency: READ_CONCURRENCY, validate });
       const floor = await floorOf(false);
@@ -140,6 +144,7 @@ export async function benchNoopPlan(emulator: BenchEmulator, spec: ScaleSpec, po
     ipValues: desired.ipEntries.length,
     clients: desired.clients.length,
     latencyMs,
+    ipApi,
     cold: report.cold,
     warm: report.warm,
     floor,
@@ -170,7 +175,7 @@ interface Run {
   readonly coldCalls: readonly CallRecord[];
 }
 
-function runChild(url: string, policies: string): Promise<ChildReport> {
+function runChild(url: string, policies: string, ipApi: IpApiName): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     // BENCH_PROFILE_DIR: write a CPU profile of the plan process there (open it in Chrome DevTools).
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE_DIR] : [];
@@ -179,7 +184,7 @@ function runChild(url: string, policies: string): Promise<ChildReport> {
     // BENCH_PLAN_NODE_FLAGS: more node flags for the plan process (e.g. `--max-semi-space-size=4`), space-separated.
     const nodeFlags = process.env.BENCH_PLAN_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
     const child = spawn(process.execPath, [...profile, ...heapCap, ...nodeFlags, fileURLToPath(import.meta.url), policies], {
-      env: { ...process.env, BENCH_API_URL: url },
+      env: { ...process.env, BENCH_API_URL: url, BENCH_IP_API: ipApi },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -213,7 +218,7 @@ async function timedPrepare(api: ServiceApi, policies: string): Promise<{ run: N
 
 async function child(policies: string): Promise<void> {
   const http = new ApiClient({ baseUrl: process.env.BENCH_API_URL ?? '', credentials: { token: BENCH_TOKEN } });
-  const api = new ServiceApi(http);
+  const api = new ServiceApi(http, process.env.BENCH_IP_API === 'groups' ? 'groups' : 'v4');
   // The heap in use at its highest, sampled: the live data's share of the peak RSS (the rest is garbage not yet collected).
   let peakHeap = 0;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size)), 5);

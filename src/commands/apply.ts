@@ -15,7 +15,7 @@ import { PausedError, UsageError } from '../errors.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { readPolicyRevision } from '../policy/revision.js';
 import { EXIT } from '../exit-codes.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, personAtTerminal, type Logger } from '../log.js';
 import { groupByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
 import { restrictPlan, type Plan } from '../plan/index.js';
@@ -23,7 +23,7 @@ import { onShutdownSignals } from '../signals.js';
 import { prepare } from '../reconcile/prepare.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import { confirmSavedPlan, planSettingsOf, readSavedPlan } from '../reconcile/saved-plan.js';
-import { connect } from './connect.js';
+import { connect, runConnected } from './connect.js';
 import {
   addConnectionOptions, addDeadlineOption, addJournalOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type JournalFlags, type LogFlags,
   parseDuration, type PolicyOptions,
@@ -106,10 +106,10 @@ export async function apply(flags: ApplyFlags): Promise<number> {
   const paused = settings.dryRun ? undefined : await readPauseFile(policy.root);
   const revision = await readPolicyRevision(policy.root);
 
-  const connection = await connect(flags, logger, { failFast: true });
+  const connection = await connect(flags, logger, { failFast: true, holdRetries: personAtTerminal(flags.logFormat) });
   const stop = new AbortController();
   const disposeSignals = onShutdownSignals(stop, { logger });
-  try {
+  return runConnected(connection, async () => {
     const journal = flags.journal ? openJournalFile(flags.journal, { logger }) : undefined;
     const memory = flags.journal ? openConvergedMemory(convergedMemoryFile(flags.journal), settings.owner, logger) : undefined;
     const { prepared, plan } = await withDeadline(timeoutMs, connection.target, async (signal) => {
@@ -156,10 +156,7 @@ export async function apply(flags: ApplyFlags): Promise<number> {
     if (done.result === 'failed') throw done.error;
     if (!flags.adoptOnly) await memory?.save(done.declared);
     return EXIT.ok;
-  } finally {
-    disposeSignals();
-    await connection.close();
-  }
+  }).finally(disposeSignals);
 }
 
 /** `rampart adopt`: the plan's adoptions alone; the rest is said, and left to `apply`. */

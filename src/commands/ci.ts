@@ -1,12 +1,13 @@
 /**
  * `rampart ci comment`: the CI helper the GitHub Action and the GitLab recipe
- * run (docs/ci.md). Hidden from the main help.
+ * run (docs/ci.md). Listed in the main help, as a pipeline author copying a
+ * recipe looks there first.
  */
 import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { commentText, describeOutcome, postPlanComment, type CommentOptions, type Provider } from '../ci/comment.js';
 import { EXIT } from '../exit-codes.js';
-import { positiveInt } from './options.js';
+import { wholeNumber } from './options.js';
 
 interface CommentFlags {
   file?: string;
@@ -23,7 +24,7 @@ interface CommentFlags {
 }
 
 export function register(program: Command): void {
-  const ci = program.command('ci', { hidden: true }).description('helpers for CI pipelines (see docs/ci.md)');
+  const ci = program.command('ci').description('helpers for CI pipelines: `ci comment` posts the plan on the pull request (see docs/ci.md)');
   ci.command('comment')
     .description('create or update, in place, the one plan comment on the current pull request / merge request')
     .option('--plan <file>', 'the saved plan (rampart plan --out FILE): the comment shows exactly what apply --plan applies')
@@ -35,7 +36,7 @@ export function register(program: Command): void {
     .option('--api-url <url>', 'API named in the header (default: RAMPART_API_URL)')
     .option('--print', 'print the comment instead of posting it')
     .addOption(new Option('--provider <provider>', 'forge (default: gitlab when GITLAB_CI=true, else github)').choices(['github', 'gitlab']))
-    .addOption(new Option('--number <n>', 'pull / merge request number (default: from the CI environment)').argParser(positiveInt))
+    .addOption(new Option('--number <n>', 'pull / merge request number (default: from the CI environment)').argParser(wholeNumber('--number', { min: 1 })))
     .option('--author <login>', "only this author's marked comments count as ours (default: the token's user, else github-actions[bot])")
     .action(async (flags: CommentFlags) => {
       const options: CommentOptions = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));

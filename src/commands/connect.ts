@@ -9,7 +9,9 @@ import { resolveCredentials, type Credentials } from '../api/credentials.js';
 import { DEFAULT_RETRY_POLICY, ONE_SHOT_RETRY_POLICY, type RetryPolicy } from '../api/retry.js';
 import { ServiceApi } from '../api/service.js';
 import type { RunningEmulator } from '../emulator/index.js';
-import { type ApiError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { retryLog } from '../api/retry-log.js';
+import { EXIT } from '../exit-codes.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_IP_API } from '../model/ip-list-apis.js';
 import type { ConnectionOptions } from './options.js';
@@ -22,6 +24,8 @@ export interface Connection {
   readonly target: string;
   /** Reads the token and secret files again and uses what changed (the daemon, before each cycle). */
   reloadCredentials(): Promise<ReloadResult>;
+  /** The run failed: the retries a terminal held back are told (api/retry-log.ts). */
+  failed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,11 @@ export interface ConnectHooks {
    * and the cause. The daemon leaves it unset and keeps backing off.
    */
   readonly failFast?: boolean;
+  /**
+   * A person at a terminal runs a one-shot command: retries are logged at
+   * `debug` and told at `warn` only if the run fails (api/retry-log.ts).
+   */
+  readonly holdRetries?: boolean;
 }
 
 /** How long a one-shot command waits for a TCP and TLS handshake; a reachable API takes well under a second. */
@@ -69,6 +78,7 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
     credentials = await resolveCredentials(sources);
   }
   const apiLogger = logger.child({ module: 'api' });
+  const retries = retryLog(apiLogger, hooks.holdRetries ?? false);
   const http = new ApiClient({
     baseUrl,
     credentials,
@@ -77,7 +87,7 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
     ...(hooks.failFast ? { connectTimeoutMs: ONE_SHOT_CONNECT_TIMEOUT_MS } : {}),
     retry: retryPolicyFromEnv(process.env, hooks.failFast ? ONE_SHOT_RETRY_POLICY : DEFAULT_RETRY_POLICY),
     onRetry: (info) => {
-      apiLogger.warn(retryFields(info), 'retrying an API call');
+      retries.retried(info);
       hooks.onRetry?.(info);
     },
     onCall: (record) => {
@@ -90,6 +100,7 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
   return {
     api: new ServiceApi(http, options.ipApi ?? DEFAULT_IP_API),
     reloadCredentials: () => reloader?.reload() ?? Promise.resolve('not-from-files'),
+    failed: () => retries.failed(),
     ...(emulator ? { emulator } : {}),
     target: emulator ? `embedded emulator at ${emulator.url}` : new URL(baseUrl).origin,
     async close() {
@@ -97,6 +108,24 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
       await emulator?.close();
     },
   };
+}
+
+/**
+ * A one-shot command's work on its connection, which is closed after it. A
+ * run that fails (throws, or ends with a failing exit code) first tells the
+ * retries a terminal held back.
+ */
+export async function runConnected(connection: Connection, work: () => Promise<number>): Promise<number> {
+  try {
+    const code = await work();
+    if (code === EXIT.error) await connection.failed();
+    return code;
+  } catch (error) {
+    await connection.failed();
+    throw error;
+  } finally {
+    await connection.close();
+  }
 }
 
 /**
@@ -115,15 +144,6 @@ export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env, policy:
     baseDelayMs: base,
     maxDelayMs: base * 30,
     ...(policy.unreachableGiveUpMs !== undefined ? { unreachableGiveUpMs: base * 5 } : {}),
-  };
-}
-
-/** A retry line says what failed and where, so twenty of them are never needed to find out. */
-function retryFields(info: { route: string; attempt: number; delayMs: number; error: ApiError }): Record<string, unknown> {
-  return {
-    route: info.route, attempt: info.attempt, delayMs: info.delayMs, code: info.error.code,
-    ...(info.error.host ? { host: info.error.host } : {}),
-    reason: info.error.message,
   };
 }
 

@@ -5,6 +5,7 @@ import { readSecret } from '../api/credentials.js';
 import { IP_GRANULARITIES, type IpGranularity } from '../emulator/options.js';
 import { UsageError } from '../errors.js';
 import { parseListenAddress } from '../listen-address.js';
+import { MAX_TIMER_MS, wholeNumber } from './options.js';
 import { createLogger } from '../log.js';
 import { onShutdownSignals } from '../signals.js';
 
@@ -65,7 +66,7 @@ async function serve(flags: EmulatorFlags): Promise<void> {
     secret: await readSecret('emulator secret', { file: flags.secretFile }),
     dataFile: flags.data,
     clients: flags.clients === undefined ? undefined : parseIds(flags.clients),
-    listingLagMs: parseCount(flags.listingLag, '--listing-lag'),
+    listingLagMs: wholeNumber('--listing-lag', { min: 0, max: MAX_TIMER_MS })(flags.listingLag),
     ipGranularity: flags.ipGranularity,
     undocumentedRewrites: flags.undocumentedRewrites === true,
     dropScopeDuplicates: flags.dropScopeDuplicates === true,
@@ -73,7 +74,7 @@ async function serve(flags: EmulatorFlags): Promise<void> {
     extendedToken: flags.extendedToken,
     elevatedToken: flags.elevatedToken === true,
     defaultControls: flags.defaultControls === true,
-    maxBodyBytes: flags.maxBodyBytes === undefined ? undefined : parseCount(flags.maxBodyBytes, '--max-body-bytes'),
+    maxBodyBytes: flags.maxBodyBytes === undefined ? undefined : wholeNumber('--max-body-bytes', { min: 0 })(flags.maxBodyBytes),
     logger,
   });
   logger.info({ url: emulator.url, data: flags.data ?? null }, 'emulator listening');
@@ -94,9 +95,4 @@ function parseIds(value: string): number[] {
     throw new UsageError(`--clients must be comma-separated positive integers, got ${JSON.stringify(value)}`);
   }
   return ids;
-}
-
-function parseCount(value: string, flag: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer, got ${JSON.stringify(value)}`);
-  return Number(value);
 }

@@ -10,8 +10,8 @@ import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
 import { buildExport, renderReport, writeExport, type ReportFormat } from '../export/index.js';
 import { readLiveState } from '../live/read.js';
-import { createLogger } from '../log.js';
-import { connect } from './connect.js';
+import { createLogger, personAtTerminal } from '../log.js';
+import { connect, runConnected } from './connect.js';
 import { accountId, addConnectionOptions, addDeadlineOption, addLogOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration } from './options.js';
 import { UsageError } from '../errors.js';
 import { POLICY_SCHEMA_URL } from '../policy/schema-document.js';
@@ -49,8 +49,8 @@ export async function exportAccount(flags: ExportFlags): Promise<number> {
   const logger = createLogger({ format: flags.logFormat, level: flags.logLevel, oneShot: true });
   if (flags.includeOwned && flags.excludeOwned) throw new UsageError('--include-owned and --exclude-owned contradict each other');
   const timeoutMs = parseDuration(flags.timeout, '--timeout');
-  const connection = await connect(flags, logger, { failFast: true });
-  try {
+  const connection = await connect(flags, logger, { failFast: true, holdRetries: personAtTerminal(flags.logFormat) });
+  return runConnected(connection, async () => {
     const live = await withDeadline(timeoutMs, connection.target, (signal) =>
       readLiveState(connection.api, [flags.client], { concurrency: flags.concurrency, signal }));
     if (flags.includeOwned) logger.warn('--include-owned is deprecated and does nothing: export includes the objects this owner manages by default (--exclude-owned leaves them out)');
@@ -67,9 +67,7 @@ export async function exportAccount(flags: ExportFlags): Promise<number> {
     process.stdout.write(renderReport({ client: flags.client, out: flags.out, owner: flags.owner, result, write }, flags.format));
     logger.info({ files: write.written.length, removed: write.removed.length, skipped: result.skipped.length }, 'export written');
     return EXIT.ok;
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 

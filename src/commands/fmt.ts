@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .command('fmt')
     .description('rewrite the policy files in their canonical form (sorted IP lists, canonical addresses, quoted ambiguous strings); comments are kept')
     .option('--check', 'change nothing; list the files that would change and exit 1 if any would')
-    .option('--diff', 'print each change as a unified diff instead of the file names (with --check: what would change)');
+    .option('--diff', 'print each change as a unified diff instead of the file names; the files are still rewritten, as terraform fmt -diff does (for a preview that writes nothing: --check --diff)');
   addPolicyOptions(command);
   command.action(async (flags: FmtFlags) => {
     process.exitCode = await fmt(flags);

@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import type { Plan } from '../plan/model.js';
 import type { PlanDocument } from '../plan/types.js';
 import { Option } from './commander.js';
-import { nonNegativeInt, parseDuration } from './options.js';
+import { parseDuration, wholeNumber } from './options.js';
 
 export interface ImpactFlags {
   impact?: boolean;
@@ -25,7 +25,7 @@ export function addImpactOptions(command: Command): Command {
   return command
     .option('--impact', 'say what each change would have done to the traffic the service saw (its hits) in the window')
     .addOption(new Option('--impact-window <duration>', `how far back the impact reads (default ${DEFAULT_IMPACT_WINDOW}; implies --impact)`))
-    .addOption(new Option('--impact-limit <requests>', 'unsafe past this many requests newly blocked or no longer blocked by one change (implies --impact)').argParser(nonNegativeInt));
+    .addOption(new Option('--impact-limit <requests>', 'unsafe past this many requests newly blocked or no longer blocked by one change (implies --impact)').argParser(wholeNumber('--impact-limit', { min: 0 })));
 }
 
 export interface ImpactSettings {

@@ -18,6 +18,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   apply: () => import('./apply.js'),
   adopt: () => import('./adopt.js'),
   export: () => import('./export.js'),
+  doctor: () => import('./doctor.js'),
   ci: () => import('./ci.js'),
   run: () => import('./run.js'),
   fmt: () => import('./fmt.js'),

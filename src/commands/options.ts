@@ -5,7 +5,7 @@
 import { DEFAULT_IP_API, IP_APIS, type IpApiName } from '../model/ip-list-apis.js';
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { InvalidArgumentError, Option } from './commander.js';
+import { Option } from './commander.js';
 import { DEFAULT_OWNER, isValidOwner } from '../model/ownership.js';
 import { UsageError } from '../errors.js';
 
@@ -61,11 +61,11 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--api-secret-file <file>', 'file holding the optional API secret (or RAMPART_API_SECRET / RAMPART_API_SECRET_FILE)'))
     .addOption(new Option('--emulator', 'use an in-process emulator of the API instead of a real account'))
     .addOption(new Option('--emulator-data <file>', 'with --emulator: keep its state in this file'))
-    .addOption(new Option('--emulator-lag <ms>', 'with --emulator: listings lag writes by this long').argParser(nonNegativeInt).hideHelp())
+    .addOption(new Option('--emulator-lag <ms>', 'with --emulator: listings lag writes by this long').argParser(wholeNumber('--emulator-lag', { min: 0, max: MAX_TIMER_MS })).hideHelp())
     .addOption(new Option('--owner <name>', 'owner name written on managed objects').env('RAMPART_OWNER').default(DEFAULT_OWNER).argParser(ownerName))
     .addOption(new Option('--ip-api <api>', 'the IP-list API to read and write: v4 (/v4/ip_rules) or groups (/v1/blocklist)').choices(IP_APIS).env('RAMPART_IP_API').default(DEFAULT_IP_API))
-    .addOption(new Option('--concurrency <n>', 'API calls in flight at once').default(8).argParser(positiveInt))
-    .addOption(new Option('--request-timeout <ms>', 'timeout of one API call').default(30_000).argParser(positiveInt));
+    .addOption(new Option('--concurrency <n>', 'API calls in flight at once').default(8).argParser(wholeNumber('--concurrency', { min: 1 })))
+    .addOption(new Option('--request-timeout <ms>', 'timeout of one API call').default(30_000).argParser(wholeNumber('--request-timeout', { min: 1, max: MAX_TIMER_MS })));
 }
 
 export interface DeadlineFlags {
@@ -87,21 +87,29 @@ export function addLogOptions(command: Command): Command {
 
 /** `--client`: an account id. */
 export function accountId(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--client must be a positive integer account id, got "${value}"`);
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--client must be a positive integer account id, got "${value}"`);
   return n;
 }
 
-export function positiveInt(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a whole number of 1 or more.');
-  return number;
-}
+/** The longest a timer waits: Node fires a timer past 2^31 - 1 ms at once (see DURATION_BOUNDS). */
+export const MAX_TIMER_MS = 24 * 86_400_000;
 
-export function nonNegativeInt(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('expected a whole number of 0 or more.');
-  return number;
+/**
+ * The parser of a whole-number flag: decimal digits only, from `min` to `max`
+ * (at most 2^53 - 1, the largest integer a number holds exactly). A value past
+ * it (`--impact-limit 99999999999999999999`) was read rounded and shown so;
+ * `1e3`, `0x10`, ` 5` and `1.0` were read as numbers.
+ */
+export function wholeNumber(flag: string, bounds: { readonly min: number; readonly max?: number }): (value: string) => number {
+  const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
+  return (value) => {
+    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < bounds.min || n > max) {
+      throw new UsageError(`${flag} takes a whole number from ${bounds.min} to ${max}, got "${value}"`);
+    }
+    return n;
+  };
 }
 
 function ownerName(value: string): string {

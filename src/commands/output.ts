@@ -3,7 +3,8 @@
  * prints policy diagnostics when the policies are invalid. Stdout carries only
  * plans and reports; logs go to stderr.
  */
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { repositoryPath } from '../github-commands.js';
 import { formatDiagnostic, formatDiagnostics, formatMarkdown } from '../policy/format.js';
 import type { PolicyLoadResult } from '../policy/types.js';
@@ -34,7 +35,11 @@ export async function writePlan(plan: Plan, format: PlanFormat, out?: string): P
 
 /** A plan document (a saved plan, for `show`) in `format`, and saved to `out`. */
 export async function writeDocument(document: PlanDocument, format: PlanFormat, out?: string): Promise<void> {
-  if (out) await writeFile(out, renderJson(document), { mode: 0o644 });
+  if (out) {
+    // `--out .rampart/plan.json` (the git-ignored folder the README suggests) works in a fresh clone too.
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, renderJson(document), { mode: 0o644 });
+  }
   if (format === 'json') process.stdout.write(renderJson(document));
   else if (format === 'markdown') process.stdout.write(renderMarkdown(document));
   else if (format === 'github') {

@@ -6,14 +6,14 @@ import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { withDeadline } from '../api/deadline.js';
 import { EXIT } from '../exit-codes.js';
-import { createLogger } from '../log.js';
+import { createLogger, personAtTerminal } from '../log.js';
 import { checkSafety, hasChanges } from '../plan/index.js';
 import { impactUnsafe } from '../plan/impact-guard.js';
 import { addImpactOptions, impactSettingsFrom, planWithImpact, type ImpactFlags } from './impact-option.js';
 import { addTargetOption, targetsFrom, type TargetFlags } from './target-option.js';
 import { PAUSE_FILE, readPauseFile } from '../policy/pause.js';
 import { prepare } from '../reconcile/prepare.js';
-import { connect } from './connect.js';
+import { connect, runConnected } from './connect.js';
 import {
   addConnectionOptions, addDeadlineOption, addLogOptions, addPolicyOptions, type ConnectionOptions, type DeadlineFlags, type LogFlags, parseDuration, type PolicyOptions,
 } from './options.js';
@@ -61,8 +61,8 @@ export async function plan(flags: PlanFlags): Promise<number> {
   const target = targetsFrom(flags.target, policy, flags.policies);
   const paused = await readPauseFile(policy.root);
   if (paused) logger.warn({ reason: paused.reason, since: new Date(paused.since).toISOString() }, `${PAUSE_FILE} is present: apply refuses and the daemon writes nothing until it is removed`);
-  const connection = await connect(flags, logger, { failFast: true });
-  try {
+  const connection = await connect(flags, logger, { failFast: true, holdRetries: personAtTerminal(flags.logFormat) });
+  return runConnected(connection, async () => {
     const plan = await withDeadline(timeoutMs, connection.target, async (signal) => {
       const prepared = await prepare({ policies: flags.policies, policy, settings: target ? { ...settings, target } : settings, api: connection.api, signal, logger });
       return planWithImpact(prepared.plan, prepared.live, connection.api, impact, signal);
@@ -77,7 +77,5 @@ export async function plan(flags: PlanFlags): Promise<number> {
     }
     if (flags.detailedExitcode && hasChanges(plan)) return EXIT.changes;
     return EXIT.ok;
-  } finally {
-    await connection.close();
-  }
+  });
 }

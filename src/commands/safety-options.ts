@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { Option } from './commander.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_SAFETY } from '../plan/index.js';
+import { wholeNumber } from './options.js';
 
 export interface SafetyFlags {
   force?: boolean;
@@ -21,16 +22,14 @@ export function addSafetyOptions(command: Command): Command {
     .addOption(
       new Option('--min-owned <n>', 'the share limit applies once Rampart owns at least this many objects')
         .default(DEFAULT_SAFETY.minOwned)
-        .argParser((value) => {
-          const n = Number(value);
-          if (!Number.isInteger(n) || n < 0) throw new UsageError(`--min-owned takes a whole number, got "${value}"`);
-          return n;
-        }),
+        .argParser(wholeNumber('--min-owned', { min: 0 })),
     );
 }
 
 function ratio(value: string): number {
-  const n = Number(value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : value);
+  // Decimal only: `0x1` and `1e-1` are not how a share is written.
+  const decimal = /^(?:\d+(?:\.\d*)?|\.\d+)%?$/.test(value);
+  const n = decimal ? Number(value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : value) : Number.NaN;
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--max-delete-share takes a ratio from 0 to 1 (or a percentage), got "${value}"`);
   return n;
 }

@@ -14,7 +14,7 @@ import { EXIT } from '../exit-codes.js';
 import { writeFilesAtomically } from '../atomic-files.js';
 import { FileError, PolicyInvalidError, UsageError } from '../errors.js';
 import { readLiveState } from '../live/read.js';
-import { createLogger } from '../log.js';
+import { createLogger, personAtTerminal } from '../log.js';
 import { findPolicyFiles } from '../policy/files.js';
 import { formatDiagnostics } from '../policy/format.js';
 import { loadPolicyTexts } from '../policy/validate.js';
@@ -23,7 +23,7 @@ import { renderTuneJson, renderTuneText } from '../tune/render.js';
 import { tune } from '../tune/tune.js';
 import type { RuleToAdd } from '../tune/write.js';
 import { addRules, newPolicyFile } from '../tune/write.js';
-import { connect } from './connect.js';
+import { connect, runConnected } from './connect.js';
 import { accountId, addConnectionOptions, addLogOptions, addPolicyOptions, parseDuration, type ConnectionOptions, type LogFlags, type PolicyOptions } from './options.js';
 
 interface TuneFlags extends ConnectionOptions, LogFlags, PolicyOptions {
@@ -67,12 +67,13 @@ export async function runTune(flags: TuneFlags): Promise<number> {
   const clients = flags.client !== undefined ? [flags.client] : loaded.desired.clients;
   if (clients.length === 0) throw new UsageError('no account to read hits from: the policies declare none; pass --client');
   const now = Math.floor(Date.now() / 1000);
-  const connection = await connect(flags, logger, { failFast: true });
-  try {
+  const declared = loaded.desired.rules;
+  const connection = await connect(flags, logger, { failFast: true, holdRetries: personAtTerminal(flags.logFormat) });
+  return runConnected(connection, async () => {
     const result = await tune(
       { requestIds: flags.requestId, clients, attack: Boolean(flags.attack), since: now - parseDuration(flags.since, '--since') / 1000, ...(flags.only ? { only: flags.only } : {}), owner: flags.owner, now, acceptServiceScope: Boolean(flags.acceptServiceScope), attackTypes: Boolean(flags.attackTypes) },
       {
-        api: connection.api, documents, declared: loaded.desired.rules, newFilePath: (name) => join(flags.policies, name),
+        api: connection.api, documents, declared, newFilePath: (name) => join(flags.policies, name),
         liveRules: async (client) => (await readLiveState(connection.api, [client], { concurrency: flags.concurrency })).rules,
       },
     );
@@ -81,9 +82,7 @@ export async function runTune(flags: TuneFlags): Promise<number> {
     const output = { result, requestIds: flags.requestId, toAdd, ...(written ? { written } : {}) };
     process.stdout.write(flags.format === 'json' ? renderTuneJson(output) : renderTuneText(output));
     return EXIT.ok;
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 /** Every policy file with the client and applications it declares, for placing rules. */

@@ -9,7 +9,8 @@ import type { Change } from '../model/change.js';
 import { planClassOf } from './classes/index.js';
 import { Hash128 } from './hash128.js';
 import type { Impact, ImpactSummary, Plan, Safety, Target } from './model.js';
-import { PLAN_FORMAT_VERSION, type PlanBody, type PlanChange, type PlanDocument, type PlanImpact, type PlanSafety, type PlanTarget } from './types.js';
+import { PLAN_FORMAT_VERSION, type PlanBody, type PlanChange, type PlanDocument, type PlanImpact, type PlanSafety, type PlanTarget, type PlanUndeclared } from './types.js';
+import { undeclaredOf } from './undeclared.js';
 import type { ChangeImpact } from './change-document.js';
 
 /**
@@ -56,6 +57,7 @@ export function encodePlanBody(plan: Plan): PlanBody {
     summary: plan.summary,
     api_calls: plan.apiCalls,
     safety: encodeSafety(plan.safety),
+    ...withUndeclared(plan),
     changes,
     notes: plan.notes,
     unmanaged: plan.unmanaged,
@@ -90,6 +92,12 @@ export interface ImpactLimit {
 /** The limit a document's impact carries, if any. */
 export function impactLimitOf(impact: PlanImpact | undefined): ImpactLimit | undefined {
   return impact?.limit === undefined ? undefined : { limit: impact.limit, windowSeconds: impact.window_seconds };
+}
+
+/** `undeclared`, computed from the changes as they are now (a target or the churn breaker narrows them). */
+function withUndeclared(plan: Plan): { undeclared?: PlanUndeclared } {
+  const undeclared = undeclaredOf(plan.changes, plan.exportedFiles ?? new Map<string, string>());
+  return undeclared ? { undeclared } : {};
 }
 
 function encodeTarget(target: Target): PlanTarget {

@@ -35,6 +35,8 @@ export interface Plan {
   readonly leftUnmanaged: readonly PlanLeftUnmanaged[];
   /** Owned rules no longer declared that a client cannot delete. */
   readonly kept?: readonly PlanKept[];
+  /** Where this directory's export record says objects were declared (undeclared.ts), to name the files of undeclared deletes. */
+  readonly exportedFiles?: ReadonlyMap<string, string>;
   /** Unmanaged objects that block a declaration (never in a plan that is applied). */
   readonly conflicts?: readonly PlanConflict[];
   /** With `--impact`: the evidence's window and how much was read. */

@@ -17,6 +17,7 @@ import { DEFAULT_SAFETY, safetyOf, type SafetyLimits } from './safety.js';
 import { type PlanConflict, type PlanKept, type PlanNote, type PlanSummary, type PlanUnmanaged } from './types.js';
 import type { Plan } from './model.js';
 import { once } from './once.js';
+import { exportedFiles } from './undeclared.js';
 
 export interface PlanOptions extends Partial<SafetyLimits> {
   /** Owner name of the objects we may delete (default `rampart`). */
@@ -65,6 +66,7 @@ export function buildPlan(desired: DesiredState, live: LiveState, options: PlanO
     notes: sortNotes(result.notes).map(toPlanNote),
     unmanaged: sortBySource(result.unmanaged).map(toPlanUnmanaged),
     leftUnmanaged: result.leftBehind.map((o) => ({ ...o })),
+    ...(options.exported?.length ? { exportedFiles: exportedFiles(options.exported) } : {}),
     ...(result.kept.length > 0 ? { kept: [...result.kept].sort((a, b) => a.client - b.client || a.id - b.id).map(toPlanKept) } : {}),
     ...(result.conflicts.length > 0 ? { conflicts: sortBySource(result.conflicts).map(toPlanConflict) } : {}),
   };

@@ -95,6 +95,21 @@ export interface PlanKept {
   readonly undeletable: 'always' | 'adopted';
 }
 
+/**
+ * The owned objects the plan deletes because these policies do not declare
+ * them (undeclared.ts): what another directory of the same owner may manage.
+ */
+export interface PlanUndeclared {
+  /** Objects (values), as `summary` counts them. */
+  readonly count: number;
+  /** The files that last declared some of them, where this directory's export record knows (sorted). */
+  readonly files: readonly string[];
+  /** How many of them no record ties to a file (an owner mark keeps a rule's name, not its file). */
+  readonly files_unknown: number;
+  /** The rule names their owner marks keep (sorted, unique). */
+  readonly names: readonly string[];
+}
+
 /** An exported unmanaged object no longer declared (see `Plan.left_unmanaged`). */
 export interface PlanLeftUnmanaged {
   readonly kind: ObjectClass;
@@ -177,6 +192,8 @@ export interface PlanDocument {
   /** API calls the changes take (rule deletes of one client share calls of up to 1000 ids). */
   readonly api_calls: number;
   readonly safety: PlanSafety;
+  /** Present when some are: the owned objects deleted because these policies do not declare them. */
+  readonly undeclared?: PlanUndeclared;
   /**
    * Hash128 (32 hex digits, codec.ts `planChecksum`) of `changes` as JSON
    * values, whatever their members' order, without their impacts; with

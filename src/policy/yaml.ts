@@ -9,6 +9,7 @@
 import type * as YamlLibrary from 'yaml';
 import type { Document, LineCounter, Node } from 'yaml';
 import { requireCommonJs } from '../commonjs.js';
+import { indentationProblems } from './indentation.js';
 import { SourceMap, type Spots } from './source-map.js';
 import type { Diagnostic } from '../diagnostic.js';
 import {
@@ -58,6 +59,9 @@ class LimitError extends Error {
 let yamlLibrary: typeof YamlLibrary | undefined;
 const loadYaml = (): typeof YamlLibrary => (yamlLibrary ??= requireCommonJs('yaml') as typeof YamlLibrary);
 
+/** The parser's errors a misplaced line gives, in its own terms (indentation.ts says them in plain words). */
+const INDENTATION_ERRORS: ReadonlySet<string> = new Set(['BAD_INDENT', 'BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY', 'MISSING_CHAR', 'TAB_AS_INDENT', 'UNEXPECTED_TOKEN']);
+
 export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}): ParsedPolicy {
   const { file, text } = input;
   const diagnostics: Diagnostic[] = [];
@@ -98,8 +102,11 @@ export function parsePolicyText(input: PolicyText, options: PolicyOptions = {}):
   const overflows = doc.errors.filter((problem) => isStackOverflow(problem));
   const first = Math.min(...overflows.map((problem) => problem.pos[0]));
   if (overflows.length > 0) error('yaml-too-deep', TOO_DEEP, positionOf(first));
+  // An indentation mistake is said at the line the user wrote, in plain words, in place of the parser's errors it caused.
+  const indentation = doc.errors.some((problem) => INDENTATION_ERRORS.has(problem.code)) ? indentationProblems(text) : [];
+  for (const problem of indentation) error('yaml-indentation', problem.message, problem);
   for (const problem of doc.errors) {
-    if (isStackOverflow(problem)) continue;
+    if (isStackOverflow(problem) || (indentation.length > 0 && INDENTATION_ERRORS.has(problem.code))) continue;
     const [code, message] = problem.code === 'DUPLICATE_KEY'
       ? ['duplicate-key', 'duplicate key: each key may appear once per mapping']
       : ['yaml-syntax', firstLine(problem.message)];

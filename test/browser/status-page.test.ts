@@ -43,8 +43,8 @@ describe.skipIf(!available)('the status page in Chromium', () => {
   });
 
   /** The page, refreshing itself every `every` seconds (a test that measures the layout keeps it still). */
-  async function open(daemon: InProcessDaemon, every = 1): Promise<Page> {
-    page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+  async function open(daemon: InProcessDaemon, every = 1, viewport = { width: 1200, height: 1400 }): Promise<Page> {
+    page = await browser.newPage({ viewport });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${daemon.url}/?every=${every}`);
@@ -126,6 +126,27 @@ describe.skipIf(!available)('the status page in Chromium', () => {
     const chart = await view.getByTestId('chart').boundingBox();
     expect(chart?.width).toBeGreaterThan(600);
     if (chart) await view.screenshot({ path: join(ARTIFACTS, 'status-chart.png'), clip: chart });
+  });
+
+  it('fits a phone (360 px wide): nothing scrolls sideways but the plan and the tables inside their own boxes', async () => {
+    const tokenFile = join(ARTIFACTS, `admin-phone-${process.pid}`);
+    await writeFile(tokenFile, 'page-admin-token\n');
+    const daemon = await start({ adminTokenFile: tokenFile });
+    await daemon.waitForCycle((line) => line.result === 'success', 'the first cycle');
+    // A pending plan, the writes, the chart and the pause form all on the page at once.
+    await policies.write('.rampart-pause', 'review the new mode first');
+    await policies.edit('shop.yaml', 'mode: monitoring', 'mode: block');
+    daemon.resync();
+    await daemon.waitForCycle((line) => line.result === 'paused', 'the edit planned', { after: 1 });
+    const view = await open(daemon, 60, { width: 360, height: 800 });
+    await expect(view.getByTestId('plan').textContent()).resolves.toContain('monitoring → block');
+    const wide = await view.evaluate(() => Array.from(document.querySelectorAll('body *'))
+      .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5
+        && !element.closest('pre, .scroll'))
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`));
+    expect(wide).toEqual([]);
+    expect(await view.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await view.screenshot({ path: join(ARTIFACTS, 'status-phone.png'), fullPage: true });
   });
 
   it('renders a hostile comment as text: no script runs, no markup is made', async () => {

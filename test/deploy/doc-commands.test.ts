@@ -96,6 +96,7 @@ const RUNNABLE: Record<string, Runnable> = {
     env: () => ({ RAMPART_API_TOKEN: undefined }),
     exitCode: 0,
     expect: ({ stdout }) => {
+      expect(stdout).toMatch(/^5 of 5 reads work\.$/m);
       expect(stdout).toMatch(/^Plan: 24 to create, 0 to update, 0 to delete, 0 unchanged\b/m);
       expect(stdout).toMatch(/^No changes\.[\s\S]*^0$/m);
       expect(stdout).toMatch(/^\s+~ rule mode .*\n\s+~ mode: monitoring → block$/m);
@@ -103,6 +104,13 @@ const RUNNABLE: Record<string, Runnable> = {
       expect(stdout).toMatch(/^\s+~ rule login-brute-force .*\n(?:.*\n)*?\s+~ threshold\.count: +20 → 30$/m);
       expect(stdout).toMatch(/^policies\/false-positives\.yaml: 3 rules to add$/m);
       expect(stdout).toContain('- name: stamp-7730-search-q');
+    },
+  },
+  'docs/operations.md: rampart doctor --emulator    # against your account: RAMPART_API_URL and the token instead of --emulator': {
+    exitCode: 0,
+    expect: ({ stdout }) => {
+      expect(stdout).toMatch(/^ok +client 10042 +hits +POST \/v1\/objects\/hit /m);
+      expect(stdout).toMatch(/^5 of 5 reads work\.$/m);
     },
   },
   'docs/tune.md: npx rampart tune --emulator --request-id e3b0c44298fc1c14 --request-id 9f86d081884c7d65': {

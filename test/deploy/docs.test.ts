@@ -7,6 +7,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ACCESS_CHECKS } from '../../src/commands/doctor-checks.js';
+import { loadPolicyTexts } from '../../src/policy/index.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -70,6 +72,56 @@ describe('docs/operations.md', () => {
     for (const path of ['deploy/kubernetes/git-sync', 'deploy/kubernetes/configmap', 'deploy/prometheus/rampart-alerts.yaml', 'docs/operations-daemon.md', 'docs/ci/rampart-plan.yml']) {
       expect(existsSync(join(ROOT, path)), path).toBe(true);
     }
+  });
+});
+
+describe('pointing it at a real account', () => {
+  /** A section: from its heading to the next heading of the same or a higher level. */
+  const section = (page: string, heading: string) => {
+    const text = read(page);
+    const start = text.indexOf(`${heading}\n`);
+    expect(start, `${page}: ${heading}`).toBeGreaterThanOrEqual(0);
+    const level = /^#+/.exec(heading)![0];
+    const next = text.slice(start + heading.length).search(new RegExp(`^#{1,${level.length}} `, 'm'));
+    return next < 0 ? text.slice(start) : text.slice(start, start + heading.length + next);
+  };
+  const sections = { 'README.md': '### Pointing it at your account', 'docs/operations.md': '## Pointing it at your account' };
+
+  for (const [page, heading] of Object.entries(sections)) {
+    it(`${page} says where the address is, what each command needs of the token, and what a missing right looks like`, () => {
+      const text = section(page, heading);
+      for (const words of ['US cloud', 'EU cloud', 'API base address', 'Settings → API tokens', 'X-ServiceApi-Token', 'extended admin', '[api_auth]', 'answered 403', 'rampart doctor']) {
+        expect(text, words).toContain(words);
+      }
+      for (const command of ['plan', 'export', 'apply', 'run', 'adopt', 'tune', 'plan --impact', 'disable_stamp']) expect(text, command).toContain(`\`${command}`);
+    });
+  }
+
+  it('docs/operations.md names the route of every read `rampart doctor` tries', () => {
+    const text = section('docs/operations.md', sections['docs/operations.md']);
+    for (const check of ACCESS_CHECKS) expect(text, check.read).toContain(`\`${check.route}\``);
+  });
+});
+
+describe('plans the docs save on a workstation', () => {
+  it("go where the repository's .gitignore keeps them out of git", async () => {
+    const { default: ignore } = await import('ignore');
+    const ignored = ignore().add(read('.gitignore'));
+    // Command lines of the shell blocks, not the tables' synopses (`--out FILE`).
+    const outs = [...read('README.md').matchAll(/^(?:npx )?rampart plan [^\n]*--out (\S+)/gm)].map((m) => m[1] as string);
+    expect(outs.length).toBeGreaterThan(0);
+    for (const out of outs) expect(ignored.ignores(out), out).toBe(true);
+  });
+});
+
+describe("the README's policy examples", () => {
+  it('validate without an error or a warning, as a reader who copies one runs `rampart validate` on it', () => {
+    const examples = [...read('README.md').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string).filter((text) => /^version: 1$/m.test(text));
+    expect(examples.length).toBeGreaterThan(0);
+    examples.forEach((text, i) => {
+      const result = loadPolicyTexts([{ file: `policies/example-${i}.yaml`, text }], { now: new Date('2026-12-01T00:00:00Z') });
+      expect(result.diagnostics, text).toEqual([]);
+    });
   });
 });
 

@@ -177,7 +177,7 @@ describe.each(variants)('deploy/kubernetes/%s', (variant) => {
 });
 
 describe('the two deployments size Rampart alike', () => {
-  it('with the same Node options, allocator setting and memory request and limit (measured once, docs/operations.md)', () => {
+  it('with the same Node options, allocator setting and memory request and limit (measured once, docs/operations-daemon.md)', () => {
     const sizing = variants.map((variant) => {
       const deployment = manifests(join(K8S, variant)).find((m) => m.object.kind === 'Deployment')?.object as Manifest;
       const rampart = (deployment.spec.template.spec as IPodSpec).containers.find((c) => c.name === 'rampart') as IContainer;
@@ -185,7 +185,7 @@ describe('the two deployments size Rampart alike', () => {
       return { nodeOptions: value('NODE_OPTIONS'), mallocTrim: value('MALLOC_TRIM_THRESHOLD_'), resources: rampart.resources };
     });
     expect(sizing[0]?.nodeOptions).toMatch(/--max-old-space-size=\d+/);
-    // One V8 worker thread: each of Node's default four kept its own malloc arena (docs/operations.md).
+    // One V8 worker thread: each of Node's default four kept its own malloc arena (docs/operations-daemon.md).
     expect(sizing[0]?.nodeOptions).toMatch(/--v8-pool-size=1\b/);
     // A fixed trim threshold: glibc's moving one kept a cycle's freed memory resident.
     expect(sizing[0]?.mallocTrim).toMatch(/^\d+$/);

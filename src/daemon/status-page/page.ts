@@ -127,4 +127,10 @@ td.cause.drift, td.result.failed, td.result.unsafe { color: var(--bad); } td.cau
 input { padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; }
 button { padding: 5px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); cursor: pointer; }
 footer { margin-top: 24px; font-size: 12px; }
+/* A phone (360 px): the page never scrolls sideways; the plan and the tables scroll inside their own boxes, long words wrap. */
+header { flex-wrap: wrap; column-gap: 12px; }
+.scroll { overflow-x: auto; }
+.summary > *, .summary dd { min-width: 0; max-width: 100%; overflow-wrap: anywhere; }
+.caution, .problems, footer { overflow-wrap: anywhere; }
+@media (max-width: 600px) { body { padding: 0 12px 12px; } nav a { margin: 0 12px 0 0; } .admin input { max-width: 100%; } }
 `);

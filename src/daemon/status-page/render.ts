@@ -123,8 +123,8 @@ function pendingPlan(plan: PlanBody): Html {
 
 function cyclesTable(cycles: readonly CycleSummary[], now: number): Html {
   if (cycles.length === 0) return html`<p class="muted">No cycle yet.</p>`;
-  return html`<table><thead><tr><th>Started</th><th>Duration</th><th>Result</th><th>Changes</th><th>Drift repaired</th></tr></thead><tbody>${cycles.map((c) => html`
-<tr><td>${moment(c.startedAt, now)}</td><td>${(c.durationMs / 1000).toFixed(2)} s</td><td class="result ${c.result}">${c.result}</td><td>${changesText(c)}</td><td>${c.drift}</td></tr>`)}</tbody></table>`;
+  return html`<div class="scroll"><table><thead><tr><th>Started</th><th>Duration</th><th>Result</th><th>Changes</th><th>Drift repaired</th></tr></thead><tbody>${cycles.map((c) => html`
+<tr><td>${moment(c.startedAt, now)}</td><td>${(c.durationMs / 1000).toFixed(2)} s</td><td class="result ${c.result}">${c.result}</td><td>${changesText(c)}</td><td>${c.drift}</td></tr>`)}</tbody></table></div>`;
 }
 
 /** `create 2, delete 1`, or what was planned and not written. */
@@ -136,8 +136,8 @@ function changesText(cycle: CycleSummary): string {
 
 function writesTable(writes: readonly AuditEntry[]): Html {
   if (writes.length === 0) return html`<p class="muted">No write yet.</p>`;
-  return html`<table data-testid="writes"><thead><tr><th>Action</th><th>Kind</th><th>Name</th><th>Where</th><th>Cause</th><th>Status</th></tr></thead><tbody>${writes.map((w) => html`
-<tr><td>${w.action}</td><td>${w.kind}</td><td>${w.name ?? ''}${w.values ? html`${w.name ? ': ' : ''}<span class="values" data-testid="write-values">${valuesText(w.values)}</span>` : ''}</td><td>${w.file !== undefined ? `${w.file}:${w.line ?? ''}` : `client ${w.client}`}</td><td class="cause ${w.cause}">${w.cause}</td><td>${w.status}</td></tr>`)}</tbody></table>`;
+  return html`<div class="scroll"><table data-testid="writes"><thead><tr><th>Action</th><th>Kind</th><th>Name</th><th>Where</th><th>Cause</th><th>Status</th></tr></thead><tbody>${writes.map((w) => html`
+<tr><td>${w.action}</td><td>${w.kind}</td><td>${w.name ?? ''}${w.values ? html`${w.name ? ': ' : ''}<span class="values" data-testid="write-values">${valuesText(w.values)}</span>` : ''}</td><td>${w.file !== undefined ? `${w.file}:${w.line ?? ''}` : `client ${w.client}`}</td><td class="cause ${w.cause}">${w.cause}</td><td>${w.status}</td></tr>`)}</tbody></table></div>`;
 }
 
 /** The values an IP write wrote or removed, the first ones named. */
@@ -150,6 +150,6 @@ function valuesText(values: readonly string[]): string {
 
 function apiTable(api: PageInput['api']): Html {
   if (api.length === 0) return html`<p class="muted">No API call yet.</p>`;
-  return html`<table><thead><tr><th>Route</th><th>Status</th><th>Calls</th></tr></thead><tbody>${api.map((row) => html`
-<tr class="${/^2/.test(row.status) ? '' : 'error'}"><td><code>${row.route}</code></td><td>${row.status}</td><td>${row.calls}</td></tr>`)}</tbody></table>`;
+  return html`<div class="scroll"><table><thead><tr><th>Route</th><th>Status</th><th>Calls</th></tr></thead><tbody>${api.map((row) => html`
+<tr class="${/^2/.test(row.status) ? '' : 'error'}"><td><code>${row.route}</code></td><td>${row.status}</td><td>${row.calls}</td></tr>`)}</tbody></table></div>`;
 }

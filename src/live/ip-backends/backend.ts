@@ -32,6 +32,8 @@ export interface IpBackend {
   readonly name: IpApiName;
   /** The routes it calls, as the plan header and docs name them. */
   readonly routes: string;
+  /** One object of a client's deny list, or none: whether the token may read the lists (`rampart doctor`). */
+  probe(api: ServiceApi, client: number, call: CallOptions): Promise<void>;
   /** Every object of one client's list, split into its values, as the service lists them. */
   list(api: ServiceApi, client: number, list: IpListName, options?: IpListOptions): Promise<LiveIpEntry[]>;
   /**

@@ -39,6 +39,9 @@ const ALL_TYPES = IP_RULE_TYPES.map((type) => TYPE_NAMES[type]);
 export const GROUPS_BACKEND: IpBackend = {
   name: 'groups',
   routes: '/v1/blocklist/clients/{client}/groups',
+  async probe(api, client, call) {
+    await api.listIpGroups(client, LIST_NAMES.black, ALL_TYPES, 0, 1, call);
+  },
   async list(api, client, list, options = {}) {
     const call = options.signal ? { signal: options.signal } : {};
     const apiList = LIST_NAMES[list];

@@ -14,6 +14,9 @@ import { ipRuleCreateRequest } from './v4-requests.js';
 export const V4_BACKEND: IpBackend = {
   name: 'v4',
   routes: '/v4/ip_rules',
+  probe: async (api, client, call) => {
+    await api.listIpRules(client, 'black', 0, 1, call);
+  },
   list: (api, client, list, options = {}) => listIpObjects(api, client, list, (object) => liveEntriesFromIpRule(object, options.intern), options),
   async create(api, entries, owner, force, call) {
     const answer = await api.createIpRule(ipRuleCreateRequest(entries, owner, force), call);

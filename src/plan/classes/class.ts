@@ -21,6 +21,13 @@ export interface ClassDigest<D, L> {
   live(hash: Hash128, object: L): Hash128;
 }
 
+/** One owned object (an IP value) a plan deletes because no policy declares it: its id, and the value or the rule name its mark keeps. */
+export interface UndeclaredObject {
+  readonly id: number;
+  readonly value?: string;
+  readonly name?: string;
+}
+
 export interface PlanClass<M = Change, C = PlanChange, D = unknown, L = unknown> {
   /**
    * How its declared and live objects pair up, for a class no cross-class pass
@@ -50,6 +57,8 @@ export interface PlanClass<M = Change, C = PlanChange, D = unknown, L = unknown>
   counts(change: M): ObjectCounts;
   /** What one change deletes that the mass-delete guard counts. */
   guarded(change: M): GuardedDeletes;
+  /** The owned objects (values) a delete removes because no policy declares them (undeclared.ts); none for other actions. */
+  undeclared(change: M): readonly UndeclaredObject[];
   /** API calls the class's changes of a plan take together (deletes may share calls), on the account's IP-list API. */
   calls(changes: readonly M[], context: { readonly ipApi: IpApiName }): number;
   /** One line naming the change, for apply's report: `create rule block-admin (a.yaml:4:5)`. */

@@ -12,7 +12,7 @@ import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/ip-fingerprint.js';
 import { unionApplication, poolsApplication, toPlanIpObject } from './ip-document.js';
 import type { PlanDeleteIp, PlanIpBefore, PlanIpChange, PlanSource } from './ip-document.js';
-import type { PlanClass } from './class.js';
+import type { PlanClass, UndeclaredObject } from './class.js';
 
 /** What a create or an adoption writes, as the plan carries it. */
 function written(change: CreateIp | AdoptIp) {
@@ -100,6 +100,8 @@ function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entrie
   return entries.length === 0 ? undefined : { ...change, entries };
 }
 
+const NO_OBJECTS: readonly UndeclaredObject[] = [];
+
 export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
   // Recognition and adoption diff the rules and the IP entries together (diff.ts).
   keyed: undefined,
@@ -119,6 +121,10 @@ export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry>
 
   counts: (change) => onAction(change, COUNTS),
   guarded: (change) => onAction(change, GUARDED),
+  undeclared: (change) => onAction(change, {
+    create: () => NO_OBJECTS, adopt: () => NO_OBJECTS,
+    delete: (c) => c.objects.filter((o) => o.reason === 'not-declared').flatMap((o) => o.entries.map((e) => ({ id: o.id, value: e.value }))),
+  }),
   // A create or adoption is one call; a delete one call per list of its client's batch.
   calls: (changes, { ipApi }) => {
     const calls = callsOn(ipApi);

@@ -6,7 +6,7 @@ import { nestedKeys } from '../changed-keys.js';
 import { ruleWriteKey } from '../../model/rule-fingerprint.js';
 import { ruleApplication, toPlanRule } from './rule-document.js';
 import type { PlanRuleChange } from './rule-document.js';
-import type { PlanClass } from './class.js';
+import type { PlanClass, UndeclaredObject } from './class.js';
 import { RULE_DIGEST } from './rule-digest.js';
 import type { LiveRule, Rule } from '../../model/rule.js';
 
@@ -78,6 +78,8 @@ const OWN_CALLS: ByAction<RuleChange, number> = { create: () => 1, update: () =>
 
 const NONE: readonly number[] = [];
 
+const NO_OBJECTS: readonly UndeclaredObject[] = [];
+
 export const RULES: PlanClass<RuleChange, PlanRuleChange, Rule, LiveRule> = {
   // Recognition and adoption diff the rules and the IP entries together (diff.ts).
   keyed: undefined,
@@ -96,6 +98,10 @@ export const RULES: PlanClass<RuleChange, PlanRuleChange, Rule, LiveRule> = {
 
   counts: (change) => onAction(change, COUNTS),
   guarded: (change) => ({ count: onAction(change, { create: () => 0, update: () => 0, adopt: () => 0, delete: (c) => (c.reason === 'not-declared' ? 1 : 0) }), moves: 0 }),
+  undeclared: (change) => onAction(change, {
+    create: () => NO_OBJECTS, update: () => NO_OBJECTS, adopt: () => NO_OBJECTS,
+    delete: (c) => (c.reason === 'not-declared' ? [{ id: c.rule.id, ...(c.rule.name !== undefined ? { name: c.rule.name } : {}) }] : NO_OBJECTS),
+  }),
   calls(changes) {
     const deletesByClient = new Map<number, number>();
     let calls = 0;

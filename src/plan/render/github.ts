@@ -3,6 +3,7 @@ import { groupByAction } from '../../model/by-action.js';
 import type { ObjectAction } from '../counts.js';
 import type { PlanDocument } from '../types.js';
 import { changeBlocks, type ChangeBlock } from './blocks.js';
+import { undeclaredPhrase } from './layout.js';
 import { renderMarkdown } from './markdown.js';
 
 export { escapeData, escapeProperty } from '../../github-commands.js';
@@ -48,6 +49,8 @@ export function renderGithub(plan: PlanDocument, options: GithubOptions = {}): G
   const blocks = changeBlocks(plan);
   const deletions = groupByAction(blocks)('delete');
   const deleted = new Set(deletions);
+  const undeclared = undeclaredPhrase(plan);
+  if (undeclared) commands.push(annotation('warning', { title: 'Rampart: not declared here' }, undeclared));
   for (const b of deletions.filter((x) => x.count > 0)) {
     commands.push(annotation('warning', { title: TITLES.delete }, message(b)));
   }

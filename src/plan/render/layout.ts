@@ -35,6 +35,30 @@ export function keptPhrase(plan: PlanBody): string | undefined {
   return `No longer declared, and no call is made: ${parts.join('; ')}.`;
 }
 
+/** Rule names said in the undeclared line before `and N more`. */
+const UNDECLARED_NAMES = 5;
+
+/**
+ * Before the changes: the owned objects deleted only because these policies
+ * do not declare them, the files that last declared them where known, and
+ * the ways out; undefined when the plan deletes none (undeclared.ts).
+ */
+export function undeclaredPhrase(plan: PlanBody): string | undefined {
+  const u = plan.undeclared;
+  if (!u) return undefined;
+  const one = u.count === 1;
+  const unknown = u.files_unknown === 0 ? ''
+    : u.files.length === 0 ? "not recorded, since an owner mark keeps a rule's name and not its file"
+      : `not recorded for ${u.files_unknown} of them`;
+  const names = u.names.slice(0, UNDECLARED_NAMES);
+  const more = u.names.length - names.length;
+  const named = names.length === 0 ? '' : `; rule name${u.names.length === 1 ? '' : 's'}: ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  const where = [u.files.join(', '), unknown].filter((part) => part !== '').join('; ');
+  return `${u.count} object${one ? '' : 's'} owned by ${plan.owner} ${one ? 'is' : 'are'} not declared in these policies and would be deleted ` +
+    `(last declared in: ${where}${named}). If another directory declares ${one ? 'it' : 'them'}, plan only these files with ` +
+    '--target FILE, or give these policies an owner of their own with --owner NAME.';
+}
+
 /**
  * One line for every declaration an unmanaged object satisfies (the plan's
  * `unmanaged` list names each), or undefined when there is none.

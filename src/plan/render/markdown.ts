@@ -9,7 +9,7 @@ import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { commentHeader, escapeMarkdown, type CommentContext } from './header.js';
 import { movesPhrase } from '../safety.js';
-import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, unmanagedPhrase } from './layout.js';
+import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, undeclaredPhrase, unmanagedPhrase } from './layout.js';
 
 export { escapeMarkdown, type CommentContext } from './header.js';
 
@@ -122,6 +122,8 @@ export function renderMarkdown(plan: PlanDocument, options: MarkdownOptions = {}
   } else {
     head.push(`**${planSummaryLine(plan)}** Owner \`${plan.owner}\`.`, '');
   }
+  const undeclared = undeclaredPhrase(plan);
+  if (undeclared) head.push(`> [!WARNING]\n> ${escapeMarkdown(undeclared)}`, '');
   const target = targetPhrase(plan);
   if (target) head.push(`> [!WARNING]\n> ${escapeMarkdown(target)}`, '');
   const unmanaged = unmanagedPhrase(plan);

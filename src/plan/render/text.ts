@@ -6,7 +6,7 @@ import { impactLine, impactSummaryLine } from './impact.js';
 import { changeBlocks, sourcesLabel, type ChangeBlock } from './blocks.js';
 import { groupBy } from './group.js';
 import { movesPhrase } from '../safety.js';
-import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, unmanagedPhrase } from './layout.js';
+import { attributeLines, keptPhrase, leftUnmanagedPhrase, planSummaryLine, targetPhrase, undeclaredPhrase, unmanagedPhrase } from './layout.js';
 
 export interface TextOptions {
   /** ANSI colours; callers pass `isTTY && !NO_COLOR`. */
@@ -31,6 +31,8 @@ export function renderText(plan: PlanBody, options: TextOptions = {}): string {
   const out: string[] = [];
   // v4 is the default and goes unsaid; the other API is named first, so a reviewer knows what was read.
   if (plan.ip_api) out.push(paint(ANSI.dim, `IP lists read and written through the ${plan.ip_api} API (--ip-api ${plan.ip_api})`), '');
+  const undeclared = undeclaredPhrase(plan);
+  if (undeclared) out.push(paint(ANSI.yellow, undeclared), '');
   const byClient = groupBy(changeBlocks(plan), (b) => String(b.client));
   for (const [client, blocks] of [...byClient.entries()].sort((a, b) => Number(a[0]) - Number(b[0]))) {
     out.push(paint(ANSI.bold, `Client ${client}`));

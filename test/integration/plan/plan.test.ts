@@ -169,7 +169,8 @@ describe('plan output formats', () => {
     expect(github.stdout).not.toContain('### Rampart plan');
     expect(await readFile(summaryFile, 'utf8')).toContain('### Rampart plan');
 
-    const out = policies.scratch('plan.json');
+    // Into a folder that does not exist yet, as `.rampart/plan.json` in a fresh clone (the README's tour).
+    const out = policies.scratch('.rampart/plan.json');
     const text = await run(['--out', out]);
     expect(text.code).toBe(2);
     expect(text.stdout).toMatch(/Plan: 24 to create/);

@@ -40,6 +40,16 @@ describe('rampart fmt', () => {
     expect(await dir.read('shop.yaml')).toBe(UNSORTED);
   });
 
+  it('--diff without --check prints the diff and still rewrites the files, as terraform fmt -diff does; --help says so', async () => {
+    dir = await policyDir({ 'shop.yaml': UNSORTED });
+    const write = await runCliInProcess(['fmt', '--diff', '--policies', 'policies'], { cwd: dir.root });
+    expect(write.code, write.stderr).toBe(0);
+    expect(write.stdout).toContain('+    - ips: [198.51.100.7, 203.0.113.0/24]');
+    expect(await dir.read('shop.yaml')).toContain('    - ips: [198.51.100.7, 203.0.113.0/24]\n');
+    const help = await runCliInProcess(['fmt', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('the files are still rewritten, as terraform fmt -diff does (for a preview that writes nothing: --check --diff)');
+  });
+
   it('rewrites a linked policy file through its link, which stays a link', async () => {
     dir = await policyDir({ 'shared/base.yaml': UNSORTED });
     await symlink(join(dir.dir, 'shared', 'base.yaml'), join(dir.dir, 'shop.yaml'));

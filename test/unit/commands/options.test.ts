@@ -1,16 +1,29 @@
-import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { nonNegativeInt, parseDuration, positiveInt } from '../../../src/commands/options.js';
+import { accountId, parseDuration, wholeNumber } from '../../../src/commands/options.js';
+import { UsageError } from '../../../src/errors.js';
 
 describe('option parsers', () => {
-  it('counts such as --concurrency take 1 or more', () => {
-    expect(positiveInt('8')).toBe(8);
-    for (const bad of ['0', '-1', '1.5', 'x', '']) expect(() => positiveInt(bad)).toThrow(InvalidArgumentError);
+  it('counts such as --concurrency take 1 or more, written in decimal digits', () => {
+    const concurrency = wholeNumber('--concurrency', { min: 1 });
+    expect(concurrency('8')).toBe(8);
+    for (const bad of ['0', '-1', '1.5', 'x', '', '1e3', '0x10', ' 5', '5 ', '1.0', '+5']) {
+      expect(() => concurrency(bad), bad).toThrow(UsageError);
+    }
   });
 
-  it('lags take 0 or more', () => {
-    expect(nonNegativeInt('0')).toBe(0);
-    expect(() => nonNegativeInt('-5')).toThrow(InvalidArgumentError);
+  it('lags take 0 or more, up to their bound', () => {
+    const lag = wholeNumber('--emulator-lag', { min: 0, max: 1000 });
+    expect(lag('0')).toBe(0);
+    expect(() => lag('-5')).toThrow(UsageError);
+    expect(() => lag('1001')).toThrow('--emulator-lag takes a whole number from 0 to 1000, got "1001"');
+  });
+
+  it('a number past the largest integer a number holds exactly is refused, not read rounded', () => {
+    const limit = wholeNumber('--impact-limit', { min: 0 });
+    expect(limit('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(() => limit('9007199254740992')).toThrow('--impact-limit takes a whole number from 0 to 9007199254740991, got "9007199254740992"');
+    expect(() => limit('99999999999999999999')).toThrow('--impact-limit takes a whole number from 0 to 9007199254740991, got "99999999999999999999"');
+    expect(() => accountId('99999999999999999999')).toThrow('--client must be a positive integer account id, got "99999999999999999999"');
   });
 
   it('durations read ms, s, m, h and plain seconds', () => {

@@ -26,6 +26,13 @@ describe('command registry', () => {
     expect(names(program)).toEqual(COMMAND_NAMES);
   });
 
+  it('--help lists every command, none hidden (ci and doctor included)', async () => {
+    const run = await runCliInProcess(['--help']);
+    expect(run.code).toBe(0);
+    const listed = [...run.stdout.split('Commands:')[1]!.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
+    expect(listed).toEqual([...COMMAND_NAMES, 'help']);
+  });
+
   it.each(['--version', '-V'])('prints the version for %s alone', async (flag) => {
     const run = await runCliInProcess([flag]);
     expect(run.code).toBe(0);

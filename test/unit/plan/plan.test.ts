@@ -61,7 +61,7 @@ describe('plan ordering', () => {
   it('has the fields of the contract and nothing time-dependent', () => {
     expect(Object.keys(plan)).toEqual([
       'format_version', 'owner', 'summary', 'api_calls', 'safety', 'checksum', 'desired_digest', 'live_digest',
-      'changes', 'notes', 'unmanaged', 'left_unmanaged',
+      'undeclared', 'changes', 'notes', 'unmanaged', 'left_unmanaged',
     ]);
     expect(plan.format_version).toBe(4);
     expect(plan.owner).toBe('rampart');

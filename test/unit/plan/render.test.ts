@@ -112,12 +112,13 @@ describe('github', () => {
     expect(annotations).toContain('::warning file=infra/waf/policies/shop.yaml,line=39,title=Rampart::');
   });
 
-  it('caps the annotations, deletes first', () => {
+  it('caps the annotations, the undeclared objects and the deletes first', () => {
     const { annotations } = renderGithub(plan, { maxAnnotations: 2 });
     const lines = annotations.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toContain('title=Rampart%3A delete');
-    expect(annotations).toContain('::notice::10 more annotations left out; see the step summary');
+    expect(lines[0]).toContain('title=Rampart%3A not declared here::3 objects owned by rampart');
+    expect(lines[1]).toContain('title=Rampart%3A delete');
+    expect(annotations).toContain('::notice::11 more annotations left out; see the step summary');
   });
 
   it('writes the step summary without the comment marker', () => {

@@ -180,6 +180,7 @@ const PLAN: PlanClass<BannerChange, PlanBannerChange, DesiredBanner, LiveBanner>
   },
   counts: (change) => ({ [change.action]: 1 }),
   guarded: (change) => ({ count: change.action === 'delete' && change.reason === 'not-declared' ? 1 : 0, moves: 0 }),
+  undeclared: (change) => (change.action === 'delete' && change.reason === 'not-declared' ? [{ id: change.live.id, name: change.live.name }] : []),
   calls: (changes) => changes.length,
   describe: (change) => (change.action === 'delete'
     ? `delete banner ${change.live.name} #${change.live.id} of client ${change.live.client}`
