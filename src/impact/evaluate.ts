@@ -68,7 +68,7 @@ class Context {
   constructor(private readonly input: ImpactInput) {
     this.liveById = new Map(input.live.rules.map((rule) => [rule.id, rule]));
     this.stop = new StopCheck(input.signal);
-    this.modes = new FilteringModes(input.changes, input.live, this.stop);
+    this.modes = new FilteringModes(input.live, this.stop);
   }
 
   private readonly handlers: ByClass<Impact> = {

@@ -11,15 +11,12 @@
  * source is blocked in every mode but `off`; an allowlisted one never is.
  * The node's own mode (`default`) is not known to the API.
  */
-import type { Change } from '../model/change.js';
 import { IP_LISTS, type IpListName } from '../model/ip.js';
 import type { Condition, Rule } from '../model/rule.js';
 import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
 import type { LiveState } from '../model/state.js';
 import type { Impact } from '../plan/model.js';
 import type { ClientRequests, SeenRequest } from './requests.js';
-import { objectsAfter } from './after-plan.js';
-import { changesOf } from './classes/index.js';
 import { SourceList } from './sources.js';
 import type { StopCheck } from './stop-check.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
@@ -38,20 +35,26 @@ const NODE_MODE = 'default';
 
 export class FilteringModes {
   private readonly before = new Map<number, ModeRule[]>();
-  private readonly after = new Map<number, ModeRule[]>();
   private readonly lists = new Map<number, Readonly<Record<IpListName, SourceList>>>();
 
-  constructor(private readonly changes: readonly Change[], private readonly live: LiveState, private readonly stop: StopCheck) {}
+  constructor(private readonly live: LiveState, private readonly stop: StopCheck) {}
 
+  /**
+   * The change's own effect: both sides from the one model, the live
+   * configuration (its mode rules and IP lists) before, and the same with
+   * only this change made after. What the service recorded on each hit is
+   * not a side: it is what the model is checked against. A deny entry the
+   * same plan adds counts under the entry, not here.
+   */
   impact(transition: { readonly before?: Rule; readonly after?: Rule }, requests: ClientRequests, field: string): Impact {
     const modeOf = (rule: Rule | undefined) => (rule ? String((rule.fields as Readonly<Record<string, unknown>>)[field] ?? NODE_MODE) : undefined);
     const from = modeOf(transition.before);
     const to = modeOf(transition.after);
     if (from === NODE_MODE || to === NODE_MODE) return notEvaluable('the node\'s own mode (default) is not known to the API, so what it blocks cannot be told');
     const rule = (transition.after ?? transition.before) as Rule;
-    const beforeRules = this.rules(this.before, rule.client, 'before');
-    const afterRules = this.rules(this.after, rule.client, 'after');
-    const lists = this.listsOf(rule.client);
+    const beforeRules = this.liveRules(rule.client);
+    const afterRules = withTransition(beforeRules, transition);
+    const lists = this.liveLists(rule.client);
     const newly: SeenRequest[] = [];
     const released: SeenRequest[] = [];
     const candidates = new Set([...candidatesOf(transition.before, requests), ...candidatesOf(transition.after, requests)]);
@@ -61,10 +64,13 @@ export class FilteringModes {
       const will = mostSpecific(afterRules, request);
       const governed = (transition.before !== undefined && was?.rule === transition.before) || (transition.after !== undefined && will?.rule === transition.after);
       if (!governed) continue;
+      // A side no mode rule governs is the node's own mode, which the API does not show: what the service recorded
+      // there is the only evidence of it (a first mode rule, or the last one deleted).
+      const blocked = was === undefined ? request.blocked : blocksUnder(was.mode, request, lists, requests);
       const blocks = will === undefined ? request.blocked : blocksUnder(will.mode, request, lists, requests);
-      if (blocks === undefined) continue;
-      if (!request.blocked && blocks) newly.push(request);
-      if (request.blocked && !blocks) released.push(request);
+      if (blocked === undefined || blocks === undefined) continue;
+      if (!blocked && blocks) newly.push(request);
+      if (blocked && !blocks) released.push(request);
     }
     // The change's own direction first; the other only when the requests went that way alone (a rule under a stricter one).
     const stricter = to !== undefined && (from === undefined || (STRICTNESS[to] ?? 0) >= (STRICTNESS[from] ?? 0));
@@ -74,32 +80,35 @@ export class FilteringModes {
     return tally(blocking ? 'newly_blocked' : 'no_longer_blocked', blocking ? newly : released);
   }
 
-  /** The client's mode rules on one side of the plan, with what ranks them; rules whose scope hits cannot answer are left out. */
-  private rules(cache: Map<number, ModeRule[]>, client: number, side: 'before' | 'after'): ModeRule[] {
-    let rules = cache.get(client);
+  /** The client's live mode rules, with what ranks them; rules whose scope hits cannot answer are left out. */
+  private liveRules(client: number): ModeRule[] {
+    let rules = this.before.get(client);
     if (rules) return rules;
-    const isMode = (rule: Rule) => rule.client === client && rule.kind === 'mode';
-    const live = this.live.rules.filter(isMode);
-    const current = side === 'after' ? objectsAfter('rule', live, changesOf(this.changes, 'rule').filter((change) => isMode(change.rule))) : live;
-    rules = current.filter((rule) => unrecordedCondition(rule.conditions) === undefined).map((rule) => ({
-      rule,
-      mode: String((rule.fields as Readonly<Record<string, unknown>>).mode ?? NODE_MODE),
-      score: specificity(rule.conditions),
-    }));
-    cache.set(client, rules);
+    rules = this.live.rules.filter((rule) => rule.client === client && rule.kind === 'mode' && unrecordedCondition(rule.conditions) === undefined).map(modeRule);
+    this.before.set(client, rules);
     return rules;
   }
 
-  /** The client's IP lists as they would be after the plan. */
-  private listsOf(client: number): Readonly<Record<IpListName, SourceList>> {
+  /** The client's live IP lists: a change's own effect is on top of the live configuration. */
+  private liveLists(client: number): Readonly<Record<IpListName, SourceList>> {
     let lists = this.lists.get(client);
     if (lists) return lists;
-    const changes = changesOf(this.changes, 'ip').filter((change) => change.client === client);
-    const entries = objectsAfter('ip', this.live.ipEntries.filter((e) => e.client === client), changes);
+    const entries = this.live.ipEntries.filter((e) => e.client === client);
     lists = Object.fromEntries(IP_LISTS.map((list) => [list, new SourceList(entries.filter((e) => e.list === list))])) as Record<IpListName, SourceList>;
     this.lists.set(client, lists);
     return lists;
   }
+}
+
+function modeRule(rule: Rule): ModeRule {
+  return { rule, mode: String((rule.fields as Readonly<Record<string, unknown>>).mode ?? NODE_MODE), score: specificity(rule.conditions) };
+}
+
+/** The live mode rules with one change made: its live rule gone, its new one in. */
+function withTransition(live: readonly ModeRule[], transition: { readonly before?: Rule; readonly after?: Rule }): ModeRule[] {
+  const kept = live.filter((rule) => rule.rule !== transition.before);
+  const after = transition.after;
+  return after && unrecordedCondition(after.conditions) === undefined ? [...kept, modeRule(after)] : kept;
 }
 
 function candidatesOf(rule: Rule | undefined, requests: ClientRequests): SeenRequest[] {

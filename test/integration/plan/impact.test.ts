@@ -125,8 +125,11 @@ describe('plan --impact', () => {
     const { plan, code } = await planJson();
     expect(code).toBe(0);
     const by = impacts(plan);
-    expect(by['update mode'], JSON.stringify(by, null, 1)).toMatchObject({ effect: 'newly_blocked', requests: 4, ips: 2, evaluable: true });
-    expect(by['update mode']?.paths).toEqual([{ path: '/api/search', requests: 4 }]);
+    // The mode's own effect, on top of the live lists (the deny and allow entries come in the same plan and count under
+    // their own lines): r1 to r6, from three sources. r5 was recorded blocked under monitoring: the model, on both sides
+    // alike, says monitoring lets it through and block stops it.
+    expect(by['update mode'], JSON.stringify(by, null, 1)).toMatchObject({ effect: 'newly_blocked', requests: 6, ips: 3, evaluable: true });
+    expect(by['update mode']?.paths).toEqual([{ path: '/api/search', requests: 5 }, { path: '/login', requests: 1 }]);
     expect(by['create white']).toMatchObject({ effect: 'no_longer_blocked', requests: 1, ips: 1, sample_request_ids: ['r5'] });
     expect(by['create black']).toMatchObject({ effect: 'attack_hits_from', requests: 3, ips: 1 });
     expect(by['create disable_stamp']).toMatchObject({ effect: 'no_longer_detected', requests: 3 });
@@ -163,9 +166,10 @@ describe('plan --impact', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/unsafe_plan/);
     expect(emulator.control.state().hints.some((hint) => hint.record.type === 'disable_stamp')).toBe(false);
-    const under = await rampart('plan', ['--impact-limit', '4', '--detailed-exitcode']);
+    // The mode change's own effect is 6 requests: a limit of 6 passes.
+    const under = await rampart('plan', ['--impact-limit', '6', '--detailed-exitcode']);
     expect(under.code).toBe(2);
-    expect(under.stdout).toMatch(/Within the limit of 4 requests/);
+    expect(under.stdout).toMatch(/Within the limit of 6 requests/);
     const forced = await rampart('apply', ['--impact-limit', '3', '--auto-approve', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
   });
