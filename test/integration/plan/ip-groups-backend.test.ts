@@ -117,6 +117,21 @@ describe('IP lists on the groups API', () => {
     expect((await cli(emu, 'plan', 'groups', ['--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('refuses to adopt a console group, naming the way out, and writes nothing', async () => {
+    const emu = await emulator.start();
+    emu.control.seedIpObject({ clientid: 10042, list: 'black', rule_type: 'country', values: ['KP', 'IR'], pools: [7], reason: 'console' });
+    policies = await policyDir({ 'shop.yaml': `version: 1\nclient: 10042\napplication: 7\nip_lists:\n  deny:\n    - countries: [KP, IR]\n` });
+    emu.control.resetCalls();
+    const adopted = await cli(emu, 'apply', 'groups', ['--auto-approve', '--adopt']);
+    expect(adopted.code).not.toBe(0);
+    expect(adopted.stderr + adopted.stdout).toContain('Make this change with --ip-api v4 (both APIs show the same lists), then switch back');
+    // Reads only (the rule and application listings are POSTs): no write.
+    expect(emu.control.calls().filter((call) => call.method !== 'GET' && !['POST /v1/objects/hint', 'POST /v1/objects/pool'].includes(call.route))).toEqual([]);
+    // On v4 the same adoption moves the values with no gap; the groups API then reads them as Rampart's.
+    expect((await cli(emu, 'apply', 'v4', ['--auto-approve', '--adopt'])).code).toBe(0);
+    expect((await cli(emu, 'plan', 'groups', ['--detailed-exitcode'])).code).toBe(0);
+  });
+
   it('finds what a create made by reading again when groups appear late', async () => {
     const emu = await emulator.start({ listingLagMs: 300 });
     policies = await policyDir({ 'shop.yaml': policy(['KP']) });
