@@ -5,7 +5,7 @@
  * elsewhere, or already held by a live rule Rampart does not manage.
  */
 import { stringify } from '../yaml-library.js';
-import { ruleKey, type Condition, type DesiredRule, type LiveRule, type Point } from '../model/rule.js';
+import { conditionKey, fieldValues, ruleKey, type Condition, type DesiredRule, type LiveRule, type Point, type Rule } from '../model/rule.js';
 import { loadPolicyTexts } from '../policy/validate.js';
 import type { ProposedRule } from './propose.js';
 
@@ -22,7 +22,8 @@ export interface PolicyDocument {
 
 export type Placement =
   | { readonly status: 'new' }
-  | { readonly status: 'declared'; readonly where: string }
+  /** `coveredBy`: a declared rule with a broader scope (fewer conditions, all of them the proposal's) already does it. */
+  | { readonly status: 'declared'; readonly where: string; readonly coveredBy?: string }
   | { readonly status: 'unmanaged'; readonly id: number; readonly owner?: string };
 
 export interface PlacedRule {
@@ -98,12 +99,32 @@ export function compiled(written: Readonly<Record<string, unknown>>, client: num
   return loadPolicyTexts([{ file: 'proposal.yaml', text }]).desired?.rules[0];
 }
 
-/** Declared already (by identity, in any file), held by a live unmanaged rule, or new. */
+/**
+ * Declared already (by identity, in any file, or by a declared rule whose
+ * broader scope covers it), held by a live unmanaged rule (the same, or
+ * broader), or new.
+ */
 export function placementOf(rule: DesiredRule, declared: readonly DesiredRule[], live: readonly LiveRule[], owner: string): Placement {
   const key = ruleKey(rule);
   const twin = declared.find((d) => ruleKey(d) === key);
   if (twin) return { status: 'declared', where: `${twin.source.file}:${twin.source.line}` };
-  const held = live.find((l) => ruleKey(l) === key && l.owner !== owner);
+  const broader = declared.find((d) => covers(d, rule));
+  if (broader) return { status: 'declared', where: `${broader.source.file}:${broader.source.line}`, coveredBy: broader.source.name };
+  const held = live.find((l) => (ruleKey(l) === key || covers(l, rule)) && l.owner !== owner);
   if (held) return { status: 'unmanaged', id: held.id, ...(held.owner !== undefined ? { owner: held.owner } : {}) };
   return { status: 'new' };
+}
+
+/**
+ * Whether `existing` already does what `proposal` would: the same kind, the
+ * same values at the same point, and a scope that holds a subset of the
+ * proposal's conditions (fewer conditions match more requests).
+ */
+function covers(existing: Rule, proposal: Rule): boolean {
+  if (existing.client !== proposal.client || existing.kind !== proposal.kind) return false;
+  if (existing.conditions.length >= proposal.conditions.length) return false;
+  if (JSON.stringify(existing.point) !== JSON.stringify(proposal.point)) return false;
+  if (JSON.stringify(fieldValues(existing)) !== JSON.stringify(fieldValues(proposal))) return false;
+  const conditions = new Set(proposal.conditions.map(conditionKey));
+  return existing.conditions.every((condition) => conditions.has(conditionKey(condition)));
 }

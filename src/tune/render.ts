@@ -54,7 +54,11 @@ export function renderTuneText(output: TuneOutput): string {
     out.push(...yaml.trimEnd().split('\n').map((line) => `  ${line}`), '');
   }
   for (const rule of output.result.rules) {
-    if (rule.placement.status === 'declared') out.push(`already declared: ${what(rule)} (${rule.placement.where}): not proposed again`);
+    if (rule.placement.status === 'declared') {
+      out.push(rule.placement.coveredBy === undefined
+        ? `already declared: ${what(rule)} (${rule.placement.where}): not proposed again`
+        : `already covered: ${what(rule)} by rule ${rule.placement.coveredBy} (${rule.placement.where}), whose scope is broader: not proposed`);
+    }
     if (rule.placement.status === 'unmanaged') {
       out.push(`already held by unmanaged rule #${rule.placement.id}${rule.placement.owner ? ` (owner ${rule.placement.owner})` : ''}: ${what(rule)}; ` +
         'declare it and run `rampart adopt` to manage it');
@@ -77,6 +81,7 @@ export function renderTuneJson(output: TuneOutput): string {
     ...(rule.name ? { name: rule.name } : {}),
     rule: rule.written,
     ...(rule.placement.status === 'declared' ? { declared_at: rule.placement.where } : {}),
+    ...(rule.placement.status === 'declared' && rule.placement.coveredBy !== undefined ? { covered_by: rule.placement.coveredBy } : {}),
     ...(rule.placement.status === 'unmanaged' ? { live_id: rule.placement.id } : {}),
     ...(rule.proposal.group.derivedScope ? { service_scope_differs: true } : {}),
     request_ids: [...new Set(rule.proposal.group.hits.map((hit) => hit.requestId))],

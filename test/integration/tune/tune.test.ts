@@ -139,6 +139,18 @@ describe('rampart tune', () => {
     expect(await policies.read('shop.yaml')).toBe(text);
   });
 
+  it('says when a declared rule with a broader scope already covers a proposal, and proposes nothing for it', async () => {
+    // Stamp 42 at [get, id] is already ignored on the whole host; the hit's own scope (host and path) is narrower.
+    await policies.write('shop.yaml', `${SHOP}  - name: broad-42\n    type: disable_stamp\n    stamp: 42\n    point: [[get, id]]\n    when:\n      - { point: [header, HOST], iequal: shop.example.com }\n`);
+    seed([{ request_id: 'req-c', type: 'sqli', path: '/api/report.tar.gz', point: ['get', 'id'], stamps: [42] }]);
+    const result = await tune(['--request-id', 'req-c', '--write']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/already covered: .* by rule broad-42 \(.*shop\.yaml:\d+\), whose scope is broader: not proposed/);
+    expect(result.stdout).toContain('Tune: 0 new, 1 already declared');
+    const json = JSON.parse((await tune(['--request-id', 'req-c', '--format', 'json'])).stdout) as { rules: { status: string; covered_by?: string }[] };
+    expect(json.rules).toEqual([expect.objectContaining({ status: 'declared', covered_by: 'broad-42' })]);
+  });
+
   it('uses the service\'s scope where it differs, and says so', async () => {
     seed([{
       request_id: 'req-3', type: 'xss', path: '/Search', point: ['get', 'q'], stamps: [5],
