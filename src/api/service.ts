@@ -17,8 +17,14 @@ export const IP_GROUP_PAGE_LIMIT = 1000;
 export const APPLICATION_PAGE_LIMIT = 500;
 
 export class ServiceApi {
-  /** `ipApi`: which IP-list API the account's lists go through (ip-api.ts); the IP adapters ask live/ip-backends for it. */
-  constructor(readonly http: ApiClient, readonly ipApi: IpApiName = DEFAULT_IP_API) {}
+  /**
+   * `ipApi`: which IP-list API the account's lists go through
+   * (model/ip-list-apis.ts); the IP adapters ask live/ip-backends for it.
+   * `ipApiGiven`: it was set by the command line or the environment, which a
+   * policy's `ip_api:` must then agree with; otherwise a policy's sets it
+   * for the run (reconcile/ip-api.ts).
+   */
+  constructor(readonly http: ApiClient, public ipApi: IpApiName = DEFAULT_IP_API, readonly ipApiGiven = false) {}
 
   async listHints(clientId: number, offset: number, limit = HINT_PAGE_LIMIT, options?: CallOptions): Promise<ApiHint[]> {
     const body = await this.http.call('POST', '/v1/objects/hint', {

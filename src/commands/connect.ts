@@ -98,7 +98,7 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
   });
   const reloader = emulator ? undefined : credentialReloader(sources, credentials, (next) => http.setCredentials(next), logger.child({ module: 'credentials' }));
   return {
-    api: new ServiceApi(http, options.ipApi ?? DEFAULT_IP_API),
+    api: new ServiceApi(http, options.ipApi ?? DEFAULT_IP_API, options.ipApi !== undefined),
     reloadCredentials: () => reloader?.reload() ?? Promise.resolve('not-from-files'),
     failed: () => retries.failed(),
     ...(emulator ? { emulator } : {}),

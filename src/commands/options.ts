@@ -2,7 +2,7 @@
  * Options shared by the commands that read policies or talk to the API, with
  * their environment fallbacks (contract.md, "Connecting to the service").
  */
-import { DEFAULT_IP_API, IP_APIS, type IpApiName } from '../model/ip-list-apis.js';
+import { IP_APIS, type IpApiName } from '../model/ip-list-apis.js';
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Option } from './commander.js';
@@ -40,7 +40,8 @@ export interface ConnectionOptions {
   owner: string;
   concurrency: number;
   requestTimeout: number;
-  ipApi: IpApiName;
+  /** Undefined when neither `--ip-api` nor RAMPART_IP_API is given: a policy's `ip_api:`, else v4. */
+  ipApi?: IpApiName;
 }
 
 export interface LogFlags {
@@ -63,7 +64,7 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--emulator-data <file>', 'with --emulator: keep its state in this file'))
     .addOption(new Option('--emulator-lag <ms>', 'with --emulator: listings lag writes by this long').argParser(wholeNumber('--emulator-lag', { min: 0, max: MAX_TIMER_MS })).hideHelp())
     .addOption(new Option('--owner <name>', 'owner name written on managed objects').env('RAMPART_OWNER').default(DEFAULT_OWNER).argParser(ownerName))
-    .addOption(new Option('--ip-api <api>', 'the IP-list API to read and write: v4 (/v4/ip_rules) or groups (/v1/blocklist)').choices(IP_APIS).env('RAMPART_IP_API').default(DEFAULT_IP_API))
+    .addOption(new Option('--ip-api <api>', 'the IP-list API to read and write: v4 (/v4/ip_rules) or groups (/v1/blocklist); default: the policies\' ip_api, else v4').choices(IP_APIS).env('RAMPART_IP_API'))
     .addOption(new Option('--concurrency <n>', 'API calls in flight at once').default(8).argParser(wholeNumber('--concurrency', { min: 1 })))
     .addOption(new Option('--request-timeout <ms>', 'timeout of one API call').default(30_000).argParser(wholeNumber('--request-timeout', { min: 1, max: MAX_TIMER_MS })));
 }

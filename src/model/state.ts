@@ -1,3 +1,4 @@
+import type { IpApiName } from './ip-list-apis.js';
 import type { ClassObjects } from './object-class.js';
 
 /**
@@ -11,7 +12,13 @@ export type DesiredState = ClassObjects<'desired'> & {
   readonly clientSources?: readonly ClientSource[];
   /** Where each application is named (`application:` of each file, `all` left out), to check the account has it. */
   readonly applicationSources?: readonly ApplicationSource[];
+  /** The IP-list API the policies name (`ip_api:`, every file that names it agreeing), and the first file that does. */
+  readonly ipApi?: IpApiSource;
 };
+
+export interface IpApiSource extends ClientSource {
+  readonly ipApi: IpApiName;
+}
 
 /** `application: 7` of a file of `client`: where an application of the account is named. */
 export interface ApplicationSource extends ClientSource {

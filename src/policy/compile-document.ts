@@ -3,6 +3,7 @@
  * first, then the semantic checks on every part the schema accepted, so one
  * run reports every problem of the file.
  */
+import { isIpApiName, type IpApiName } from '../model/ip-list-apis.js';
 import { Interner } from '../model/interner.js';
 import { objectsByClass, type ObjectsByClass } from '../model/object-class.js';
 import { policyClass } from './classes/index.js';
@@ -23,6 +24,9 @@ export interface CompiledDocument {
   readonly client?: number;
   /** Where `client:` is written; on the clean path found only when read (an error about the account). */
   readonly clientAt?: { readonly line: number; readonly col: number };
+  /** `ip_api:`, where the file names its account's IP-list API, and where it is written (found only when read). */
+  readonly ipApi?: IpApiName;
+  readonly ipApiAt?: { readonly line: number; readonly col: number };
   /** The applications `application:` names (not `all`), and where it is written (found only when read). */
   readonly applications?: readonly number[];
   readonly applicationAt?: { readonly line: number; readonly col: number };
@@ -76,6 +80,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
     ...(ctx.client !== undefined ? { client: ctx.client, clientAt: report.source(['client'], 'client') } : {}),
     ...(ctx.client !== undefined && Array.isArray(ctx.applications) ? { applications: ctx.applications, applicationAt: report.source(['application'], 'application') } : {}),
+    ...(ctx.client !== undefined && isIpApiName(doc.ip_api) ? { ipApi: doc.ip_api, ipApiAt: report.source(['ip_api'], 'ip_api') } : {}),
     now,
     expiries,
   };

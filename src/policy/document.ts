@@ -11,6 +11,8 @@ export interface PolicyDocument {
   readonly application: ApplicationSpec;
   readonly description?: string;
   readonly mode?: string;
+  /** The IP-list API of the account (`v4` or `groups`). */
+  readonly ip_api?: string;
   readonly rules?: readonly RuleSpec[];
   readonly ip_lists?: Partial<Record<'deny' | 'allow' | 'gray', readonly IpEntrySpec[]>>;
 }

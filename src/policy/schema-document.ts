@@ -101,6 +101,11 @@ export function buildPolicySchema(): Record<string, unknown> {
         ]
       ]
     },
+    "ip_api": {
+      "description": "The service's IP-list API this account's lists are read and written through: `v4` (`/v4/ip_rules`) or `groups` (`/v1/blocklist`). Every file of the account that names it must agree; it overrides the default of `--ip-api`, and must agree with `--ip-api` when that is given.",
+      "enum": ["v4", "groups"],
+      "examples": ["groups"]
+    },
     "ip_lists": {
       "description": "IP-list entries by list: `deny` (the API's black list), `allow` (white), `gray`.",
       "type": "object",

@@ -15,6 +15,7 @@ import { expectedListingSizes, type ListingKey, type ListingSizes } from '../liv
 import { readApplications, type ClientApplications } from '../live/applications.js';
 import { readLiveState } from '../live/read.js';
 import { checkApplications } from './application-check.js';
+import { useIpApiOf } from './ip-api.js';
 import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { RunSettings } from './settings.js';
@@ -117,6 +118,7 @@ const UNCONFIRMED_POLL_MS = 2_000;
 
 export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const { settings, policy } = options;
+  useIpApiOf(options.api, policy.desired);
   const loaded = performance.now();
   const read = (signal = options.signal) => readLiveState(options.api, policy.desired.clients, {
     signal,

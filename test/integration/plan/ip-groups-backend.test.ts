@@ -132,6 +132,24 @@ describe('IP lists on the groups API', () => {
     expect((await cli(emu, 'plan', 'groups', ['--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('takes the API from the policies\' ip_api: when no flag names one, and refuses a flag that disagrees', async () => {
+    const emu = await emulator.start();
+    policies = await policyDir({ 'shop.yaml': `version: 1\nclient: 10042\napplication: 7\nip_api: groups\nip_lists:\n  deny:\n    - countries: [KP]\n` });
+    const run = (args: string[]) => runCliInProcess(['plan', '--policies', 'policies', '--api-url', emu.url, ...args], { cwd: (policies as PolicyDir).root });
+    const planned = await run([]);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('IP lists read and written through the groups API');
+    expect(emu.control.count('GET /v1/blocklist/clients/{clientid}/groups')).toBe(3);
+    expect(emu.control.count('GET /v4/ip_rules')).toBe(0);
+    const refused = await run(['--ip-api', 'v4']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--ip-api v4 \(or RAMPART_IP_API\) is given, but policies\/shop\.yaml:4:\d+ says ip_api: groups.*\[usage\]/);
+    await policies.write('other.yaml', 'version: 1\nclient: 10042\napplication: 8\nip_api: v4\n');
+    const conflict = await run([]);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stdout + conflict.stderr).toMatch(/policies\/shop\.yaml:4:\d+: .*ip_api: groups here, but policies\/other\.yaml:4 says v4|policies\/other\.yaml:4:\d+.*ip_api: v4 here, but policies\/shop\.yaml:4 says groups/);
+  });
+
   it('finds what a create made by reading again when groups appear late', async () => {
     const emu = await emulator.start({ listingLagMs: 300 });
     policies = await policyDir({ 'shop.yaml': policy(['KP']) });
