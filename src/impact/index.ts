@@ -7,6 +7,7 @@
 import type { ServiceApi } from '../api/service.js';
 import type { LiveState } from '../model/state.js';
 import type { Impact, ImpactSummary, Plan } from '../plan/model.js';
+import { agreementReliable, modelAgreement } from './agreement.js';
 import { evaluateChanges } from './evaluate.js';
 import { readImpactHits } from './read.js';
 
@@ -26,6 +27,7 @@ export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, o
   const window = { from: options.nowSeconds - options.windowSeconds, to: options.nowSeconds };
   const read = await readImpactHits(api, plan.changes, window, options.signal);
   const impacts = evaluateChanges({ changes: plan.changes, live, seen: read.seen, experimental: read.experimental, ...(options.signal ? { signal: options.signal } : {}) });
+  const agreement = modelAgreement(live, read.seen, options.signal);
   const all = [...impacts.values()];
   const overLimit = options.limit === undefined ? undefined : all.filter((i) => LIMITED_EFFECTS.has(i.effect) && i.requests > (options.limit as number)).length;
   const impact: ImpactSummary = {
@@ -36,6 +38,8 @@ export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, o
     ...(read.incomplete !== undefined ? { reason: read.incomplete } : {}),
     notEvaluable: all.filter((i) => !i.evaluable).length,
     ...(options.limit !== undefined ? { limit: options.limit, overLimit: overLimit as number } : {}),
+    agreement,
+    reliable: agreementReliable(agreement),
   };
   // The digests are the same memoised methods: still computed when first asked.
   return { ...plan, impacts, impact };

@@ -21,6 +21,14 @@ import { SourceList } from './sources.js';
 import type { StopCheck } from './stop-check.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
 
+/** How far the model's verdicts for the live configuration match what the service recorded. */
+export interface ModelAgreement {
+  readonly checked: number;
+  readonly agree: number;
+  /** Request ids of some that disagree. */
+  readonly samples: readonly string[];
+}
+
 interface ModeRule {
   readonly rule: Rule;
   readonly mode: string;
@@ -78,6 +86,31 @@ export class FilteringModes {
     const blocking = stricter === (first.length > 0 || second.length === 0);
     if (newly.length === 0 && released.length === 0 && from === to) return noEffect('the mode stays as it is');
     return tally(blocking ? 'newly_blocked' : 'no_longer_blocked', blocking ? newly : released);
+  }
+
+  /**
+   * The model checking itself: for every request recorded after `since` that
+   * a live mode rule governs, whether the model's verdict for the live
+   * configuration (blocked or not) is the one the service recorded. Requests
+   * in the node's own mode, or whose scope hits cannot answer, are not checked.
+   */
+  agreement(client: number, requests: ClientRequests, since: number, samples: number): ModelAgreement {
+    const rules = this.liveRules(client);
+    const lists = this.liveLists(client);
+    let checked = 0;
+    let agree = 0;
+    const disagreeing: string[] = [];
+    for (const request of requests.all) {
+      this.stop.step();
+      if (request.time <= since) continue;
+      const governing = mostSpecific(rules, request);
+      const blocks = governing === undefined ? undefined : blocksUnder(governing.mode, request, lists, requests);
+      if (blocks === undefined) continue;
+      checked++;
+      if (blocks === request.blocked) agree++;
+      else if (disagreeing.length < samples) disagreeing.push(request.id);
+    }
+    return { checked, agree, samples: disagreeing };
   }
 
   /** The client's live mode rules, with what ranks them; rules whose scope hits cannot answer are left out. */

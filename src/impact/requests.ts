@@ -173,6 +173,11 @@ export class RequestIndex {
     return index;
   }
 
+  /** The clients whose hits the index holds. */
+  clientIds(): number[] {
+    return [...this.clients.keys()].sort((a, b) => a - b);
+  }
+
   client(client: number): ClientRequests {
     return this.clients.get(client) ?? EMPTY;
   }

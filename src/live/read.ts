@@ -33,6 +33,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const signal = abort.signal;
   const schedule = createLimiter(options.concurrency ?? 8);
+  const changedAt = new Map<number, number>();
   const context: ReadContext = {
     api, signal, schedule, intern: new Interner(),
     paging: (key, what) => {
@@ -40,6 +41,9 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
       return { signal, what, schedule, ...(expected !== undefined ? { expected } : {}) };
     },
     listed: (key, records) => options.onListed?.(key, records),
+    changed: (client, seconds) => {
+      if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > (changedAt.get(client) ?? Number.NEGATIVE_INFINITY)) changedAt.set(client, seconds);
+    },
   };
   const reads = registeredClasses().map((kind) => ({ kind, read: liveClass(kind).read(context) }));
 
@@ -61,7 +65,7 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   }
   // Sound: each class's read yields that class's live objects.
   const objects = Object.fromEntries(reads.map(({ kind, read }) => [kind, read.result()])) as Record<ObjectClass, unknown> as ObjectsByClass<'live'>;
-  return { clients: [...clients].sort((a, b) => a - b), ...classObjects(objects) };
+  return { clients: [...clients].sort((a, b) => a - b), ...classObjects(objects), ...(changedAt.size > 0 ? { changedAt } : {}) };
 }
 
 /**

@@ -44,4 +44,10 @@ export function describeClientSource(state: Pick<DesiredState, 'clientSources'>,
 /** What the API lists for the desired state's clients, normalized (rules of managed kinds only: foreign types are dropped on read). */
 export type LiveState = ClassObjects<'live'> & {
   readonly clients: readonly number[];
+  /**
+   * By client, when the latest of its listed rules and IP-list objects last
+   * changed (unix seconds), where the listings say: hits recorded before it
+   * saw another configuration (impact/agreement.ts).
+   */
+  readonly changedAt?: ReadonlyMap<number, number>;
 };

@@ -140,6 +140,8 @@ function encodeImpactSummary(impact: ImpactSummary): PlanImpact {
     not_evaluable: impact.notEvaluable,
     ...(impact.limit !== undefined ? { limit: impact.limit } : {}),
     ...(impact.overLimit !== undefined ? { over_limit: impact.overLimit } : {}),
+    ...(impact.agreement !== undefined ? { agreement: { ...impact.agreement, samples: [...impact.agreement.samples] } } : {}),
+    ...(impact.reliable !== undefined ? { reliable: impact.reliable } : {}),
   };
 }
 

@@ -16,5 +16,9 @@ export function impactUnsafe(impact: ImpactSummary | undefined): string | undefi
   if (!impact.complete) {
     return `the impact is incomplete (${impact.reason ?? 'a hits listing failed'}), so no one can tell whether a change newly blocks, or stops blocking, more than ${impact.limit} requests (--impact-limit)`;
   }
+  if (impact.reliable === false && impact.agreement) {
+    const { agree, checked } = impact.agreement;
+    return `the impact is unreliable: its model agrees with only ${agree} of the ${checked} verdicts the service recorded, so no one can tell whether a change newly blocks, or stops blocking, more than ${impact.limit} requests (--impact-limit)`;
+  }
   return undefined;
 }

@@ -105,4 +105,16 @@ export interface ImpactSummary {
   readonly limit?: number;
   /** Changes past `--impact-limit`. */
   readonly overLimit?: number;
+  /** The model's verdicts for the live configuration against the service's recorded ones (impact/agreement.ts). */
+  readonly agreement?: ImpactAgreement;
+  /** `false` when the agreement is below its threshold: `--impact-limit` treats the impact as incomplete. */
+  readonly reliable?: boolean;
+}
+
+export interface ImpactAgreement {
+  /** Requests recorded since the configuration last changed that a live mode rule governs: the model could give a verdict. */
+  readonly checked: number;
+  readonly agree: number;
+  /** Request ids of some that disagree. */
+  readonly samples: readonly string[];
 }

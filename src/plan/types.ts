@@ -45,6 +45,10 @@ export interface PlanImpact {
   readonly limit?: number;
   /** Changes past the limit (with `limit`). */
   readonly over_limit?: number;
+  /** The model's verdicts for the live configuration against the service's recorded ones, since the configuration last changed. */
+  readonly agreement?: { readonly checked: number; readonly agree: number; readonly samples: readonly string[] };
+  /** `false` when the agreement is below its threshold (95%): a limit treats the impact as incomplete. */
+  readonly reliable?: boolean;
   /**
    * Never written by `plan`: set by the reader of a saved plan (`show`, `ci
    * comment`) when the impact does not match `impact_checksum`, saying why

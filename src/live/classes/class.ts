@@ -23,6 +23,8 @@ export interface ReadContext {
   paging(key: ListingKey, what: string): PagingOptions;
   /** Tells how many records a listing held (listing-sizes.ts). */
   listed(key: ListingKey, records: number): void;
+  /** Tells when a listed object of the client last changed (unix seconds), where its listing says. */
+  changed(client: number, seconds: unknown): void;
 }
 
 /** One read of a class: the listings of each client, then what they held. */

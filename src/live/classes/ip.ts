@@ -35,6 +35,7 @@ export const IP_READER: LiveClass<LiveIpEntry, DesiredIpEntry> = {
         const key = listingKey(client, list);
         listed.push(await ipBackendOf(api).list(api, client, list, {
           intern,
+          onCreated: (seconds) => context.changed(client, seconds),
           signal,
           paging: context.paging(key, `${list} IP list of client ${client}`),
           onListed: (objects) => context.listed(key, objects),

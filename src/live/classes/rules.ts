@@ -25,7 +25,10 @@ export const RULE_READER: LiveClass<LiveRule, DesiredRule> = {
       listings: (client) => [
         async () => {
           const key = listingKey(client, 'rules');
-          listed.push(await listClientRules(api, client, (hint) => liveRuleFromHint(hint, intern), {
+          listed.push(await listClientRules(api, client, (hint) => {
+            context.changed(client, hint.updated_at);
+            return liveRuleFromHint(hint, intern);
+          }, {
             signal,
             paging: context.paging(key, `rule listing of client ${client}`),
             schedule: context.schedule,

@@ -19,6 +19,8 @@ export interface IpListOptions {
   readonly paging?: PagingOptions;
   /** Told how many objects the listing held (listing-sizes.ts). */
   readonly onListed?: (objects: number) => void;
+  /** Told when each listed object was made, where the listing says (unix seconds). */
+  readonly onCreated?: (seconds: unknown) => void;
   readonly intern?: Interner;
 }
 

@@ -47,7 +47,10 @@ export const GROUPS_BACKEND: IpBackend = {
     const apiList = LIST_NAMES[list];
     const records = await fetchAllPages(
       async (offset, limit) => (await api.listIpGroups(client, apiList, ALL_TYPES, offset, limit, call))
-        .map((group) => normalized(group.id, group.client_id === client && group.list === apiList ? entriesOf(group, options.intern) : undefined)),
+        .map((group) => {
+          options.onCreated?.(group.created_at);
+          return normalized(group.id, group.client_id === client && group.list === apiList ? entriesOf(group, options.intern) : undefined);
+        }),
       IP_GROUP_PAGE_LIMIT,
       options.paging ?? call,
     );

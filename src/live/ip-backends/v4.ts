@@ -17,7 +17,10 @@ export const V4_BACKEND: IpBackend = {
   probe: async (api, client, call) => {
     await api.listIpRules(client, 'black', 0, 1, call);
   },
-  list: (api, client, list, options = {}) => listIpObjects(api, client, list, (object) => liveEntriesFromIpRule(object, options.intern), options),
+  list: (api, client, list, options = {}) => listIpObjects(api, client, list, (object) => {
+    options.onCreated?.((object as { created_at?: unknown }).created_at);
+    return liveEntriesFromIpRule(object, options.intern);
+  }, options),
   async create(api, entries, owner, force, call) {
     const answer = await api.createIpRule(ipRuleCreateRequest(entries, owner, force), call);
     return storedObjects(answer);

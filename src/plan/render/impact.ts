@@ -94,7 +94,22 @@ export function impactSummaryLine(plan: PlanBody, escape: Escape): string | unde
   if (!impact) return undefined;
   const notEvaluable = impact.not_evaluable > 0 ? `; ${count(impact.not_evaluable, 'change')} not evaluable (why: see each)` : '';
   const incomplete = impact.complete ? '' : ` Incomplete: ${impact.reason !== undefined ? escape(impact.reason, REASON_MAX) : 'a listing failed'}; the counts are at least what they say.`;
-  return `${unverifiedPhrase(impact, escape)}Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${limitPhrase(impact)}`;
+  return `${unverifiedPhrase(impact, escape)}Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${agreementPhrase(impact)}${limitPhrase(impact)}`;
+}
+
+/**
+ * How far the model agrees with what the service recorded since the
+ * configuration last changed: ` The model agrees with 97.8% of 18,412
+ * recorded verdicts (12 disagree: see --format json).`
+ */
+function agreementPhrase(impact: PlanImpact): string {
+  const agreement = impact.agreement;
+  if (!agreement || agreement.checked === 0) return '';
+  const share = `${(Math.floor((agreement.agree / agreement.checked) * 1000) / 10).toFixed(1)}%`;
+  const disagree = agreement.checked - agreement.agree;
+  const detail = disagree === 0 ? '' : ` (${disagree.toLocaleString('en-US')} ${disagree === 1 ? 'disagrees' : 'disagree'}: see --format json)`;
+  const unreliable = impact.reliable === false ? ': too few to rely on its counts' : '';
+  return ` The model agrees with ${share} of ${count(agreement.checked, 'verdict')} the service recorded since the configuration last changed${detail}${unreliable}.`;
 }
 
 /** A saved plan's impact that does not match its checksum (saved-plan.ts): said before anything else of it. */
@@ -108,6 +123,7 @@ function limitPhrase(impact: PlanImpact): string {
   const limit = `the limit of ${count(impact.limit, 'request')} newly blocked or no longer blocked per change`;
   if (impact.over_limit) return ` ${count(impact.over_limit, 'change')} past ${limit}.`;
   if (!impact.complete) return ` Unsafe: an incomplete impact cannot show a plan within ${limit}; apply refuses it without --force.`;
+  if (impact.reliable === false) return ` Unsafe: an unreliable impact cannot show a plan within ${limit}; apply refuses it without --force.`;
   return ` Within ${limit}.`;
 }
 
