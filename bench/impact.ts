@@ -21,6 +21,7 @@ import { ApiClient } from '../src/api/client.js';
 import { HIT_PAGE_LIMIT, ServiceApi } from '../src/api/service.js';
 import type { HitSeed } from '../src/emulator/hits/records.js';
 import { HIT_OFFSET_CAP, standardHitFilter } from '../src/hits/read.js';
+import { modelAgreement } from '../src/impact/agreement.js';
 import { evaluateChanges } from '../src/impact/evaluate.js';
 import { readImpactHits } from '../src/impact/read.js';
 import { loadDesired, prepare } from '../src/reconcile/prepare.js';
@@ -64,6 +65,9 @@ export interface ImpactFigures {
   /** The same two processes under the manifests' runtime settings. */
   readonly manifestEnv: string;
   readonly manifestExtraRssMb: number;
+  /** The model's verdicts for the live configuration checked against the recorded ones, and how many agree. */
+  readonly agreementChecked: number;
+  readonly agreementAgree: number;
 }
 
 const host = (i: number) => `shop${i % HOSTS}.example.com`;
@@ -114,6 +118,7 @@ export async function benchImpact(emulator: BenchEmulator, policies: string, hit
     planMs: plan.planMs, planMaxRssMb: plan.maxRssMb,
     impactMs: impact.impactMs, readMs: impact.readMs, impactMaxRssMb: impact.maxRssMb, listings: impact.listings, hitsRead: impact.hitsRead,
     floorMs: floor.floorMs, floorListings: floor.listings, floorMaxRssMb: floor.maxRssMb,
+    agreementChecked: impact.agreementChecked, agreementAgree: impact.agreementAgree,
     ratio: Math.round((impact.impactMs / floor.floorMs) * 100) / 100,
     extraRssMb: impact.maxRssMb - plan.maxRssMb,
     extraRetainedMb: impact.retainedMb - plan.retainedMb,
@@ -131,6 +136,9 @@ interface ChildReport {
   readonly listings: number;
   readonly hitsRead: number;
   readonly maxRssMb: number;
+  /** The model's verdicts checked against the recorded ones, and how many agree (impact/agreement.ts). */
+  readonly agreementChecked: number;
+  readonly agreementAgree: number;
   /** Heap in use after a full collection, at the end. */
   readonly retainedMb: number;
 }
@@ -180,13 +188,15 @@ async function child(mode: string, policies: string): Promise<void> {
       const read = await readImpactHits(api, plan.changes, window);
       readMs = performance.now() - planned;
       const impacts = evaluateChanges({ changes: plan.changes, live: prepared.live, seen: read.seen, experimental: read.experimental });
-      plan = { ...plan, impacts, impact: { windowSeconds: WINDOW_SECONDS, hitsRead: read.seen.size + read.experimental.size, listings: read.listings, complete: true, notEvaluable: 0 } };
+      const agreement = modelAgreement(prepared.live, read.seen);
+      plan = { ...plan, impacts, impact: { windowSeconds: WINDOW_SECONDS, hitsRead: read.seen.size + read.experimental.size, listings: read.listings, complete: true, notEvaluable: 0, agreement } };
     }
     const peak = maxRssMb();
     globalThis.gc?.();
     const report: ChildReport = {
       changes: plan.changes.length, planMs: Math.round(planned - started), impactMs: Math.round(performance.now() - planned),
       readMs: Math.round(readMs), listings: plan.impact?.listings ?? 0, hitsRead: plan.impact?.hitsRead ?? 0, maxRssMb: peak,
+      agreementChecked: plan.impact?.agreement?.checked ?? 0, agreementAgree: plan.impact?.agreement?.agree ?? 0,
       // Collected above while the plan (and its impact) are still used below: what the process holds for the output.
       retainedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
     };

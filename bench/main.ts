@@ -248,7 +248,7 @@ function render(r: Results): string {
   if (r.impact) {
     const x = r.impact;
     rows.push([`plan --impact, ${k(x.hits)} hits, ${k(x.changes)} changes`, `impact ${s(x.impactMs)} against a floor of ${s(x.floorMs)} (${x.ratio}×)`,
-      `read and index ${s(x.readMs)}, evaluate ${s(x.impactMs - x.readMs)}; ${x.listings} listings (floor ${x.floorListings}), ${x.hitsRead.toLocaleString('en-US')} hits read; plan without it ${s(x.planMs)}; peak RSS ${x.impactMaxRssMb} MB against ${x.planMaxRssMb} MB without (+${x.extraRssMb} MB; +${x.manifestExtraRssMb} MB under ${x.manifestEnv}), the floor's ${x.floorMaxRssMb} MB; heap held +${x.extraRetainedMb} MB`]);
+      `read and index ${s(x.readMs)}, evaluate ${s(x.impactMs - x.readMs)}; ${x.listings} listings (floor ${x.floorListings}), ${x.hitsRead.toLocaleString('en-US')} hits read; the model agrees with ${x.agreementAgree} of ${x.agreementChecked} recorded verdicts checked; plan without it ${s(x.planMs)}; peak RSS ${x.impactMaxRssMb} MB against ${x.planMaxRssMb} MB without (+${x.extraRssMb} MB; +${x.manifestExtraRssMb} MB under ${x.manifestEnv}), the floor's ${x.floorMaxRssMb} MB; heap held +${x.extraRetainedMb} MB`]);
   }
   const growth = growthRow(r.noopPlans);
   if (growth) rows.push(growth);
