@@ -17,14 +17,19 @@ export const IP_GROUP_PAGE_LIMIT = 1000;
 export const APPLICATION_PAGE_LIMIT = 500;
 
 export class ServiceApi {
+  /** Which IP-list API the account's lists go through (model/ip-list-apis.ts); the IP adapters ask live/ip-backends for it. */
+  ipApi: IpApiName;
   /**
-   * `ipApi`: which IP-list API the account's lists go through
-   * (model/ip-list-apis.ts); the IP adapters ask live/ip-backends for it.
-   * `ipApiGiven`: it was set by the command line or the environment, which a
-   * policy's `ip_api:` must then agree with; otherwise a policy's sets it
+   * It was given (the command line, the environment, a caller), and a
+   * policy's `ip_api:` must then agree with it; otherwise a policy's sets it
    * for the run (reconcile/ip-api.ts).
    */
-  constructor(readonly http: ApiClient, public ipApi: IpApiName = DEFAULT_IP_API, readonly ipApiGiven = false) {}
+  readonly ipApiGiven: boolean;
+
+  constructor(readonly http: ApiClient, ipApi?: IpApiName) {
+    this.ipApi = ipApi ?? DEFAULT_IP_API;
+    this.ipApiGiven = ipApi !== undefined;
+  }
 
   async listHints(clientId: number, offset: number, limit = HINT_PAGE_LIMIT, options?: CallOptions): Promise<ApiHint[]> {
     const body = await this.http.call('POST', '/v1/objects/hint', {

@@ -13,7 +13,6 @@ import { UsageError } from '../errors.js';
 import { retryLog } from '../api/retry-log.js';
 import { EXIT } from '../exit-codes.js';
 import type { Logger } from '../log.js';
-import { DEFAULT_IP_API } from '../model/ip-list-apis.js';
 import type { ConnectionOptions } from './options.js';
 
 export interface Connection {
@@ -98,7 +97,7 @@ export async function connect(options: ConnectionOptions, logger: Logger, hooks:
   });
   const reloader = emulator ? undefined : credentialReloader(sources, credentials, (next) => http.setCredentials(next), logger.child({ module: 'credentials' }));
   return {
-    api: new ServiceApi(http, options.ipApi ?? DEFAULT_IP_API, options.ipApi !== undefined),
+    api: new ServiceApi(http, options.ipApi),
     reloadCredentials: () => reloader?.reload() ?? Promise.resolve('not-from-files'),
     failed: () => retries.failed(),
     ...(emulator ? { emulator } : {}),
