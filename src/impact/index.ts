@@ -9,6 +9,7 @@ import type { LiveState } from '../model/state.js';
 import type { Impact, ImpactSummary, Plan } from '../plan/model.js';
 import { agreementReliable, modelAgreement } from './agreement.js';
 import { evaluateChanges } from './evaluate.js';
+import { planTotal } from './plan-total.js';
 import { readImpactHits } from './read.js';
 
 export interface ImpactOptions {
@@ -40,6 +41,7 @@ export async function withImpact(plan: Plan, live: LiveState, api: ServiceApi, o
     ...(options.limit !== undefined ? { limit: options.limit, overLimit: overLimit as number } : {}),
     agreement,
     reliable: agreementReliable(agreement),
+    total: planTotal(plan.changes, live, read.seen, options.signal),
   };
   // The digests are the same memoised methods: still computed when first asked.
   return { ...plan, impacts, impact };

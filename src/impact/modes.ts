@@ -13,7 +13,10 @@
  */
 import { IP_LISTS, type IpListName } from '../model/ip.js';
 import type { Condition, Rule } from '../model/rule.js';
+import type { Change } from '../model/change.js';
 import { scopeMatches, unrecordedCondition } from '../model/scope-match.js';
+import { objectsAfter } from './after-plan.js';
+import { changesOf } from './classes/index.js';
 import type { LiveState } from '../model/state.js';
 import type { Impact } from '../plan/model.js';
 import type { ClientRequests, SeenRequest } from './requests.js';
@@ -111,6 +114,34 @@ export class FilteringModes {
       else if (disagreeing.length < samples) disagreeing.push(request.id);
     }
     return { checked, agree, samples: disagreeing };
+  }
+
+  /**
+   * The whole plan against the live configuration, for what filtering modes
+   * and IP lists decide: each recorded request's verdict under the live mode
+   * rules and lists, and under both as the whole plan leaves them. A side no
+   * mode rule governs keeps what the service recorded (the node's own mode).
+   */
+  total(client: number, requests: ClientRequests, changes: readonly Change[]): { readonly newly: SeenRequest[]; readonly released: SeenRequest[] } {
+    const beforeRules = this.liveRules(client);
+    const isMode = (rule: Rule) => rule.client === client && rule.kind === 'mode';
+    const afterRules = objectsAfter('rule', this.live.rules.filter(isMode), changesOf(changes, 'rule').filter((change) => isMode(change.rule)))
+      .filter((rule) => unrecordedCondition(rule.conditions) === undefined).map(modeRule);
+    const beforeLists = this.liveLists(client);
+    const entries = objectsAfter('ip', this.live.ipEntries.filter((e) => e.client === client), changesOf(changes, 'ip').filter((change) => change.client === client));
+    const afterLists = Object.fromEntries(IP_LISTS.map((list) => [list, new SourceList(entries.filter((e) => e.list === list))])) as Record<IpListName, SourceList>;
+    const newly: SeenRequest[] = [];
+    const released: SeenRequest[] = [];
+    for (const request of requests.all) {
+      this.stop.step();
+      const was = mostSpecific(beforeRules, request);
+      const will = mostSpecific(afterRules, request);
+      const blocked = (was ? blocksUnder(was.mode, request, beforeLists, requests) : undefined) ?? request.blocked;
+      const blocks = (will ? blocksUnder(will.mode, request, afterLists, requests) : undefined) ?? request.blocked;
+      if (!blocked && blocks) newly.push(request);
+      if (blocked && !blocks) released.push(request);
+    }
+    return { newly, released };
   }
 
   /** The client's live mode rules, with what ranks them; rules whose scope hits cannot answer are left out. */

@@ -142,6 +142,7 @@ function encodeImpactSummary(impact: ImpactSummary): PlanImpact {
     ...(impact.overLimit !== undefined ? { over_limit: impact.overLimit } : {}),
     ...(impact.agreement !== undefined ? { agreement: { ...impact.agreement, samples: [...impact.agreement.samples] } } : {}),
     ...(impact.reliable !== undefined ? { reliable: impact.reliable } : {}),
+    ...(impact.total !== undefined ? { total: { newly_blocked: { ...impact.total.newlyBlocked }, no_longer_blocked: { ...impact.total.noLongerBlocked } } } : {}),
   };
 }
 

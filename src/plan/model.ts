@@ -109,6 +109,13 @@ export interface ImpactSummary {
   readonly agreement?: ImpactAgreement;
   /** `false` when the agreement is below its threshold: `--impact-limit` treats the impact as incomplete. */
   readonly reliable?: boolean;
+  /** The whole plan against the live configuration, for what filtering modes and IP lists decide (impact/plan-total.ts). */
+  readonly total?: ImpactTotal;
+}
+
+export interface ImpactTotal {
+  readonly newlyBlocked: { readonly requests: number; readonly ips: number };
+  readonly noLongerBlocked: { readonly requests: number; readonly ips: number };
 }
 
 export interface ImpactAgreement {

@@ -49,6 +49,11 @@ export interface PlanImpact {
   readonly agreement?: { readonly checked: number; readonly agree: number; readonly samples: readonly string[] };
   /** `false` when the agreement is below its threshold (95%): a limit treats the impact as incomplete. */
   readonly reliable?: boolean;
+  /** The whole plan against the live configuration, for what filtering modes and IP lists decide. */
+  readonly total?: {
+    readonly newly_blocked: { readonly requests: number; readonly ips: number };
+    readonly no_longer_blocked: { readonly requests: number; readonly ips: number };
+  };
   /**
    * Never written by `plan`: set by the reader of a saved plan (`show`, `ci
    * comment`) when the impact does not match `impact_checksum`, saying why

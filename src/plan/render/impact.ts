@@ -94,7 +94,25 @@ export function impactSummaryLine(plan: PlanBody, escape: Escape): string | unde
   if (!impact) return undefined;
   const notEvaluable = impact.not_evaluable > 0 ? `; ${count(impact.not_evaluable, 'change')} not evaluable (why: see each)` : '';
   const incomplete = impact.complete ? '' : ` Incomplete: ${impact.reason !== undefined ? escape(impact.reason, REASON_MAX) : 'a listing failed'}; the counts are at least what they say.`;
-  return `${unverifiedPhrase(impact, escape)}Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${agreementPhrase(impact)}${limitPhrase(impact)}`;
+  return `${unverifiedPhrase(impact, escape)}Impact over ${windowLabel(impact.window_seconds)}: ${count(impact.hits_read, 'hit')} read (${count(impact.listings, 'listing')})${notEvaluable}.${incomplete}${totalPhrase(impact)}${agreementPhrase(impact)}${limitPhrase(impact)}`;
+}
+
+/**
+ * The whole plan beside each change's own line: ` The whole plan, for what
+ * filtering modes and IP lists decide: would newly block 12 requests from 3
+ * IPs.`
+ */
+function totalPhrase(impact: PlanImpact): string {
+  const total = impact.total;
+  if (!total) return '';
+  const part = (what: string, figure: { readonly requests: number; readonly ips: number }) =>
+    `${what} ${count(figure.requests, 'request')} from ${count(figure.ips, 'IP')}`;
+  const parts = [
+    ...(total.newly_blocked.requests > 0 ? [part('newly block', total.newly_blocked)] : []),
+    ...(total.no_longer_blocked.requests > 0 ? [part('stop blocking', total.no_longer_blocked)] : []),
+  ];
+  const does = parts.length > 0 ? `would ${parts.join(', and ')}` : 'would change the verdict of no recorded request';
+  return ` The whole plan, for what filtering modes and IP lists decide: ${does}.`;
 }
 
 /**

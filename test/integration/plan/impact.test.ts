@@ -130,6 +130,9 @@ describe('plan --impact', () => {
     // alike, says monitoring lets it through and block stops it.
     expect(by['update mode'], JSON.stringify(by, null, 1)).toMatchObject({ effect: 'newly_blocked', requests: 6, ips: 3, evaluable: true });
     expect(by['update mode']?.paths).toEqual([{ path: '/api/search', requests: 5 }, { path: '/login', requests: 1 }]);
+    // The whole plan: the mode and the lists together. r5 and r6 come from the address the plan allows, so they stay
+    // let through; r1 to r4 are newly blocked.
+    expect(plan.impact?.total).toEqual({ newly_blocked: { requests: 4, ips: 2 }, no_longer_blocked: { requests: 0, ips: 0 } });
     expect(by['create white']).toMatchObject({ effect: 'no_longer_blocked', requests: 1, ips: 1, sample_request_ids: ['r5'] });
     expect(by['create black']).toMatchObject({ effect: 'attack_hits_from', requests: 3, ips: 1 });
     expect(by['create disable_stamp']).toMatchObject({ effect: 'no_longer_detected', requests: 3 });
