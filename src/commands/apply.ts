@@ -34,7 +34,8 @@ import { addAllowEmptyOption, type AllowEmptyFlags } from './allow-empty-option.
 import { addRuleUpdatesOption, type RuleUpdatesFlags } from './rule-updates-option.js';
 import { runSettingsFrom } from './run-settings.js';
 import { addSafetyOptions, type SafetyFlags } from './safety-options.js';
-import { addImpactOptions, impactSettingsFrom, planWithImpact, savedImpactSettings, type ImpactFlags } from './impact-option.js';
+import { planWithImpact } from '../impact/index.js';
+import { addImpactOptions, impactSettingsFrom, savedImpactSettings, type ImpactFlags } from './impact-option.js';
 import { addTargetOption, targetsFrom, type TargetFlags } from './target-option.js';
 
 interface ApplyFlags extends PolicyOptions, ConnectionOptions, LogFlags, SafetyFlags, JournalFlags, DeadlineFlags, RuleUpdatesFlags, AllowEmptyFlags, AdoptFlags, ImpactFlags, TargetFlags {

@@ -4,11 +4,8 @@
  * last two asks for the impact by itself.
  */
 import type { Command } from 'commander';
-import type { ServiceApi } from '../api/service.js';
-import { withImpact } from '../impact/index.js';
-import type { LiveState } from '../model/state.js';
+import type { ImpactSettings } from '../impact/index.js';
 import { UsageError } from '../errors.js';
-import type { Plan } from '../plan/model.js';
 import type { PlanDocument } from '../plan/types.js';
 import { Option } from './commander.js';
 import { parseDuration, wholeNumber } from './options.js';
@@ -28,10 +25,6 @@ export function addImpactOptions(command: Command): Command {
     .addOption(new Option('--impact-limit <requests>', 'unsafe past this many requests newly blocked or no longer blocked by one change (implies --impact)').argParser(wholeNumber('--impact-limit', { min: 0 })));
 }
 
-export interface ImpactSettings {
-  readonly windowSeconds: number;
-  readonly limit?: number;
-}
 
 /** The impact asked for, checked before anything is read; undefined without one. */
 export function impactSettingsFrom(flags: ImpactFlags): ImpactSettings | undefined {
@@ -56,7 +49,4 @@ export function savedImpactSettings(saved: { readonly file: string; readonly pla
   return { windowSeconds: impact.window_seconds, limit: impact.limit };
 }
 
-export async function planWithImpact(plan: Plan, live: LiveState, api: ServiceApi, settings: ImpactSettings | undefined, signal?: AbortSignal): Promise<Plan> {
-  if (!settings || plan.changes.length === 0) return plan;
-  return withImpact(plan, live, api, { ...settings, nowSeconds: Math.floor(Date.now() / 1000), ...(signal ? { signal } : {}) });
-}
+

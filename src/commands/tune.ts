@@ -9,7 +9,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from './commander.js';
-import { parse } from '../yaml-library.js';
 import { EXIT } from '../exit-codes.js';
 import { writeFilesAtomically } from '../atomic-files.js';
 import { FileError, PolicyInvalidError, UsageError } from '../errors.js';
@@ -85,21 +84,27 @@ export async function runTune(flags: TuneFlags): Promise<number> {
   });
 }
 
-/** Every policy file with the client and applications it declares, for placing rules. */
+/**
+ * Every policy file with the client and applications it declares, for
+ * placing rules: each read through the policy loader (a file that does not
+ * validate declares nothing here, and the loader's check of all of them
+ * refuses it with its diagnostics).
+ */
 async function readDocuments(policies: string): Promise<PolicyDocument[]> {
   const found = await findPolicyFiles(policies);
   if (!found.exists) throw new UsageError(`policy directory ${policies} does not exist`);
-  return Promise.all(found.files.map(async (file) => {
-    const text = await readFile(file.path, 'utf8');
-    const doc = (() => { try { return parse(text) as Record<string, unknown> | null; } catch { return null; } })();
-    const application = doc?.application;
-    const rules = Array.isArray(doc?.rules) ? (doc.rules as { name?: unknown }[]) : [];
+  return Promise.all(found.files.map(async (found) => {
+    const file = join(policies, found.relative);
+    const text = await readFile(found.path, 'utf8');
+    const desired = loadPolicyTexts([{ file, text }]).desired;
+    const [client] = desired?.clients ?? [];
+    // `application: all` names no application by id.
+    const ids = [...new Set((desired?.applicationSources ?? []).map((source) => source.application))];
     return {
-      file: join(policies, file.relative),
+      file,
       text,
-      ...(typeof doc?.client === 'number' ? { client: doc.client } : {}),
-      ...(application === 'all' ? { applications: 'all' as const } : typeof application === 'number' ? { applications: [application] } : Array.isArray(application) ? { applications: application as number[] } : {}),
-      names: new Set(rules.flatMap((rule) => (typeof rule?.name === 'string' ? [rule.name] : []))),
+      ...(client !== undefined ? { client, applications: ids.length > 0 ? ids : ('all' as const) } : {}),
+      names: new Set((desired?.rules ?? []).map((rule) => rule.source.name)),
     };
   }));
 }

@@ -12,6 +12,18 @@ import { evaluateChanges } from './evaluate.js';
 import { planTotal } from './plan-total.js';
 import { readImpactHits } from './read.js';
 
+/** The impact a command asks for: the window, and `--impact-limit` when given. */
+export interface ImpactSettings {
+  readonly windowSeconds: number;
+  readonly limit?: number;
+}
+
+/** The plan with its impact when one is asked for and the plan changes anything; the plan as it is otherwise. */
+export async function planWithImpact(plan: Plan, live: LiveState, api: ServiceApi, settings: ImpactSettings | undefined, signal?: AbortSignal): Promise<Plan> {
+  if (!settings || plan.changes.length === 0) return plan;
+  return withImpact(plan, live, api, { ...settings, nowSeconds: Math.floor(Date.now() / 1000), ...(signal ? { signal } : {}) });
+}
+
 export interface ImpactOptions {
   readonly windowSeconds: number;
   /** The window's end (seconds since the epoch). */
