@@ -26,7 +26,7 @@ import { type EventType, FAILSAFE_SCHEMA, load, type State, Type } from 'js-yaml
 import { ownCopy } from '../model/own-copy.js';
 import { declinesText } from './clean-declines.js';
 import { DeferredSourceMap, type Locate, type SourceMap } from './source-map.js';
-import { MAX_TAPE_OFFSET, readSpotsTape, type SpotsTape, SpotsTapeWriter } from './spots-tape.js';
+import { MAX_TAPE_OFFSET, SpotsTapeWriter, TapeReader } from './spots-tape.js';
 import { MAX_DEPTH, MAX_NODES } from './yaml.js';
 
 /** The `yaml` library's core schema (`yaml/dist/schema/core`), in its order: the first that matches a plain scalar wins. */
@@ -195,20 +195,11 @@ function readReported(text: string): CleanYaml | undefined {
     // js-yaml has read a `---` marker before the document's node opens.
     const walk = new Walk(text, report);
     walk.document(document);
-    return { data, map: deferredMap(lineLocator(text), contentStart(text, report.opened[document] as number), walk.tape.done()) };
+    return { data, map: new DeferredSourceMap(lineLocator(text), contentStart(text, report.opened[document] as number), new TapeReader(walk.tape.done())) };
   } catch (error) {
     if (error instanceof Declined) return undefined;
     throw error;
   }
-}
-
-/**
- * The map, made in a scope of its own: a closure made inside `readReported`
- * could share its scope with the text and the walk, and keep them alive for
- * as long as the map.
- */
-function deferredMap(locate: Locate, rootAt: number, tape: SpotsTape): SourceMap {
-  return new DeferredSourceMap(locate, rootAt, () => readSpotsTape(tape));
 }
 
 /**

@@ -57,9 +57,9 @@ export class SourceMap {
     private readonly root?: Spots,
   ) {}
 
-  /** The spots of the document's top-level value; a subclass may build them when first asked. */
-  protected rootSpots(): Spots | undefined {
-    return this.root;
+  /** The entries of the document's top-level value; a subclass may read them from elsewhere. */
+  protected rootCursor(): SpotsCursor | undefined {
+    return this.root && spotsCursor(this.root);
   }
 
   /** Position of the value at `ptr`, or of its nearest known ancestor. */
@@ -74,14 +74,12 @@ export class SourceMap {
 
   at(path: Path): Position {
     let found = this.rootAt;
-    let spots = this.rootSpots();
+    let cursor = this.rootCursor();
     for (const part of path) {
-      if (!spots) break;
-      const index = entryIndex(spots, part);
-      if (index < 0) break;
-      const offset = spots.valueAt[index] ?? -1;
-      if (offset >= 0) found = offset;
-      spots = spots.children?.[index];
+      const entry = cursor?.entry(part);
+      if (!entry) break;
+      if (entry.valueAt >= 0) found = entry.valueAt;
+      cursor = entry.children;
     }
     return found >= 0 ? this.locate(found) : START;
   }
@@ -93,18 +91,11 @@ export class SourceMap {
   }
 
   keyAt(path: Path): Position {
-    let spots = this.rootSpots();
-    for (let i = 0; i < path.length - 1 && spots; i++) {
-      const index = entryIndex(spots, path[i] as string | number);
-      spots = index < 0 ? undefined : spots.children?.[index];
-    }
+    let cursor = this.rootCursor();
+    for (let i = 0; i < path.length - 1 && cursor; i++) cursor = cursor.entry(path[i] as string | number)?.children;
     const last = path[path.length - 1];
-    if (spots?.keys && last !== undefined) {
-      const index = entryIndex(spots, last);
-      const offset = index < 0 ? -1 : (spots.keyAt?.[index] ?? -1);
-      if (offset >= 0) return this.locate(offset);
-    }
-    return this.at(path);
+    const offset = last === undefined ? -1 : (cursor?.entry(last)?.keyAt ?? -1);
+    return offset >= 0 ? this.locate(offset) : this.at(path);
   }
 }
 
@@ -115,36 +106,60 @@ export function pathLabel(path: Path): string {
   return out;
 }
 
-/** Which entry `part` names: a key of a mapping (the last one, as in the data), an index of a sequence. */
-function entryIndex(spots: Spots, part: string | number): number {
-  if (spots.keys) return spots.keys.lastIndexOf(String(part));
+/**
+ * One collection's entries, as a lookup walks them, however they are kept:
+ * built spots (a full parse), or a tape read in place (spots-tape.ts).
+ */
+export interface SpotsCursor {
+  /** The entry `part` names: a key of a mapping (the last one, as in the data), an index of a sequence. */
+  entry(part: string | number): SpotsEntry | undefined;
+}
+
+export interface SpotsEntry {
+  /** Where the entry's value starts; -1 where none was recorded. */
+  readonly valueAt: number;
+  /** Where the entry's key starts; -1 for a sequence's item or where none was recorded. */
+  readonly keyAt: number;
+  /** The value's own entries, when it is a collection. */
+  readonly children: SpotsCursor | undefined;
+}
+
+/** The index `part` names in a sequence of `count` items, or -1. */
+export function sequenceIndex(part: string | number, count: number): number {
   const index = typeof part === 'number' ? part : /^(0|[1-9]\d*)$/.test(part) ? Number(part) : -1;
-  return Number.isInteger(index) && index >= 0 && index < spots.valueAt.length ? index : -1;
+  return Number.isInteger(index) && index >= 0 && index < count ? index : -1;
+}
+
+function spotsCursor(spots: Spots): SpotsCursor {
+  return {
+    entry(part) {
+      const index = spots.keys ? spots.keys.lastIndexOf(String(part)) : sequenceIndex(part, spots.valueAt.length);
+      if (index < 0) return undefined;
+      const children = spots.children?.[index];
+      return { valueAt: spots.valueAt[index] ?? -1, keyAt: spots.keyAt?.[index] ?? -1, children: children && spotsCursor(children) };
+    },
+  };
 }
 
 /**
- * The map of a file read on the clean path (clean-yaml.ts): its spots are
- * built the first time a position is read (spots-tape.ts), and its sources
- * find their line and column (and name, when it is the path's) the first time
- * one is read. A file without a diagnostic needs positions only for the plan
- * lines of objects it creates or changes, and a no-op plan shows none.
+ * The map of a file read on the clean path (clean-yaml.ts): positions are
+ * read from its tape in place (spots-tape.ts), and its sources find their
+ * line and column (and name, when it is the path's) the first time one is
+ * read. A file without a diagnostic needs positions only for the plan lines
+ * of objects it creates or changes, and a no-op plan shows none; a file with
+ * a warning on every rule asks for hundreds, and building its spots to answer
+ * them held some 3.5 KB a warning (issue 49).
  */
 export class DeferredSourceMap extends SourceMap {
-  private built = false;
-  private spots: Spots | undefined;
   /** The parent path of the last source made: the values of one IP-list entry come one after another and share it. */
   private lastParent: Path | undefined;
 
-  constructor(locate: Locate, rootAt: number, private readonly build: () => Spots | undefined) {
+  constructor(locate: Locate, rootAt: number, private readonly tape: { root(): SpotsCursor | undefined }) {
     super(locate, rootAt);
   }
 
-  protected override rootSpots(): Spots | undefined {
-    if (!this.built) {
-      this.spots = this.build();
-      this.built = true;
-    }
-    return this.spots;
+  protected override rootCursor(): SpotsCursor | undefined {
+    return this.tape.root();
   }
 
   /** A source whose line and column (and name, when it is the path's) are found when first read. */

@@ -1,11 +1,11 @@
 /**
  * A document's spots (source-map.ts) written flat, in the order the clean
- * path (clean-yaml.ts) walks the document, and built into spots the first
- * time a position is read. A file without a diagnostic needs positions only
- * for the plan lines of objects it creates or changes (a no-op plan reads
- * none), and a daemon keeps its files' maps between cycles: built at once,
- * the spots of 1,000 bench files held 6.3 MB (an object and three or four
- * arrays per collection); flat they are 4 bytes a slot.
+ * path (clean-yaml.ts) walks the document, and read in place when a position
+ * is asked for. A file without a diagnostic needs positions only for the plan
+ * lines of objects it creates or changes (a no-op plan reads none), and a
+ * daemon keeps its files' maps between cycles: built, the spots of 1,000
+ * bench files held 6.3 MB (an object and three or four arrays per
+ * collection); flat they are 4 bytes a slot.
  *
  * Each collection is a header slot (its entry count, doubled, plus one for a
  * mapping) followed by its entries; a mapping entry is its key's number (in
@@ -14,7 +14,7 @@
  * once.
  */
 import { ownCopy } from '../model/own-copy.js';
-import type { Spots } from './source-map.js';
+import { sequenceIndex, type SpotsCursor, type SpotsEntry } from './source-map.js';
 
 /** The slots; a tape is nothing else. */
 export type SpotsTape = Int32Array;
@@ -45,6 +45,11 @@ export class KeyNames {
     this.numbers.set(own, this.names.length);
     this.names.push(own);
     return this.names.length - 1;
+  }
+
+  /** The key's number when it has one; never adds it. */
+  known(name: string): number | undefined {
+    return this.numbers.get(name);
   }
 }
 
@@ -81,29 +86,92 @@ export class SpotsTapeWriter {
   }
 }
 
-/** The spots the tape holds; undefined for a document that is no collection. */
-export function readSpotsTape(tape: SpotsTape): Spots | undefined {
-  const slots = tape;
-  const keys = KEY_NAMES.names;
-  let slot = 0;
-  const collection = (): Spots => {
-    const header = slots[slot++] as number;
-    const count = header >> 1;
-    const names = header & 1 ? new Array<string>(count) : undefined;
-    const keyAt = names ? new Array<number>(count) : undefined;
-    const valueAt = new Array<number>(count);
-    let children: (Spots | undefined)[] | undefined;
-    for (let i = 0; i < count; i++) {
-      if (names && keyAt) {
-        names[i] = keys[slots[slot++] as number] as string;
-        keyAt[i] = slots[slot++] as number;
-      }
-      const value = slots[slot++] as number;
-      valueAt[i] = value >> 1;
-      if (value & 1) (children ??= new Array<Spots | undefined>(count))[i] = collection();
+/**
+ * Collections with more entries than this keep where each entry starts, and
+ * where they end, once a lookup has walked them: a file of 500 rules each with
+ * a warning asks for a position in that list 500 times, and each lookup passes
+ * the top-level mapping, whose later keys lie past the whole list.
+ */
+const INDEXED_ENTRIES = 16;
+
+/**
+ * Lookups read straight from the tape, never building its spots: a subtree is
+ * skipped by walking its slots, and a long collection's entry starts and end
+ * are kept once walked (4 bytes an entry, only for collections a lookup went
+ * through).
+ */
+export class TapeReader {
+  private readonly starts = new Map<number, Int32Array>();
+  private readonly ends = new Map<number, number>();
+
+  constructor(private readonly tape: SpotsTape) {}
+
+  /** The entries of the document's top-level value; undefined for a document that is no collection. */
+  root(): SpotsCursor | undefined {
+    return this.tape.length === 0 ? undefined : this.cursor(0);
+  }
+
+  private cursor(header: number): SpotsCursor {
+    return { entry: (part) => this.entry(header, part) };
+  }
+
+  private entry(header: number, part: string | number): SpotsEntry | undefined {
+    const head = this.tape[header] as number;
+    const count = head >> 1;
+    const mapping = (head & 1) === 1;
+    let slot: number | undefined;
+    if (mapping) {
+      // The last entry of that key, as in the data.
+      const number = KEY_NAMES.known(String(part));
+      if (number === undefined) return undefined;
+      for (let i = 0, at = header + 1; i < count; i++, at = this.after(at, true)) if (this.tape[at] === number) slot = at;
+    } else {
+      const index = sequenceIndex(part, count);
+      if (index >= 0) slot = count > INDEXED_ENTRIES ? this.entryStarts(header, count)[index] : this.walk(header + 1, index, false);
     }
-    const spots: Spots = names && keyAt ? { keys: names, keyAt, valueAt } : { valueAt };
-    return children ? { ...spots, children } : spots;
-  };
-  return slots.length === 0 ? undefined : collection();
+    if (slot === undefined) return undefined;
+    const valueSlot = mapping ? slot + 2 : slot;
+    const value = this.tape[valueSlot] as number;
+    return {
+      valueAt: value >> 1,
+      keyAt: mapping ? (this.tape[slot + 1] as number) : -1,
+      children: value & 1 ? this.cursor(valueSlot + 1) : undefined,
+    };
+  }
+
+  private entryStarts(header: number, count: number): Int32Array {
+    let starts = this.starts.get(header);
+    if (!starts) {
+      starts = new Int32Array(count);
+      for (let i = 0, at = header + 1; i < count; i++, at = this.after(at, false)) starts[i] = at;
+      this.starts.set(header, starts);
+    }
+    return starts;
+  }
+
+  /** The slot of entry `index` of a collection whose first entry is at `first`. */
+  private walk(first: number, index: number, mapping: boolean): number {
+    let at = first;
+    for (let i = 0; i < index; i++) at = this.after(at, mapping);
+    return at;
+  }
+
+  /** The slot after the entry at `slot`, its value's collection included. */
+  private after(slot: number, mapping: boolean): number {
+    const valueSlot = mapping ? slot + 2 : slot;
+    return (this.tape[valueSlot] as number) & 1 ? this.end(valueSlot + 1) : valueSlot + 1;
+  }
+
+  /** The slot after the collection whose header is at `header`. */
+  private end(header: number): number {
+    const head = this.tape[header] as number;
+    const count = head >> 1;
+    const known = count > INDEXED_ENTRIES ? this.ends.get(header) : undefined;
+    if (known !== undefined) return known;
+    const mapping = (head & 1) === 1;
+    let at = header + 1;
+    for (let i = 0; i < count; i++) at = this.after(at, mapping);
+    if (count > INDEXED_ENTRIES) this.ends.set(header, at);
+    return at;
+  }
 }

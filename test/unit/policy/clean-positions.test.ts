@@ -31,6 +31,9 @@ const LAYOUTS = [
   'a: 1\n...\n',
   `${header}rules:\n  # the first\n  - name: a\n    type: vpatch\n    attack: any\n    point: [[header, HOST]]\n\n  - name:   b\n    type: mode\n    mode: block\n    when:\n      - { point: [path, 0], equal: x }\n`,
   `${header}ip_lists:\n  deny:\n    - ips: [ 198.51.100.7,   10.16.0.0/12 ]\n    - ips:\n        # listed\n        - 192.0.2.1\n\n        - "192.0.2.2"\n      reason: r\n  allow: []\n`,
+  // Long collections, whose entry starts and ends the tape's reader keeps once walked (spots-tape.ts), before later keys.
+  `list:\n${Array.from({ length: 40 }, (_, i) => `  - { k: v${i}, n: [${i}, x], m: { a: [1, 2] } }\n`).join('')}after: [1]\n`,
+  `${Array.from({ length: 20 }, (_, i) => `k${i}:\n  - [${i}, ${i + 1}]\n  - { j: ${i} }\n`).join('')}last: 1\n`,
 ];
 
 const inputs = [...corpus, ...LAYOUTS.map((text, i) => ({ file: `layout-${i}.yaml`, text }))];
