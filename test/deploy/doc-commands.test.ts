@@ -147,10 +147,11 @@ const RUNNABLE: Record<string, Runnable> = {
     exitCode: 0,
     expect: ({ stdout, stderr }) => {
       // The emulator's demo week: the shop's monitoring traffic, governed by its mode (not /admin/, which blocks already),
-      // less what shop's deny list (203.0.113.0/24) blocks in either mode: both sides from the one model.
-      expect(stdout).toMatch(/^ +impact \(7 d\): would newly block 71 requests from 10 IPs on 4 paths \(top: \/api\/search 26, /m);
-      expect(stdout).toMatch(/^Impact over 7 d: 136 hits read \(1 listing\)\. The whole plan, for what filtering modes and IP lists decide: would newly block 71 requests from 10 IPs\.$/m);
-      expect(stdout).toMatch(/^ +impact \(30 d\): would newly block 71 requests/m);
+      // less what shop's deny list (203.0.113.0/24) blocks in either mode: both sides from the one model. The search
+      // a customer made (a false positive, from outside every list) is among them.
+      expect(stdout).toMatch(/^ +impact \(7 d\): would newly block 72 requests from 11 IPs on 5 paths \(top: \/api\/search 26, /m);
+      expect(stdout).toMatch(/^Impact over 7 d: 136 hits read \(1 listing\)\. The whole plan, for what filtering modes and IP lists decide: would newly block 72 requests from 11 IPs\.$/m);
+      expect(stdout).toMatch(/^ +impact \(30 d\): would newly block 72 requests/m);
       expect(stdout).toMatch(/^exit 1$/m);
       expect(stderr).toMatch(/more than 50 of the requests the service saw \(--impact-limit\).*\[unsafe_plan\]/);
     },

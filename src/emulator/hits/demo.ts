@@ -10,7 +10,12 @@
  *   the shop runs in monitoring mode (let through, but `/admin/` blocks), the
  *   API in blocking mode (blocked, but its allowlisted partner is let
  *   through); a few come from sources the sample lists name (Tor, a
- *   datacenter, a graylisted VPN).
+ *   datacenter, a graylisted VPN);
+ * - the shop's deny entry for 203.0.113.0/24 (policies/shop.yaml) in the
+ *   middle of the week: its sources' requests to the shop before it were let
+ *   through in monitoring mode, the later ones blocked. A model that takes
+ *   "before" from what the service recorded and "after" from the lists gets
+ *   these wrong; one model for both sides does not.
  *
  * Times are whole hours back from the emulator's clock, so two reads within
  * the hour list the same hits.
@@ -20,16 +25,19 @@ import { hitFromSeed, type HitSeed, type StoredHit } from './records.js';
 
 export const DEMO_REQUEST_IDS = { search: 'e3b0c44298fc1c14', profile: '9f86d081884c7d65' } as const;
 
+/** The false positives come from customers, outside every sample list (the shop denies 203.0.113.0/24). */
+const CUSTOMER_IPS = { search: '198.51.100.201', profile: '198.51.100.202' } as const;
+
 const DAY = 86_400;
 const HOUR = 3_600;
 
 function falsePositives(clientid: number): HitSeed[] {
   const search = {
-    clientid, request_id: DEMO_REQUEST_IDS.search, poolid: 7, domain: 'shop.example.com', path: '/search',
+    clientid, request_id: DEMO_REQUEST_IDS.search, poolid: 7, domain: 'shop.example.com', path: '/search', ip: CUSTOMER_IPS.search,
     point: ['get', 'q'], value: "o'brien & sons", attackid: ['hits-demo', 'a-search'] as [string, string],
   };
   const profile = {
-    clientid, request_id: DEMO_REQUEST_IDS.profile, poolid: 8, domain: 'api.example.com', path: '/v1/profile.json',
+    clientid, request_id: DEMO_REQUEST_IDS.profile, poolid: 8, domain: 'api.example.com', path: '/v1/profile.json', ip: CUSTOMER_IPS.profile,
     point: ['post', 'json_doc', 'hash', 'bio'], value: '<b>Head chef</b> at <i>Le Bistro</i>', attackid: ['hits-demo', 'a-profile'] as [string, string],
   };
   return [
@@ -87,6 +95,14 @@ function pickCountry(i: number): string {
 /** The API's allowlisted partner (policies/api.yaml): let through even in blocking mode. */
 const PARTNER: Source = { ip: '2001:db8:1234::10', remote_country: 'US' };
 
+/** The shop's deny entry for 203.0.113.0/24 was added this many hours before the emulator's clock. */
+export const DEMO_SHOP_DENY_HOURS_AGO = 72;
+
+/** Whether the shop's deny entry covered `source`'s request to `target` at `hoursBack`. */
+function shopDenied(target: Target, source: Source, hoursBack: number): boolean {
+  return target.poolid === 7 && source.ip.startsWith('203.0.113.') && hoursBack < DEMO_SHOP_DENY_HOURS_AGO;
+}
+
 /** Attack requests in the week. */
 const WEEK_REQUESTS = 160;
 
@@ -97,10 +113,10 @@ function week(clientid: number): HitSeed[] {
     const target = pick(random, TARGETS);
     const partner = target.poolid === 8 && i % 23 === 0;
     const source = partner ? PARTNER : pick(random, SOURCES);
-    // Sources the account-wide deny list names are blocked wherever they go; the partner never is.
-    const denied = source.proxy_type === 'TOR' || source.datacenter === 'ovh';
-    const blocked = !partner && (target.blocking || denied);
     const hoursBack = intBetween(random, 1, 7 * 24 - 1);
+    // Sources the account-wide deny list names are blocked wherever they go; the partner never is.
+    const denied = source.proxy_type === 'TOR' || source.datacenter === 'ovh' || shopDenied(target, source, hoursBack);
+    const blocked = !partner && (target.blocking || denied);
     const { blocking: _blocking, ...where } = target;
     seeds.push({
       clientid, ...where, ...source,
