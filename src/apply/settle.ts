@@ -41,9 +41,10 @@ export async function waitForListings(results: readonly ChangeResult[], options:
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     if (await everyShown(checks.values(), options)) return true;
-    if (Date.now() >= deadline || options.stop?.aborted) return false;
-    // A stop cuts the wait short and starts no further listing call.
-    await sleep(options.intervalMs, undefined, options.stop ? { signal: options.stop } : {}).catch(() => undefined);
+    const left = deadline - Date.now();
+    if (left <= 0 || options.stop?.aborted) return false;
+    // A stop cuts the wait short and starts no further listing call; the last look is at the deadline, not past it.
+    await sleep(Math.min(options.intervalMs, left), undefined, options.stop ? { signal: options.stop } : {}).catch(() => undefined);
     if (options.stop?.aborted) return false;
   }
 }

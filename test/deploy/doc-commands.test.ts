@@ -234,16 +234,22 @@ describe('shell blocks in the docs', () => {
   }
 });
 
-/** The shim's client: hands its argv, cwd and environment to the runner, prints what it answers. */
+/**
+ * The shim's client: hands its argv, cwd and environment to the runner, prints what it answers.
+ * node:http rather than fetch, which loads a whole HTTP client first: a docs block calls the shim a dozen times.
+ */
 const SHIM_CLIENT = `
-const answer = await fetch(process.env.RAMPART_DOCS_RUNNER, {
-  method: 'POST',
-  body: JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), env: process.env }),
+import { request } from 'node:http';
+const ask = request(process.env.RAMPART_DOCS_RUNNER, { method: 'POST' }, (answer) => {
+  let body = '';
+  answer.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => {
+    const { code, stdout, stderr } = JSON.parse(body);
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    process.exitCode = code;
+  });
 });
-const { code, stdout, stderr } = await answer.json();
-process.stdout.write(stdout);
-process.stderr.write(stderr);
-process.exitCode = code;
+ask.end(JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), env: process.env }));
 `;
 
 /** Runs each shim call's command in this process, one at a time (runCliInProcess borrows stdout and the environment). */

@@ -78,13 +78,15 @@ async function found(entries: readonly IpEntry[], context: ExecuteContext): Prom
     const listed = await listedOwn(entries, context);
     const missing = entries.filter((entry) => !listed.has(ipWriteKey(entry)));
     if (missing.length === 0) return { status: 'applied', ids: [...new Set(entries.map((entry) => listed.get(ipWriteKey(entry)) as number))] };
-    if (Date.now() >= deadline || context.stopRetrying?.aborted) {
+    const left = deadline - Date.now();
+    if (left <= 0 || context.stopRetrying?.aborted) {
       const [first] = entries;
       throw new ApplyFailedError(`created ${describe(missing)} in the ${LIST_LABELS[first?.list ?? 'black']} list of client ${first?.client ?? '?'}, ` +
         `but the list does not show ${missing.length === 1 ? 'it' : 'them'} after ${Math.round(context.verifyTimeoutMs / 1000)} s (the service answers a create with no id). ` +
         'Run again: the next plan finds them by their owner mark once they are listed, and does not create them twice');
     }
-    await sleep(context.verifyIntervalMs);
+    // The last look is at the deadline, not an interval past it.
+    await sleep(Math.min(context.verifyIntervalMs, left));
   }
 }
 

@@ -95,8 +95,10 @@ async function findOwnedRule(written: LiveRule, context: ExecuteContext): Promis
     const rules = await listClientRules(context.api, written.client, (hint) => liveRuleFromHint(hint));
     const match = rules.find((live) => live.owner === context.owner && listedRuleWriteKey(live) === key);
     if (match) return match;
-    if (Date.now() >= deadline) return undefined;
-    await sleep(context.verifyIntervalMs);
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    // The last look is at the deadline, not an interval past it.
+    await sleep(Math.min(context.verifyIntervalMs, left));
   }
 }
 

@@ -2,7 +2,9 @@
  * `rampart apply` interrupted: killed outright (SIGKILL) mid-run, then rerun;
  * and asked to stop (SIGTERM), which lets the call in flight finish, starts no
  * new call and exits 1 with the report of what was not applied.
- * The emulator answers each call 250 ms late so the run is slow enough to hit.
+ * The emulator answers each call 100 ms late so the run is slow enough to hit
+ * (a second at least between the third create and the last); 250 ms where a
+ * signal must land in the middle of one call.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +16,7 @@ let harness: Harness;
 let policies: PolicyDir;
 
 beforeEach(async () => {
-  harness = await startHarness({ latencyMs: 250 });
+  harness = await startHarness({ latencyMs: 100 });
   policies = await samplePolicyDir();
 });
 afterEach(async () => {
@@ -89,6 +91,7 @@ describe('a rerun with --journal after a create was refused', () => {
 
 describe('an apply asked to stop', () => {
   it('SIGTERM: the call in flight finishes, no new call starts, exit 1 with what was not applied', async () => {
+    harness.emulator.control.setConfig({ latencyMs: 250 });
     const run = harness.start('apply', policies.dir, ['--concurrency', '1', '--settle-timeout', '5s', '--format', 'json']);
     await waitForCalls(CREATE_HINT, 2);
     await sleep(100); // the third create is in flight now

@@ -1,9 +1,10 @@
 /**
  * A server or proxy that echoes the token (and secret) in an error body: the
  * values never reach the CLI's error line, its logs, or the daemon's /readyz.
+ * The plan runs the CLI's main in this process; the daemon is the built CLI.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { cleanupDaemons, LIST_HINTS, plainPolicyDir, runArgs, samplePolicies, startDaemon, startEmulatorForDaemon, eventually } from '../../helpers/daemon.js';
 import { TEST_TOKEN, useTestEmulator } from '../../helpers/emulator.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
@@ -22,7 +23,7 @@ describe('a token echoed in an error body', () => {
     const { url, control } = await emulator.start({ secret: SECRET });
     control.addFault({ route: LIST_HINTS, kind: 'echo-token', status: 401, count: 10 });
     policies = await samplePolicyDir();
-    const result = await runCli(['plan', '--api-url', url, '--policies', policies.dir, '--log-level', 'debug'], {
+    const result = await runCliInProcess(['plan', '--api-url', url, '--policies', policies.dir, '--log-level', 'debug'], {
       env: { RAMPART_API_SECRET: SECRET },
     });
     expect(result.code).toBe(1);

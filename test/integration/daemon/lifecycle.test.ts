@@ -3,6 +3,9 @@
  * finishes, no new call starts, exit 0, a rerun converges without duplicates),
  * a second signal, `--once` exit codes, and the `npm start` way of running
  * (embedded emulator with a data file).
+ * The daemons run as processes (signals, the exit code of a stopped daemon);
+ * one-shot runs and the usage error run the CLI's main in this process
+ * (test/helpers/cli-in-process.ts), as they need no process of their own.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -10,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { TEST_TOKEN } from '../../helpers/emulator.js';
 import {
   accountSummary, cleanupDaemons, edit, freePort, onCleanup, plainPolicyDir, runArgs, SAMPLE_IP_VALUES,
@@ -75,7 +78,7 @@ describe('rampart run: stopping and one-shot runs', () => {
     expect(partial.rules + partial.ipValues).toBeGreaterThanOrEqual(6);
 
     // A rerun picks up where it stopped: each object once, none twice.
-    const rerun = await runCli(['run', '--once', '--api-url', emulator.url, '--policies', policies, '--log-format', 'json']);
+    const rerun = await runCliInProcess(['run', '--once', '--api-url', emulator.url, '--policies', policies, '--log-format', 'json']);
     expect(rerun.code, rerun.stderr).toBe(0);
     const total = SAMPLE_RULES + SAMPLE_IP_VALUES + BULK;
     expect(rerun.logs.find((l) => l.msg === 'cycle finished')).toMatchObject({
@@ -117,7 +120,7 @@ describe('rampart run: stopping and one-shot runs', () => {
   it('--once exits 0 after a successful cycle, 1 on invalid policies or an unreachable API', async () => {
     const emulator = await startEmulatorForDaemon();
     const policies = await plainPolicyDir(samplePolicies());
-    const once = (dir: string, apiUrl: string) => runCli(['run', '--once', '--api-url', apiUrl, '--policies', dir, '--log-format', 'json']);
+    const once = (dir: string, apiUrl: string) => runCliInProcess(['run', '--once', '--api-url', apiUrl, '--policies', dir, '--log-format', 'json']);
 
     const ok = await once(policies, emulator.url);
     expect(ok.code, ok.stderr).toBe(0);
@@ -152,7 +155,7 @@ describe('rampart run: stopping and one-shot runs', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     onCleanup(() => new Promise((resolve) => blocker.close(resolve)));
     const taken = (blocker.address() as AddressInfo).port;
-    const busy = await runCli(['run', '--api-url', emulator.url, '--policies', policies, '--listen', `127.0.0.1:${taken}`, '--log-format', 'json']);
+    const busy = await runCliInProcess(['run', '--api-url', emulator.url, '--policies', policies, '--listen', `127.0.0.1:${taken}`, '--log-format', 'json']);
     expect(busy.code).toBe(1);
     expect(busy.stderr).toContain(`cannot listen on 127.0.0.1:${taken}`);
     expect(busy.stderr).not.toMatch(/internal error/);
