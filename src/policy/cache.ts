@@ -4,14 +4,17 @@
  * files that changed. A file's result is reused when its display path, its
  * text and the limits are the same and no expiry in it lies between the two
  * moments compared with; the checks across files always run again. Only the
- * files of the last load are kept.
+ * files of the last load are kept, each by a digest of its text: the texts
+ * themselves were 16 MB of the 127 MB a load of 100k rules + 100k IP values
+ * held (issue 49).
  */
+import { createHash } from 'node:crypto';
 import { stillValidAt, type CompiledDocument } from './compile-document.js';
 import { compilePolicyText } from './compile-text.js';
 import type { PolicyOptions, PolicyText } from './types.js';
 
 interface Entry {
-  readonly text: string;
+  readonly digest: string;
   readonly limits: string;
   readonly compiled: CompiledDocument;
 }
@@ -30,10 +33,11 @@ export class DocumentCache {
     return {
       compile: (input) => {
         const hit = this.last.get(input.file);
+        const digest = digestOf(input.text);
         const entry =
-          hit && hit.text === input.text && hit.limits === limits && stillValidAt(hit.compiled, now)
+          hit && hit.digest === digest && hit.limits === limits && stillValidAt(hit.compiled, now)
             ? hit
-            : { text: input.text, limits, compiled: compilePolicyText(input, options, now) };
+            : { digest, limits, compiled: compilePolicyText(input, options, now) };
         seen.set(input.file, entry);
         return entry.compiled;
       },
@@ -42,4 +46,8 @@ export class DocumentCache {
       },
     };
   }
+}
+
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('base64');
 }
