@@ -26,6 +26,8 @@ import { evaluateChanges } from '../src/impact/evaluate.js';
 import { readImpactHits } from '../src/impact/read.js';
 import { loadDesired, prepare } from '../src/reconcile/prepare.js';
 import { runSettings } from '../src/reconcile/settings.js';
+import { loadPolicyTexts } from '../src/policy/validate.js';
+import { hintSeed } from './lib/scale.js';
 import { seededRandom } from '../src/emulator/demo/prng.js';
 import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './lib/daemon-scale.js';
 import { BENCH_TOKEN, type BenchEmulator } from './lib/emulator-process.js';
@@ -99,12 +101,26 @@ function hitSeeds(nowSeconds: number, count: number): HitSeed[] {
   });
 }
 
+/**
+ * The application's `monitoring` mode, Rampart's, unchanged since before the
+ * window: the plan switches it to `block` (still one change of the 1,000),
+ * and the model's agreement checks every hit it governs against what the
+ * service recorded (monitored, as monitoring records them).
+ */
+async function seedLiveMode(emulator: BenchEmulator, nowSeconds: number): Promise<void> {
+  const [rule] = loadPolicyTexts([{ file: 'live.yaml', text: `version: 1\nclient: ${CLIENT}\napplication: ${APPLICATION}\nmode: monitoring\n` }]).desired?.rules ?? [];
+  if (!rule) throw new Error('the live mode rule did not compile');
+  await emulator.seedHints([{ ...hintSeed(rule, 'rampart'), updated_at: nowSeconds - WINDOW_SECONDS - 3_600 }]);
+}
+
 /** `hits`: the window's size; `--quick` reads a tenth, so the quick run stays short. */
 export async function benchImpact(emulator: BenchEmulator, policies: string, hits = HITS): Promise<ImpactFigures> {
   await emulator.reset();
   await emulator.setConfig({ demoTraffic: false });
   await writePolicies(policies);
-  const seeds = hitSeeds(Math.floor(Date.now() / 1000), hits);
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  await seedLiveMode(emulator, nowSeconds);
+  const seeds = hitSeeds(nowSeconds, hits);
   for (let i = 0; i < seeds.length; i += 2_000) await emulator.admin('POST', '/__admin/seed/hits', { hits: seeds.slice(i, i + 2_000) });
   const plan = await runChild<ChildReport>('plan', emulator.url, policies);
   const impact = await runChild<ChildReport>('impact', emulator.url, policies);

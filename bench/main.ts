@@ -264,7 +264,7 @@ function render(r: Results): string {
   out.push('', 'Other figures:', table(['what', 'figure', 'detail'], rows));
   const goals = goalRows(r);
   if (goals.length > 0) {
-    out.push('', 'Goals (issues 23 and 36), each judged on this run:', table(['goal', 'figure', 'met'], goals.map((g) => [g.goal, g.figure, g.met ? 'yes' : 'no'])));
+    out.push('', 'Goals (issues 23, 36, 48 and 49), each judged on this run:', table(['goal', 'figure', 'met'], goals.map((g) => [g.goal, g.figure, g.met ? 'yes' : 'no'])));
   }
   return out.join('\n');
 }
