@@ -1,6 +1,6 @@
 /** Plan blocks of IP changes: values grouped per client, application, list, type and attributes. */
 import { onActionGroups, type ByActionGroup } from '../../../model/by-action.js';
-import type { DeleteReason } from '../../../model/change.js';
+import type { DeleteReason } from '../../../model/delete-reason.js';
 import type { PlanIpChange, PlanAdoptIp, PlanDeleteIp, PlanCreateIp, PlanIpBefore, PlanIpObject } from '../../classes/ip-document.js';
 import type { ChangeImpact } from '../../change-document.js';
 import { combinedImpact } from '../impact.js';
