@@ -9,13 +9,7 @@
 import { objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { DesiredState } from '../model/state.js';
 import { liveClass } from './classes/index.js';
-
-/** One listing of a read: a client's rules, one of its IP lists, by the name its class gives it. */
-export type ListingKey = `${number}:${string}`;
-
-export const listingKey = (client: number, listing: string): ListingKey => `${client}:${listing}`;
-
-export type ListingSizes = ReadonlyMap<ListingKey, number>;
+import { listingKey, type ListingKey, type ListingSizes } from './listing-key.js';
 
 /**
  * The fewest objects the listings hold once the account matches the desired

@@ -7,7 +7,7 @@
 import type { ServiceApi } from '../../api/service.js';
 import type { Interner } from '../../model/interner.js';
 import type { JournalEvent, JournalWrite } from '../journal-event.js';
-import type { ListingKey } from '../listing-sizes.js';
+import type { ListingKey } from '../listing-key.js';
 import type { PageScheduler, PagingOptions } from '../paging.js';
 
 /** What every listing of a read shares. */

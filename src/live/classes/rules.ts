@@ -1,6 +1,6 @@
 /** Rules as the live reader reads them: every rule of each client, through the one rule listing (rule-listing.ts). */
 import type { DesiredRule, LiveRule } from '../../model/rule.js';
-import { listingKey, type ListingKey } from '../listing-sizes.js';
+import { listingKey, type ListingKey } from '../listing-key.js';
 import { liveRuleFromHint } from '../normalize-hint.js';
 import { listClientRules } from '../rule-listing.js';
 import type { LiveClass } from './class.js';

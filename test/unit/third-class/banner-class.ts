@@ -18,7 +18,7 @@ import { registerAuditClass } from '../../../src/audit/classes/index.js';
 import type { ChangeResult } from '../../../src/audit/change-result.js';
 import type { LiveClass } from '../../../src/live/classes/class.js';
 import { registerLiveClass } from '../../../src/live/classes/index.js';
-import { listingKey, type ListingKey } from '../../../src/live/listing-sizes.js';
+import { listingKey, type ListingKey } from '../../../src/live/listing-key.js';
 import type { Change } from '../../../src/model/change.js';
 import type { DeleteReason } from '../../../src/model/delete-reason.js';
 import { registerObjectClass, type ObjectClass, type ObjectClassModels } from '../../../src/model/object-class.js';
