@@ -1,6 +1,6 @@
 import type { Change } from '../model/change.js';
 import { DEFAULT_IP_API, type IpApiName } from '../model/ip-list-apis.js';
-import type { Conflict, UnmanagedMatch } from './adopt.js';
+import type { Conflict, UnmanagedMatch } from './adoption.js';
 import type { ExportedObject } from '../model/exported.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { kindOf, type LiveRule } from '../model/rule.js';
@@ -8,7 +8,7 @@ import { compareStrings } from '../model/compare.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson } from './canonical.js';
 import { groupByClass, planClass, planClassOf } from './classes/index.js';
-import { addCounts } from './counts.js';
+import { addCounts } from './change-counts.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';

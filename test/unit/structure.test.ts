@@ -7,9 +7,10 @@
  * - Code outside the object classes' own modules does not ask which class a
  *   change is: it looks the class up by `kind` (plan/classes, apply/classes,
  *   audit/classes).
- * - What a class is, is the class's: outside the `classes/` folders at most 6
- *   files (the registry, adoption and recognition, exports left behind, the
- *   impact's evaluation) know both the rule and the IP model.
+ * - What a class is, is the class's: outside the `classes/` folders at most 7
+ *   files (the registry, adoption and what it takes and gives, recognition,
+ *   exports left behind, the impact's evaluation) know both the rule and the
+ *   IP model.
  * - Behaviour that differs by a change's action is a table keyed by action,
  *   not a hand-written test of it (model/by-action.ts).
  * - Every layer's table of classes is a registry (model/class-table.ts): a
@@ -99,7 +100,7 @@ describe('object classes', () => {
 });
 
 describe('state keyed by class', () => {
-  it('at most 6 files outside the class folders know both the rule and the IP model: the registry and the passes that cross classes', () => {
+  it('at most 7 files outside the class folders know both the rule and the IP model: the registry and the passes that cross classes', () => {
     // A class's model is its modules in src/model (rule.ts, rule-change.ts, ...); a class folder is any `classes/` folder.
     const both = sources(SRC)
       .filter((file) => folderOf(file) !== 'emulator' && !/[\\/]classes[\\/]/.test(file))
@@ -112,7 +113,7 @@ describe('state keyed by class', () => {
         return rule && ip;
       })
       .map((file) => relative(SRC, file));
-    expect(both.length, both.join('\n')).toBeLessThanOrEqual(6);
+    expect(both.length, both.join('\n')).toBeLessThanOrEqual(7);
   });
 });
 

@@ -11,7 +11,6 @@ import type { KeyedDiff } from '../diff-keyed.js';
 import type { Source } from '../../model/source.js';
 import type { ObjectCounts } from '../counts.js';
 import type { Hash128 } from '../hash128.js';
-import type { GuardedDeletes } from '../safety.js';
 import type { PlanChange } from '../types.js';
 
 /** A class's part of the state digests (digest.ts): each object hashed on its own, the sums under the class's label. */
@@ -26,6 +25,14 @@ export interface UndeclaredObject {
   readonly id: number;
   readonly value?: string;
   readonly name?: string;
+}
+
+/** What one change deletes that the mass-delete guard counts (safety.ts). */
+export interface GuardedDeletes {
+  /** Objects the guard counts: deleted as no longer declared, or moved by `--adopt`. */
+  readonly count: number;
+  /** Of those, values `--adopt` moves out of the list that held them. */
+  readonly moves: number;
 }
 
 export interface PlanClass<M = Change, C = PlanChange, D = unknown, L = unknown> {

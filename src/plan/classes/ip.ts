@@ -6,13 +6,12 @@ import type { IpEntry, LiveIpEntry } from '../../model/ip.js';
 import { ipCreateCalls, type IpApiName } from '../../model/ip-list-apis.js';
 import { IP_DIGEST } from './ip-digest.js';
 import type { ObjectCounts } from '../counts.js';
-import type { GuardedDeletes } from '../safety.js';
 import type { Source } from '../../model/source.js';
 import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/ip-fingerprint.js';
 import { unionApplication, poolsApplication, toPlanIpObject } from './ip-document.js';
 import type { PlanDeleteIp, PlanIpBefore, PlanIpChange, PlanSource } from './ip-document.js';
-import type { PlanClass, UndeclaredObject } from './class.js';
+import type { GuardedDeletes, PlanClass, UndeclaredObject } from './class.js';
 
 /** What a create or an adoption writes, as the plan carries it. */
 function written(change: CreateIp | AdoptIp) {

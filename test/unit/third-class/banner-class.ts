@@ -27,7 +27,8 @@ import type { PlanClass } from '../../../src/plan/classes/class.js';
 import { registerPlanClass } from '../../../src/plan/classes/index.js';
 import type { KeyedDiff } from '../../../src/plan/diff-keyed.js';
 import { compareAttributes } from '../../../src/plan/render/attributes.js';
-import { registerClassBlocks, type ChangeBlock } from '../../../src/plan/render/blocks.js';
+import { registerClassBlocks } from '../../../src/plan/render/blocks.js';
+import type { ChangeBlock } from '../../../src/plan/render/change-block.js';
 
 export const BANNER = 'banner';
 /** Where the desired and the live state hold banners. */

@@ -5,7 +5,7 @@ import type { PlanIpChange, PlanAdoptIp, PlanDeleteIp, PlanCreateIp, PlanIpBefor
 import type { ChangeImpact } from '../../change-document.js';
 import { combinedImpact } from '../impact.js';
 import { compareAttributes, NONE } from '../attributes.js';
-import { ids, type ChangeBlock, type SourceLine } from '../blocks.js';
+import { ids, type ChangeBlock, type SourceLine } from '../change-block.js';
 import { LIST_LABELS, NEVER_EXPIRES } from '../../../model/ip.js';
 import { groupBy } from '../group.js';
 
