@@ -5,9 +5,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { classesInPlanOrder } from '../plan/classes/index.js';
-import type { Change } from '../model/change.js';
 import { applyClass } from './classes/index.js';
 import type { ChangeResult } from '../audit/change-result.js';
+import type { ListingCheck } from './listing-check.js';
 import type { ListingReads } from './listing-reads.js';
 
 export interface SettleOptions {
@@ -17,19 +17,6 @@ export interface SettleOptions {
   readonly timeoutMs: number;
   readonly intervalMs: number;
   readonly stop?: AbortSignal;
-}
-
-/**
- * What one class's listings must show after an apply: ids or write keys
- * present (what was written, not its identity: an object the service stored
- * differently is still found, an older one of the same identity does not
- * stand in for it) and ids absent.
- */
-export interface ListingCheck<C = Change> {
-  /** Notes what a change that succeeded (or was already done) leaves in the listings. */
-  expect(change: C, result: ChangeResult): void;
-  /** Whether the listings show every noted write now (reads each listing concerned once, afresh). */
-  shown(reads: ListingReads, owner: string): Promise<boolean>;
 }
 
 export async function waitForListings(results: readonly ChangeResult[], options: SettleOptions): Promise<boolean> {

@@ -26,11 +26,9 @@ import type { Plan } from '../plan/model.js';
 import { appendTo } from '../plan/append.js';
 import { auditClass, auditClassOf } from './classes/index.js';
 import type { CauseContext } from './classes/class.js';
-import { keySet, type KeySet } from './key-set.js';
-
-export type WriteCause = 'intent' | 'drift' | 'unknown';
-
-export const WRITE_CAUSES: readonly WriteCause[] = ['intent', 'drift', 'unknown'];
+import type { DeclaredFingerprints } from './declared-fingerprints.js';
+import { keySet } from './key-set.js';
+import type { WriteCause } from './write-cause.js';
 
 /**
  * Why no cause can be told for a write: a create with no owner mark to read
@@ -41,12 +39,6 @@ export function unknownCauseReason(remembered: boolean): string {
   return remembered
     ? 'the policies changed since the converged run remembered, and nothing marks these objects'
     : 'no earlier converged run is remembered (a first run, or no --journal): a new declaration and an object deleted outside Rampart look the same';
-}
-
-/** What a cycle declared: its policies' digest and, by class, the key of every declared object (its class's `declaredKey`). */
-export interface DeclaredFingerprints {
-  readonly digest: string;
-  readonly keys: { readonly [K in ObjectClass]: KeySet };
 }
 
 /** Why one change is made, and which fields it changes where the plan does not already say. */

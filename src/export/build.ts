@@ -15,7 +15,8 @@ import { exportClass } from './classes/index.js';
 import { buildRecord } from './record.js';
 import { renderFiles, type RenderOptions } from './render.js';
 import { selectObjects, sortSkipped } from './select.js';
-import { placedByClass, type ExportOptions, type ExportResult, type Placed, type PlacedObjects, type Skipped } from './types.js';
+import type { ExportResult } from './export-result.js';
+import { placedByClass, type ExportOptions, type Placed, type PlacedObjects, type Skipped } from './types.js';
 
 export function buildExport(live: LiveState, options: ExportOptions): ExportResult {
   const selection = selectObjects(live, options);

@@ -11,7 +11,8 @@
 import { registeredClasses, type ObjectClass } from '../model/object-class.js';
 import { classesInPlanOrder } from '../plan/classes/index.js';
 import { exportClass } from './classes/index.js';
-import type { ExportFile, PlacedObjects } from './types.js';
+import type { ExportFile } from './export-file.js';
+import type { PlacedObjects } from './types.js';
 import { fileNameOf } from './types.js';
 import type { ExportedObject } from '../model/exported.js';
 

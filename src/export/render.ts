@@ -9,7 +9,8 @@ import { compareStrings } from '../model/compare.js';
 import { registeredClasses, perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import { formatPolicyText } from '../fmt/canonical.js';
 import { exportClass, type ExportCounts, type YamlNodes } from './classes/index.js';
-import { EXPORT_HEADER, fileNameOf, type ExportFile, type PlacedObjects, type Scope } from './types.js';
+import type { ExportFile } from './export-file.js';
+import { EXPORT_HEADER, fileNameOf, type PlacedObjects, type Scope } from './types.js';
 
 export interface RenderOptions {
   readonly client: number;

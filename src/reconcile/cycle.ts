@@ -9,7 +9,7 @@
  * policy revision (audit/), against the memory of the last converged cycle.
  */
 import { withDeadline } from '../api/deadline.js';
-import type { DeclaredFingerprints } from '../audit/cause.js';
+import type { DeclaredFingerprints } from '../audit/declared-fingerprints.js';
 import type { ConvergedMemory } from '../audit/converged-memory.js';
 import { auditEntry } from '../audit/entry.js';
 import { objectsDone } from '../apply/render-report.js';

@@ -7,8 +7,8 @@ import type { ChangeResult } from '../../audit/change-result.js';
 import type { Change } from '../../model/change.js';
 import type { ExecuteContext, Outcome } from '../execute.js';
 import type { ChangeRun, Indexed } from '../run-change.js';
-import type { CopyFinder } from '../concurrent-copies.js';
-import type { ListingCheck } from '../settle.js';
+import type { CopyFinder } from '../copy-finder.js';
+import type { ListingCheck } from '../listing-check.js';
 
 export interface ApplyClass<C = Change> {
   /** One create, update or adoption. `referencedId`: what the create this one waits for answered. */

@@ -8,7 +8,8 @@ import type { Change } from '../../model/change.js';
 import type { Application } from '../../plan/change-document.js';
 import type { Plan } from '../../plan/model.js';
 import type { ChangeResult } from '../change-result.js';
-import type { DeclaredFingerprints, WriteCause } from '../cause.js';
+import type { DeclaredFingerprints } from '../declared-fingerprints.js';
+import type { WriteCause } from '../write-cause.js';
 
 export interface CauseContext {
   readonly plan: Plan;

@@ -3,7 +3,7 @@ import { ipFingerprint, ipWriteKey, uncachedIpWriteKey } from '../../model/ip-fi
 import { planClassOf } from '../../plan/classes/index.js';
 import type { IpChange, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
-import type { WriteCause } from '../cause.js';
+import type { WriteCause } from '../write-cause.js';
 import { firstOf } from '../../plan/classes/ip.js';
 import { plainIpEntry, type IpEntry } from '../../model/ip.js';
 import { unionApplication, poolsApplication } from '../../plan/classes/ip-document.js';

@@ -3,7 +3,7 @@ import type { RuleChange } from '../../model/rule-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { DesiredRule } from '../../model/rule.js';
 import type { ChangeResult } from '../change-result.js';
-import type { WriteCause } from '../cause.js';
+import type { WriteCause } from '../write-cause.js';
 import { ruleFingerprint } from '../../model/rule-fingerprint.js';
 import { conditionKey, fieldValues, plainRule, pointKey, sortConditions, type Rule } from '../../model/rule.js';
 import { planClassOf } from '../../plan/classes/index.js';

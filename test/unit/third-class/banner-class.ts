@@ -9,10 +9,10 @@
  */
 import type { ApplyClass } from '../../../src/apply/classes/class.js';
 import { registerApplyClass } from '../../../src/apply/classes/index.js';
-import type { ConcurrentCopy, CopyFinder } from '../../../src/apply/concurrent-copies.js';
+import type { ConcurrentCopy, CopyFinder } from '../../../src/apply/copy-finder.js';
 import type { Outcome } from '../../../src/apply/execute.js';
 import { runChange, type Indexed } from '../../../src/apply/run-change.js';
-import type { ListingCheck } from '../../../src/apply/settle.js';
+import type { ListingCheck } from '../../../src/apply/listing-check.js';
 import { type AuditClass, remembered } from '../../../src/audit/classes/class.js';
 import { registerAuditClass } from '../../../src/audit/classes/index.js';
 import type { ChangeResult } from '../../../src/audit/change-result.js';

@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
-import type { DeclaredFingerprints } from '../../../src/audit/cause.js';
+import type { DeclaredFingerprints } from '../../../src/audit/declared-fingerprints.js';
 import { listingKey, type ListingKey } from '../../../src/live/listing-key.js';
 import { desiredListingSizes } from '../../../src/live/listing-sizes.js';
 import { WriteJournal } from '../../../src/live/write-journal.js';
