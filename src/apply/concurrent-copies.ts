@@ -11,12 +11,17 @@
  */
 import { appliedCreates, type ChangeResult } from '../audit/change-result.js';
 import { classesInPlanOrder } from '../plan/classes/index.js';
+import { hasCopyFinder } from './classes/class.js';
 import { applyClass } from './classes/index.js';
 import type { ConcurrentCopy, CopyOptions } from './copy-finder.js';
 
 /** Finds and deletes the other writers' copies of what `results` created; what it deleted. */
 export async function removeConcurrentCopies(results: readonly ChangeResult[], options: CopyOptions): Promise<ConcurrentCopy[]> {
-  const finders = new Map(classesInPlanOrder().map((kind) => [kind, applyClass(kind).copyFinder()]));
+  // A class without a copy finder is not looked at.
+  const finders = new Map(classesInPlanOrder().flatMap((kind) => {
+    const objectClass = applyClass(kind);
+    return hasCopyFinder(objectClass) ? [[kind, objectClass.copyFinder()] as const] : [];
+  }));
   for (const result of appliedCreates(results)) finders.get(result.change.kind)?.note(result.change, result);
   const removed: ConcurrentCopy[] = [];
   for (const finder of finders.values()) {

@@ -8,6 +8,7 @@
  */
 import { objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { DesiredState } from '../model/state.js';
+import { hasListingSizes } from './classes/class.js';
 import { liveClass } from './classes/index.js';
 import { listingKey, type ListingKey, type ListingSizes } from './listing-key.js';
 
@@ -27,8 +28,10 @@ export function desiredListingSizes(desired: DesiredState): Map<ListingKey, numb
   return sizes;
 }
 
+/** What a class's declarations promise its listings hold; nothing for a class that does not say. */
 function countedBy<K extends ObjectClass>(kind: K, objects: readonly ObjectClassModels[K]['desired'][]): ReadonlyMap<ListingKey, number> {
-  return liveClass(kind).listedAtLeast(objects);
+  const reader = liveClass(kind);
+  return hasListingSizes(reader) ? reader.listedAtLeast(objects) : new Map();
 }
 
 /** Per listing, the larger of the desired state's count and what the last read listed (the daemon's memory of it). */

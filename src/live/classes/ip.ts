@@ -2,10 +2,10 @@
 import { IP_LISTS, ipGroupKey, type DesiredIpEntry, type LiveIpEntry } from '../../model/ip.js';
 import { ipBackendOf } from '../ip-backends/index.js';
 import { listingKey, type ListingKey } from '../listing-key.js';
-import type { LiveClass } from './class.js';
+import type { BuiltInLiveClass } from './class.js';
 import { IP_JOURNAL } from './ip-journal.js';
 
-export const IP_READER: LiveClass<LiveIpEntry, DesiredIpEntry> = {
+export const IP_READER: BuiltInLiveClass<LiveIpEntry, DesiredIpEntry> = {
   journal: IP_JOURNAL,
   listingNames: IP_LISTS,
   /**

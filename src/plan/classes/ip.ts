@@ -11,7 +11,7 @@ import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/ip-fingerprint.js';
 import { unionApplication, poolsApplication, toPlanIpObject } from './ip-document.js';
 import type { PlanDeleteIp, PlanIpBefore, PlanIpChange, PlanSource } from './ip-document.js';
-import type { GuardedDeletes, PlanClass, UndeclaredObject } from './class.js';
+import type { BuiltInPlanClass, GuardedDeletes, UndeclaredObject } from './class.js';
 
 /** What a create or an adoption writes, as the plan carries it. */
 function written(change: CreateIp | AdoptIp) {
@@ -101,9 +101,8 @@ function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entrie
 
 const NO_OBJECTS: readonly UndeclaredObject[] = [];
 
-export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
-  // Recognition and adoption diff the rules and the IP entries together (diff.ts).
-  keyed: undefined,
+// No keyed diff: recognition and adoption diff the rules and the IP entries together (diff.ts).
+export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
   digest: IP_DIGEST,
   order: 1,
   noun: 'IP object',
