@@ -24,6 +24,9 @@ import { registeredClasses } from '../../../src/model/object-class.js';
 import { classesInPlanOrder } from '../../../src/plan/classes/index.js';
 import { encodePlan, encodePlanBody, hasChanges, renderMarkdown, renderText } from '../../../src/plan/index.js';
 import { loadPolicies } from '../../../src/policy/index.js';
+import { selectObjects } from '../../../src/export/select.js';
+import { evaluateChanges } from '../../../src/impact/evaluate.js';
+import { RequestIndex } from '../../../src/impact/requests.js';
 import { loadDesired, prepare, type Prepared } from '../../../src/reconcile/prepare.js';
 import { reconcile, type Reconciled } from '../../../src/reconcile/reconcile.js';
 import { FIRST_CYCLE, runCycle, type CycleMemory } from '../../../src/reconcile/cycle.js';
@@ -265,6 +268,9 @@ describe('a third object class with only the core of each side', () => {
     expect(made.safety.ownedCount).toBe(1);
     expect(encodePlan(made).undeclared).toBeUndefined();
     expect(renderText(encodePlanBody(made))).toContain('- banner old-promo #');
+    // No impact side: its changes are not evaluated, and say so.
+    const impacts = evaluateChanges({ changes: made.changes, live: prepared.live, seen: new RequestIndex(), experimental: new RequestIndex() });
+    expect(made.changes.filter((c) => (c.kind as string) === BANNER).map((c) => impacts.get(c)?.evaluable)).toEqual([false, false]);
 
     const outcome = await apply(prepared);
     expect(outcome.result).toBe('applied');
@@ -276,6 +282,10 @@ describe('a third object class with only the core of each side', () => {
       ['create', 'blocked', 'unknown', 'applied'],
       ['delete', 'old-promo', 'intent', 'applied'],
     ]);
-    expect(hasChanges((await plan()).plan)).toBe(false);
+    const converged = await plan();
+    expect(hasChanges(converged.plan)).toBe(false);
+    // No export side: an export leaves its objects out, as no policy file can hold them.
+    const exported = selectObjects(converged.live, { client: CLIENT, owner: 'rampart', excludeOwned: false, now: 0 });
+    expect(exported.skipped.filter((s) => (s.kind as string) === BANNER).map((s) => s.reason)).toEqual(['unmappable']);
   });
 });
