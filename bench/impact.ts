@@ -27,7 +27,7 @@ import { readImpactHits } from '../src/impact/read.js';
 import { loadDesired, prepare } from '../src/reconcile/prepare.js';
 import { runSettings } from '../src/reconcile/settings.js';
 import { seededRandom } from '../src/emulator/demo/prng.js';
-import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './lib/daemon-scale.js';
+import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './lib/runtime-env.js';
 import { BENCH_TOKEN, type BenchEmulator } from './lib/emulator-process.js';
 
 const CLIENT = 30001;
