@@ -29,7 +29,7 @@ import { runSettings } from '../src/reconcile/settings.js';
 import { loadPolicyTexts } from '../src/policy/validate.js';
 import { hintSeed } from './lib/scale.js';
 import { seededRandom } from '../src/emulator/demo/prng.js';
-import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './lib/daemon-scale.js';
+import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './lib/runtime-env.js';
 import { BENCH_TOKEN, type BenchEmulator } from './lib/emulator-process.js';
 
 const CLIENT = 30001;

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
-import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './daemon-scale.js';
+import { describeRuntimeEnv, manifestRuntimeEnv, NO_RUNTIME_ENV, type RuntimeEnv } from './runtime-env.js';
 import { writeScalePolicies } from './scale.js';
 
 export interface DaemonFigures {

@@ -8,12 +8,11 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'yaml';
 import { loadPolicies } from '../../src/policy/index.js';
 import { freePort, procStatusMb, until } from './daemon-bench.js';
 import { BENCH_TOKEN, type BenchEmulator } from './emulator-process.js';
+import { describeRuntimeEnv, manifestRuntimeEnv, type RuntimeEnv } from './runtime-env.js';
 import { hintSeed, ipSeed, writeScalePolicies, type ScaleSpec } from './scale.js';
 
 export interface DaemonScaleFigures {
@@ -28,32 +27,6 @@ export interface DaemonScaleFigures {
   readonly peakRssMb: number;
   /** CPU time of the daemon process (every thread, GC included) per resync cycle, idle time between them included. */
   readonly cpuPerResyncMs: number;
-}
-
-/** What the manifests give the container: the one place the heap cap and the allocator's setting are written. */
-const MANIFEST = fileURLToPath(new URL('../../../deploy/kubernetes/git-sync/deployment.yaml', import.meta.url));
-
-/** The container's variables that shape the Node.js process itself, not Rampart's settings. */
-const RUNTIME_VARIABLES = ['NODE_OPTIONS', 'MALLOC_TRIM_THRESHOLD_'] as const;
-
-/** Each runtime variable as the manifests set it; one they leave out is `undefined` (a child then goes without). */
-export type RuntimeEnv = Record<(typeof RUNTIME_VARIABLES)[number], string | undefined>;
-
-export async function manifestRuntimeEnv(): Promise<RuntimeEnv> {
-  const deployment = parse(await readFile(MANIFEST, 'utf8')) as {
-    spec: { template: { spec: { containers: { name: string; env?: { name: string; value?: string }[] }[] } } };
-  };
-  const rampart = deployment.spec.template.spec.containers.find((c) => c.name === 'rampart');
-  const value = (name: string) => rampart?.env?.find((e) => e.name === name)?.value;
-  return Object.fromEntries(RUNTIME_VARIABLES.map((name) => [name, value(name)])) as RuntimeEnv;
-}
-
-/** The same variables, none set: what a process run without the manifests' settings gets. */
-export const NO_RUNTIME_ENV: RuntimeEnv = Object.fromEntries(RUNTIME_VARIABLES.map((name) => [name, undefined])) as RuntimeEnv;
-
-/** `NODE_OPTIONS="…" MALLOC_TRIM_THRESHOLD_="…"`, the variables set, for the tables. */
-export function describeRuntimeEnv(env: RuntimeEnv): string {
-  return Object.entries(env).flatMap(([name, value]) => (value === undefined ? [] : [`${name}="${value}"`])).join(' ') || 'none';
 }
 
 export async function benchDaemonAtScale(

@@ -10,7 +10,9 @@ import { groupByAction } from '../model/by-action.js';
 import { runBounded } from '../concurrency.js';
 import type { Logger } from '../log.js';
 import { silentLogger } from '../log.js';
+import { hasReplacements } from '../plan/classes/class.js';
 import { groupByClass, classesInPlanOrder, planClassOf } from '../plan/classes/index.js';
+import { hasReferences } from './classes/class.js';
 import { applyClass, applyClassOf } from './classes/index.js';
 import { partition, runChange, type ChangeRun, type Indexed } from './run-change.js';
 import type { Plan } from '../plan/model.js';
@@ -18,7 +20,8 @@ import type { ServiceApi } from '../api/service.js';
 import type { ExecuteContext } from './execute.js';
 import type { ChangeResult } from '../audit/change-result.js';
 import { type ApplyReport, summarize } from './results.js';
-import { removeConcurrentCopies, type ConcurrentCopy } from './concurrent-copies.js';
+import { removeConcurrentCopies } from './concurrent-copies.js';
+import type { ConcurrentCopy } from './copy-finder.js';
 import { ListingReads } from './listing-reads.js';
 import { waitForListings } from './settle.js';
 import type { WriteJournal } from '../live/write-journal.js';
@@ -86,17 +89,25 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const creates = of('create');
 
   // A kind the service keeps one per scope, replaced: the old object goes first (see CreateRule.deleteFirst).
-  const first = new Set(creates.flatMap(({ change }) => planClassOf(change).deletesFirst(change)));
+  const first = new Set(creates.flatMap(({ change }) => {
+    const planSide = planClassOf(change);
+    return hasReplacements(planSide) ? planSide.deletesFirst(change) : [];
+  }));
   const [deletesFirst, deletes] = partition(of('delete'), ({ change }) => {
     const ids = planClassOf(change).deletedIds(change);
     return ids.length > 0 && ids.every((id) => first.has(id));
   });
   await runDeletes(deletesFirst, run, new Set());
   // A create naming another create's object (an ignore_regex rule its regex) waits for that create's answer.
-  const [dependent, independent] = partition(creates, ({ change }) => applyClassOf(change).waitsFor(change) !== undefined);
+  const [dependent, independent] = partition(creates, ({ change }) => {
+    const objectClass = applyClassOf(change);
+    return hasReferences(objectClass) && objectClass.waitsFor(change) !== undefined;
+  });
   await writeAll(independent);
   await runBounded(dependent.map((item) => () => {
     const objectClass = applyClassOf(item.change);
+    // Sound: only a class with references has dependent creates (the partition above).
+    if (!hasReferences(objectClass)) return write(item);
     const referencedId = objectClass.referencedId(item.change, results);
     if (referencedId !== undefined) return write(item, referencedId);
     const what = objectClass.waitsFor(item.change) ?? 'what it names';
@@ -108,7 +119,10 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
 
   // A replaced object is deleted only once its replacement exists (or, adopted, once its values are ours).
   const failedWrites = results.filter((result) => result.status !== 'applied' && result.status !== 'already-done');
-  const blockedIds = new Set(failedWrites.flatMap(({ change }) => planClassOf(change).takesOver(change)));
+  const blockedIds = new Set(failedWrites.flatMap(({ change }) => {
+    const planSide = planClassOf(change);
+    return hasReplacements(planSide) ? planSide.takesOver(change) : [];
+  }));
   await runDeletes(deletes, run, blockedIds);
 
   // Stopped: exit promptly, without starting even a listing call to wait for.

@@ -11,43 +11,17 @@
  */
 import { appliedCreates, type ChangeResult } from '../audit/change-result.js';
 import { classesInPlanOrder } from '../plan/classes/index.js';
-import type { ObjectClass } from '../model/object-class.js';
-import type { Change } from '../model/change.js';
+import { hasCopyFinder } from './classes/class.js';
 import { applyClass } from './classes/index.js';
-import type { ListingReads } from './listing-reads.js';
-
-/** A copy another writer made, deleted. */
-export interface ConcurrentCopy {
-  readonly kind: ObjectClass;
-  readonly client: number;
-  /** The copy deleted. */
-  readonly id: number;
-  /** The copy kept (the lowest id). */
-  readonly kept: number;
-  /** The rule's name from its mark, or the IP values the object held. */
-  readonly name?: string;
-  readonly values?: readonly string[];
-  readonly list?: string;
-}
-
-export interface CopyOptions {
-  /** The listings as the settle wait last read them (they show this run's writes), and the API to delete through. */
-  readonly reads: ListingReads;
-  readonly owner: string;
-  readonly stop?: AbortSignal;
-}
-
-/** One class's side: what this run created, then the copies of it another writer made. */
-export interface CopyFinder<C = Change> {
-  /** Notes a create this run applied. */
-  note(change: C, result: ChangeResult): void;
-  /** Deletes the other copies of what was noted, keeping the lowest id of each; what it deleted. */
-  remove(options: CopyOptions): Promise<ConcurrentCopy[]>;
-}
+import type { ConcurrentCopy, CopyOptions } from './copy-finder.js';
 
 /** Finds and deletes the other writers' copies of what `results` created; what it deleted. */
 export async function removeConcurrentCopies(results: readonly ChangeResult[], options: CopyOptions): Promise<ConcurrentCopy[]> {
-  const finders = new Map(classesInPlanOrder().map((kind) => [kind, applyClass(kind).copyFinder()]));
+  // A class without a copy finder is not looked at.
+  const finders = new Map(classesInPlanOrder().flatMap((kind) => {
+    const objectClass = applyClass(kind);
+    return hasCopyFinder(objectClass) ? [[kind, objectClass.copyFinder()] as const] : [];
+  }));
   for (const result of appliedCreates(results)) finders.get(result.change.kind)?.note(result.change, result);
   const removed: ConcurrentCopy[] = [];
   for (const finder of finders.values()) {

@@ -1,6 +1,6 @@
 /** What happened to each change of a plan, and the report an apply ends with. */
 import type { ChangeResult, ChangeStatus } from '../audit/change-result.js';
-import type { ConcurrentCopy } from './concurrent-copies.js';
+import type { ConcurrentCopy } from './copy-finder.js';
 
 export interface ApplyReport {
   readonly results: readonly ChangeResult[];

@@ -25,12 +25,10 @@ import type { Change } from '../model/change.js';
 import type { Plan } from '../plan/model.js';
 import { appendTo } from '../plan/append.js';
 import { auditClass, auditClassOf } from './classes/index.js';
-import type { CauseContext } from './classes/class.js';
-import { keySet, type KeySet } from './key-set.js';
-
-export type WriteCause = 'intent' | 'drift' | 'unknown';
-
-export const WRITE_CAUSES: readonly WriteCause[] = ['intent', 'drift', 'unknown'];
+import { hasFollowUps, hasMemory, hasReplacedFields, type CauseContext } from './classes/class.js';
+import type { DeclaredFingerprints } from './declared-fingerprints.js';
+import { keySet } from './key-set.js';
+import type { WriteCause } from './write-cause.js';
 
 /**
  * Why no cause can be told for a write: a create with no owner mark to read
@@ -41,12 +39,6 @@ export function unknownCauseReason(remembered: boolean): string {
   return remembered
     ? 'the policies changed since the converged run remembered, and nothing marks these objects'
     : 'no earlier converged run is remembered (a first run, or no --journal): a new declaration and an object deleted outside Rampart look the same';
-}
-
-/** What a cycle declared: its policies' digest and, by class, the key of every declared object (its class's `declaredKey`). */
-export interface DeclaredFingerprints {
-  readonly digest: string;
-  readonly keys: { readonly [K in ObjectClass]: KeySet };
 }
 
 /** Why one change is made, and which fields it changes where the plan does not already say. */
@@ -65,6 +57,8 @@ export interface ChangeWhy {
 export function declaredFingerprints(desired: DesiredState, digest: string): DeclaredFingerprints {
   const keys = perClass<DeclaredFingerprints['keys']>((kind) => {
     const objectClass = auditClass(kind);
+    // A class the memory does not remember declares no keys: only its owner marks tell its causes.
+    if (!hasMemory(objectClass)) return keySet([]);
     return keySet(objectsOf<ObjectClass, 'desired'>(desired, kind).map((object) => objectClass.declaredKey(object)));
   });
   return { digest, keys };
@@ -87,7 +81,8 @@ export function explainChanges(
   previous?: DeclaredFingerprints,
 ): ChangeWhy[] {
   const fieldsOf = (change: Change): Pick<ChangeWhy, 'fields'> => {
-    const fields = auditClassOf(change).replacedFields(change, live);
+    const objectClass = auditClassOf(change);
+    const fields = hasReplacedFields(objectClass) ? objectClass.replacedFields(change, live) : [];
     return fields.length > 0 ? { fields } : {};
   };
   if (previous && previous.digest === current.digest) {
@@ -98,9 +93,15 @@ export function explainChanges(
   // Second pass: a replaced rule goes for the reason its replacement comes; a forced IP create moving
   // values out of a doomed object, for the reason that object goes.
   return plan.changes.map((change, index) => ({
-    cause: first[index] ?? auditClassOf(change).causeAfter(change, first, context),
+    cause: first[index] ?? causeAfter(change, first, context),
     ...fieldsOf(change),
   }));
+}
+
+/** The cause of a change that follows another of the plan; `unknown` for a class that cannot tell it. */
+function causeAfter(change: Change, why: readonly (WriteCause | undefined)[], context: CauseContext): WriteCause {
+  const objectClass = auditClassOf(change);
+  return hasFollowUps(objectClass) ? objectClass.causeAfter(change, why, context) : 'unknown';
 }
 
 /** Each class's live objects by id (an IP object holds several values). */

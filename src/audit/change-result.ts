@@ -2,7 +2,7 @@
 import type { ErrorCode } from '../errors.js';
 import type { FieldRewrite } from '../model/rewrites.js';
 import type { Change } from '../model/change.js';
-import type { WriteCause } from './cause.js';
+import type { WriteCause } from './write-cause.js';
 
 /** A failed change's code: an error's code, or `dependency` (a change that needs a create that failed). */
 export type ChangeErrorCode = ErrorCode | 'dependency';

@@ -14,7 +14,7 @@ import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { shortHexDigest } from '../model/fingerprint.js';
 import { registeredClasses, perClass, type ObjectClass } from '../model/object-class.js';
-import type { DeclaredFingerprints } from './cause.js';
+import type { DeclaredFingerprints } from './declared-fingerprints.js';
 import { keySet, sameKeys } from './key-set.js';
 
 export const MAX_ENTRIES = 500_000;

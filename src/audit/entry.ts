@@ -8,7 +8,8 @@
 import { onAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
 import type { ChangeResult } from './change-result.js';
-import type { ChangeWhy, WriteCause } from './cause.js';
+import type { ChangeWhy } from './cause.js';
+import type { WriteCause } from './write-cause.js';
 import type { Listed, Subject } from './classes/class.js';
 import { auditClassOf } from './classes/index.js';
 

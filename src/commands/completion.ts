@@ -9,12 +9,12 @@
  */
 import type { Command } from 'commander';
 import { Command as CommandClass } from './commander.js';
-import { registerCommands } from './index.js';
+import type { RegisterAll } from './command-module.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-export function register(program: Command): void {
+export function register(program: Command, registerAll: RegisterAll): void {
   program
     .command('completion')
     .description('print a shell completion script: bash, zsh or fish')
@@ -25,7 +25,7 @@ export function register(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      process.stdout.write(completionScript(shell as Shell, await commandTree()));
+      process.stdout.write(completionScript(shell as Shell, await commandTree(registerAll)));
     });
 }
 
@@ -37,9 +37,9 @@ export interface CompletedCommand {
 }
 
 /** Every command and its options, registered on a program of their own. */
-export async function commandTree(): Promise<CompletedCommand[]> {
+export async function commandTree(registerAll: RegisterAll): Promise<CompletedCommand[]> {
   const program = new CommandClass('rampart');
-  await registerCommands(program, ['node', 'rampart']);
+  await registerAll(program);
   return program.commands
     .map((command) => ({
       name: command.name(),

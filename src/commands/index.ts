@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
-
-interface CommandModule {
-  register(program: Command): void;
-}
+import type { CommandModule, RegisterAll } from './command-module.js';
 
 /**
- * Each command module exports `register(program)`; add new commands here, one
+ * Each command module exports `register` (command-module.ts); add new commands here, one
  * line each, in the order help lists them. A module is imported only when its
  * command runs (or help lists them all): `validate` starts without the API
  * client, the logger or the daemon.
@@ -37,5 +34,6 @@ export async function registerCommands(program: Command, argv: readonly string[]
   const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
   const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : COMMAND_NAMES;
   const modules = await Promise.all(wanted.map((name) => COMMANDS[name]!()));
-  for (const module of modules) module.register(program);
+  const registerAll: RegisterAll = (other) => registerCommands(other, ['node', 'rampart']);
+  for (const module of modules) module.register(program, registerAll);
 }

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { Targets } from '../plan/target.js';
 import type { LoadedPolicies } from '../reconcile/prepare.js';
-import { didYouMean } from '../model/suggest.js';
+import { didYouMean } from '../grammar/suggest.js';
 
 export interface TargetFlags {
   target?: string[];

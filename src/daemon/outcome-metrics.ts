@@ -2,7 +2,8 @@
  * A cycle's outcome as metrics: the only place outcomes become metrics, so a
  * gauge is never set from two places that could disagree.
  */
-import { changeCounts, type ObjectAction } from '../plan/counts.js';
+import { changeCounts } from '../plan/change-counts.js';
+import type { ObjectAction } from '../plan/counts.js';
 import { isSuccessfulResult, pendingAfter, type CycleOutcome } from '../reconcile/outcome.js';
 import type { DaemonMetrics } from './metrics.js';
 

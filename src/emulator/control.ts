@@ -11,7 +11,7 @@ import { configProblem, type EmulatorConfig } from './options.js';
 import { dropDueDuplicates } from './rules/scope-duplicates.js';
 import { hitFromSeed, type HitRecord, type HitSeed } from './hits/records.js';
 import { seedHint, seedIpObject, type HintSeed, type IpObjectSeed } from './seed.js';
-import type { ApplicationRecord } from './applications/handlers.js';
+import type { ApplicationRecord } from './applications/record.js';
 import { emptyState, type ActionRecord, type HintRecord, type IpObject, type Stored } from './store.js';
 
 export interface StateView {

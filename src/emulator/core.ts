@@ -7,7 +7,7 @@ import { forbidden } from './envelope.js';
 import type { EmulatorConfig } from './options.js';
 import type { EmulatorState } from './store.js';
 import { DemoData } from './demo/data.js';
-import type { ApplicationRecord } from './applications/handlers.js';
+import type { ApplicationRecord } from './applications/record.js';
 import type { StoredHit } from './hits/records.js';
 
 export interface ApiRequest {

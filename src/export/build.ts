@@ -7,15 +7,16 @@
  * reported instead of breaking the export.
  */
 import { ExportCheckError } from '../errors.js';
-import { objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
+import { objectsOf, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { LiveState } from '../model/state.js';
 import { loadPolicyTexts } from '../policy/validate.js';
 import type { Diagnostic } from '../diagnostic.js';
-import { exportClass } from './classes/index.js';
+import { exportClass, exportedClasses } from './classes/index.js';
 import { buildRecord } from './record.js';
 import { renderFiles, type RenderOptions } from './render.js';
 import { selectObjects, sortSkipped } from './select.js';
-import { placedByClass, type ExportOptions, type ExportResult, type Placed, type PlacedObjects, type Skipped } from './types.js';
+import type { ExportResult } from './export-result.js';
+import { placedByClass, type ExportOptions, type Placed, type PlacedObjects, type Skipped } from './types.js';
 
 export function buildExport(live: LiveState, options: ExportOptions): ExportResult {
   const selection = selectObjects(live, options);
@@ -38,7 +39,7 @@ export function buildExport(live: LiveState, options: ExportOptions): ExportResu
         }
       }
     };
-    registeredClasses().forEach(findInvalid);
+    exportedClasses().forEach(findInvalid);
     placed = without(placed, bad);
     result = check(placed);
     if (!result.desired) throw new ExportCheckError(result.diagnostics.filter((d) => d.severity === 'error'));
@@ -56,7 +57,7 @@ export function buildExport(live: LiveState, options: ExportOptions): ExportResu
       skipped.push({ kind, ...cls.handle(one.live), reason: 'no-round-trip', detail: cls.lostDetail });
     }
   };
-  registeredClasses().forEach(findLost);
+  exportedClasses().forEach(findLost);
   if (lost.size > 0) placed = without(placed, lost);
   const files = renderFiles(placed, render);
   if (lost.size > 0) {

@@ -8,10 +8,11 @@
  * since carry the mark and are deleted as usual; the record no longer matters
  * for them.
  */
-import { registeredClasses, type ObjectClass } from '../model/object-class.js';
+import type { ObjectClass } from '../model/object-class.js';
 import { classesInPlanOrder } from '../plan/classes/index.js';
-import { exportClass } from './classes/index.js';
-import type { ExportFile, PlacedObjects } from './types.js';
+import { exportClass, exportedClasses } from './classes/index.js';
+import type { ExportFile } from './export-file.js';
+import type { PlacedObjects } from './types.js';
 import { fileNameOf } from './types.js';
 import type { ExportedObject } from '../model/exported.js';
 
@@ -31,7 +32,7 @@ export function buildRecord(client: number, placed: PlacedObjects, files: readon
   const unmanaged = <K extends ObjectClass>(kind: K): ExportedObject[] => placed[kind]
     .filter((p) => p.live.owner === undefined)
     .map((p) => ({ kind, client, ...exportClass(kind).handle(p.live), file: fileNameOf(p.scope) }));
-  const objects = registeredClasses().flatMap(unmanaged).filter((o) => written.has(o.file));
+  const objects = exportedClasses().flatMap(unmanaged).filter((o) => written.has(o.file));
   return { format_version: 1, client, objects };
 }
 

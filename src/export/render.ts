@@ -6,10 +6,11 @@
 import type { Node } from 'yaml';
 import { Document } from '../yaml-library.js';
 import { compareStrings } from '../model/compare.js';
-import { registeredClasses, perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
+import { perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import { formatPolicyText } from '../fmt/canonical.js';
-import { exportClass, type ExportCounts, type YamlNodes } from './classes/index.js';
-import { EXPORT_HEADER, fileNameOf, type ExportFile, type PlacedObjects, type Scope } from './types.js';
+import { exportClass, exportedClasses, type ExportCounts, type YamlNodes } from './classes/index.js';
+import type { ExportFile } from './export-file.js';
+import { EXPORT_HEADER, fileNameOf, type PlacedObjects, type Scope } from './types.js';
 
 export interface RenderOptions {
   readonly client: number;
@@ -38,7 +39,7 @@ export function renderFiles(placed: PlacedObjects, options: RenderOptions): Expo
   const place = <K extends ObjectClass>(kind: K): void => {
     for (const { scope, live } of placed[kind]) objectsIn(scope)[kind].push(live);
   };
-  registeredClasses().forEach(place);
+  exportedClasses().forEach(place);
   return [...files.entries()]
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([name, file]) => ({
@@ -52,7 +53,7 @@ export function renderFiles(placed: PlacedObjects, options: RenderOptions): Expo
 /** How many objects of each class the file holds. */
 function counts(objects: FileObjects): ExportCounts {
   // Sound: each class's count goes under the field it names.
-  return Object.fromEntries(registeredClasses().map((kind) => [exportClass(kind).counted, objects[kind].length])) as unknown as ExportCounts;
+  return Object.fromEntries(exportedClasses().map((kind) => [exportClass(kind).counted, objects[kind].length])) as unknown as ExportCounts;
 }
 
 function inFmtForm(text: string): string {
@@ -82,7 +83,7 @@ function renderFile(file: FileContent, options: RenderOptions): string {
       sections.add(key);
     }
   };
-  registeredClasses().forEach(render);
+  exportedClasses().forEach(render);
 
   const root = doc.createNode(top);
   // A blank line before each class's sections.

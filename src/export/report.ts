@@ -1,6 +1,7 @@
 /** What `rampart export` prints on stdout: the files written and what was left out. Pure. */
 import { planClass } from '../plan/classes/index.js';
-import type { ExportResult, SkipReason } from './types.js';
+import type { ExportResult } from './export-result.js';
+import type { SkipReason } from './types.js';
 import type { WriteResult } from './write.js';
 
 export type ReportFormat = 'text' | 'json';

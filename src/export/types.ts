@@ -3,8 +3,6 @@
  * policy file, and which were left out and why.
  */
 import { perClass, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
-import type { ExportCounts } from './classes/index.js';
-import type { ExportRecord } from './record.js';
 
 /** Which applications a file covers: `all` (account-wide) or sorted ids. */
 export type Scope = { readonly kind: 'all' } | { readonly kind: 'apps'; readonly apps: readonly number[] };
@@ -55,12 +53,6 @@ export interface Selection {
   readonly skipped: readonly Skipped[];
 }
 
-export type ExportFile = ExportCounts & {
-  /** File name inside the output directory, e.g. `app-7.yaml`. */
-  readonly name: string;
-  readonly text: string;
-};
-
 export interface ExportOptions {
   readonly client: number;
   /** The owner name whose marked objects count as "owned". */
@@ -76,15 +68,6 @@ export interface ExportOptions {
   readonly now: number;
   /** What the `yaml-language-server` modeline points at. */
   readonly schemaRef: string;
-}
-
-export interface ExportResult {
-  /** Sorted by name. */
-  readonly files: readonly ExportFile[];
-  /** Sorted by kind, id, value. */
-  readonly skipped: readonly Skipped[];
-  /** The unmanaged objects written, saved next to the files (record.ts). */
-  readonly record: ExportRecord;
 }
 
 export function fileNameOf(scope: Scope): string {

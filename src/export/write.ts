@@ -8,7 +8,8 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { EXPORT_RECORD_FILE, type ExportRecord } from './record.js';
-import { EXPORT_HEADER, type ExportFile } from './types.js';
+import type { ExportFile } from './export-file.js';
+import { EXPORT_HEADER } from './types.js';
 
 export interface WriteResult {
   readonly written: string[];

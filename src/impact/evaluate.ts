@@ -26,7 +26,7 @@ import type { KindEvidence } from '../rules/kind.js';
 import type { ImpactEffect } from '../plan/change-document.js';
 import type { Impact } from '../plan/model.js';
 import { onClass, type ByClass } from '../model/by-class.js';
-import { changesOf } from './classes/index.js';
+import { changesOf, hasImpactSide } from './classes/index.js';
 import { FilteringModes } from './modes.js';
 import { HOST_POINT_KEY, pointKeyOf } from './point.js';
 import type { ClientRequests, EvidenceHit, RequestIndex, SeenRequest } from './requests.js';
@@ -78,6 +78,7 @@ class Context {
 
   evaluate(change: Change): Impact {
     this.stop.now();
+    if (!hasImpactSide(change.kind)) return notEvaluable(`its class (${change.kind}) has no impact side: the hits do not tell what it changes`);
     return onClass(change, this.handlers);
   }
 

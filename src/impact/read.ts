@@ -12,7 +12,7 @@ import type { ServiceApi } from '../api/service.js';
 import type { HitWindow } from '../hits/read.js';
 import { HIT_WINDOW_MAX, readHitWindow } from '../hits/read-window.js';
 import type { Change } from '../model/change.js';
-import { impactClassOf } from './classes/index.js';
+import { hasImpactSide, impactClassOf } from './classes/index.js';
 import { RequestIndex } from './requests.js';
 import { planClassOf } from '../plan/classes/index.js';
 
@@ -36,6 +36,8 @@ export interface HitsWanted {
 export function hitsWanted(changes: readonly Change[]): Map<number, HitsWanted> {
   const wanted = new Map<number, { applications: Set<number> | undefined; experimental: boolean }>();
   for (const change of changes) {
+    // A class without an impact side needs no hits: its changes are not evaluated.
+    if (!hasImpactSide(change.kind)) continue;
     const client = planClassOf(change).client(change);
     const entry = wanted.get(client) ?? { applications: new Set<number>(), experimental: false };
     wanted.set(client, entry);

@@ -8,14 +8,9 @@
  */
 import { objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { DesiredState } from '../model/state.js';
+import { hasListingSizes } from './classes/class.js';
 import { liveClass } from './classes/index.js';
-
-/** One listing of a read: a client's rules, one of its IP lists, by the name its class gives it. */
-export type ListingKey = `${number}:${string}`;
-
-export const listingKey = (client: number, listing: string): ListingKey => `${client}:${listing}`;
-
-export type ListingSizes = ReadonlyMap<ListingKey, number>;
+import { listingKey, type ListingKey, type ListingSizes } from './listing-key.js';
 
 /**
  * The fewest objects the listings hold once the account matches the desired
@@ -33,8 +28,10 @@ export function desiredListingSizes(desired: DesiredState): Map<ListingKey, numb
   return sizes;
 }
 
+/** What a class's declarations promise its listings hold; nothing for a class that does not say. */
 function countedBy<K extends ObjectClass>(kind: K, objects: readonly ObjectClassModels[K]['desired'][]): ReadonlyMap<ListingKey, number> {
-  return liveClass(kind).listedAtLeast(objects);
+  const reader = liveClass(kind);
+  return hasListingSizes(reader) ? reader.listedAtLeast(objects) : new Map();
 }
 
 /** Per listing, the larger of the desired state's count and what the last read listed (the daemon's memory of it). */

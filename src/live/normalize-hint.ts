@@ -7,7 +7,8 @@
  * never compares it).
  */
 import type { ApiHint } from '../api/records.js';
-import { canonicalCondition, regroupPoints } from '../model/canonical.js';
+import { regroupPoints } from '../grammar/points.js';
+import { canonicalCondition } from '../model/canonical.js';
 import { readOwnerMark } from '../model/ownership.js';
 import { storedCommonFields } from '../model/rule-common.js';
 import { sortConditions, type LiveRule, type Point } from '../model/rule.js';

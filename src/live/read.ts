@@ -12,7 +12,7 @@ import { classObjects, registeredClasses, type ObjectClass, type ObjectsByClass 
 import { type ClientSource, describeClientSource, type LiveState } from '../model/state.js';
 import type { ReadContext } from './classes/class.js';
 import { liveClass } from './classes/index.js';
-import type { ListingKey, ListingSizes } from './listing-sizes.js';
+import type { ListingKey, ListingSizes } from './listing-key.js';
 import { Interner } from '../model/interner.js';
 
 export interface ReadLiveOptions {

@@ -12,7 +12,7 @@
  */
 import { classObjects, objectsByClass, objectsOf, registeredClasses, type ObjectClass, type ObjectClassModels } from '../model/object-class.js';
 import type { LiveState } from '../model/state.js';
-import type { JournalSide } from './classes/class.js';
+import { hasJournal, type JournalSide } from './classes/class.js';
 import { liveClass } from './classes/index.js';
 import { CREATE_ABANDONED, type JournalEvent, type JournalWrite } from './journal-event.js';
 
@@ -38,17 +38,23 @@ interface Remembered<T> {
 /** Ids below zero stand for objects whose real id we do not know yet; they are never deleted. */
 export const UNKNOWN_ID = -1;
 
-/** A class's journal side, over the objects every class's live objects are. */
-function sideOf(kind: ObjectClass): JournalSide<Listed> {
+/**
+ * A class's journal side, over the objects every class's live objects are;
+ * undefined for a class without one: its writes are not remembered, and its
+ * listing is read as it is.
+ */
+function sideOf(kind: ObjectClass): JournalSide<Listed> | undefined {
+  const reader = liveClass(kind);
   // Sound: every class's live objects carry their id and client.
-  return liveClass(kind).journal as unknown as JournalSide<Listed>;
+  return hasJournal(reader) ? reader.journal as unknown as JournalSide<Listed> : undefined;
 }
 
-/** The class and the write an event of the file stands for; undefined for a kind no class names. */
-function decode(event: JournalEvent): { readonly kind: ObjectClass; readonly write: JournalWrite } | undefined {
+/** The class and the write an event of the file stands for, and the class's side; undefined for a kind no class names. */
+function decode(event: JournalEvent): { readonly kind: ObjectClass; readonly write: JournalWrite; readonly side: JournalSide<Listed> } | undefined {
   for (const kind of registeredClasses()) {
-    const events = sideOf(kind).events;
-    for (const write of Object.keys(events) as JournalWrite[]) if (events[write] === event.kind) return { kind, write };
+    const side = sideOf(kind);
+    if (!side) continue;
+    for (const write of Object.keys(side.events) as JournalWrite[]) if (side.events[write] === event.kind) return { kind, write, side };
   }
   return undefined;
 }
@@ -74,17 +80,18 @@ export class WriteJournal {
 
   recordCreated<K extends ObjectClass>(kind: K, objects: readonly ObjectClassModels[K]['live'][]): void {
     const side = sideOf(kind);
-    this.replay(side.event(side.events.created, this.now(), objects));
+    if (side) this.replay(side.event(side.events.created, this.now(), objects));
   }
 
   recordDeleted(kind: ObjectClass, ids: readonly number[]): void {
-    this.replay({ kind: sideOf(kind).events.deleted, at: this.now(), ids });
+    const side = sideOf(kind);
+    if (side) this.replay({ kind: side.events.deleted, at: this.now(), ids });
   }
 
   /** Before a create is sent: only the journal file needs it (see `replay`). */
   recordCreateIntent<K extends ObjectClass>(kind: K, objects: readonly ObjectClassModels[K]['live'][]): void {
     const side = sideOf(kind);
-    this.sink?.(side.event(side.events['create-intent'], this.now(), objects));
+    if (side) this.sink?.(side.event(side.events['create-intent'], this.now(), objects));
   }
 
   /** A create refused outright: its intent must not count as a write on a rerun. */
@@ -106,7 +113,7 @@ export class WriteJournal {
     }
     const decoded = decode(event);
     if (!decoded) return false;
-    const side = sideOf(decoded.kind);
+    const { side } = decoded;
     const created = mapOf(this.created, decoded.kind);
     if (decoded.write === 'create-intent') {
       // A process killed with the create in flight cannot know whether it landed: read back without its
@@ -145,14 +152,17 @@ export class WriteJournal {
     this.forgetExpired();
     const undated = (at: number) => at + (this.ttlMs - this.uncertainMs);
     const events: JournalEvent[] = [];
+    // Only a class with a journal side has remembered writes.
     for (const [kind, created] of this.created) {
       const side = sideOf(kind);
+      if (!side) continue;
       for (const { value, at, uncertain } of created.values()) {
         events.push(uncertain ? side.event(side.events['create-intent'], undated(at), [value]) : side.event(side.events.created, at, [value]));
       }
     }
     for (const [kind, deleted] of this.deleted) {
-      for (const [id, at] of deleted) events.push({ kind: sideOf(kind).events.deleted, at, ids: [id] });
+      const side = sideOf(kind);
+      if (side) for (const [id, at] of deleted) events.push({ kind: side.events.deleted, at, ids: [id] });
     }
     return events.sort((a, b) => a.at - b.at);
   }
@@ -174,7 +184,7 @@ export class WriteJournal {
     const side = sideOf(kind);
     const created = mapOf(this.created, kind);
     const deleted = mapOf(this.deleted, kind);
-    if (created.size === 0 && deleted.size === 0) return listed as Listed[];
+    if (!side || (created.size === 0 && deleted.size === 0)) return listed as Listed[];
     const objects = listed.filter((object) => !deleted.has(object.id));
     const listedKeys = new Set(listed.flatMap((object) => side.listedWriteKey(object) ?? []));
     const sameId = side.sameId;

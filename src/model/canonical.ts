@@ -1,35 +1,12 @@
 /**
- * The canonical form of points and conditions, applied to both sides so that
- * the server's own normalization never shows up as a change: header names
- * upper-cased, `iequal` values lower-cased, `equal` on the HOST header stored
- * as `iequal`, instance ids as strings, path indexes as integers, `absent` with
- * a null value.
+ * The canonical form of conditions, applied to both sides so that the
+ * server's own normalization never shows up as a change: `iequal` values
+ * lower-cased, `equal` on the HOST header stored as `iequal`, instance ids as
+ * strings, `absent` with a null value. A condition's point takes the points'
+ * canonical form (grammar/points.ts).
  */
-import { type Condition, type ConditionType, type Point } from './rule.js';
-
-/** Point elements that take the next element as their argument (the service's full point grammar). */
-export const POINT_ELEMENTS_WITH_ARGUMENT: ReadonlySet<string> = new Set([
-  'hash', 'array', 'json', 'json_obj', 'json_array', 'header', 'cookie', 'get', 'path', 'multipart',
-  'form_urlencoded', 'content_disp', 'response_header', 'xml_pi', 'xml_dtd_entity', 'xml_tag_array', 'xml_tag',
-  'xml_attr', 'xml_comment', 'jwt', 'grpc', 'protobuf', 'viewstate_array', 'viewstate_pair', 'viewstate_triplet',
-  'viewstate_dict', 'viewstate_sparse_array', 'gql_query', 'gql_mutation', 'gql_subscription', 'gql_fragment',
-  'gql_dir', 'gql_spread', 'gql_type', 'gql_var',
-]);
-
-/** Elements whose argument is an integer index. */
-export const INDEXED_ELEMENTS: ReadonlySet<string> = new Set([
-  'path', 'array', 'grpc', 'json_array', 'xml_comment', 'xml_dtd_entity', 'xml_pi', 'xml_tag_array',
-]);
-
-export function canonicalPoint(point: readonly (string | number)[]): Point {
-  const [name, argument, ...rest] = point;
-  if (typeof name !== 'string') return point;
-  const element = name.toLowerCase();
-  if (argument === undefined) return [element];
-  if (element === 'header') return [element, String(argument).toUpperCase(), ...rest];
-  if (INDEXED_ELEMENTS.has(element) && /^\d+$/.test(String(argument))) return [element, Number(argument), ...rest];
-  return [element, argument, ...rest];
-}
+import { canonicalPoint, type Point } from '../grammar/points.js';
+import type { Condition, ConditionType } from './rule.js';
 
 /**
  * The service refuses `equal` on the HOST header and stores it as `iequal`
@@ -51,31 +28,4 @@ export function canonicalCondition(condition: {
   if (type === 'absent') return { point, type, value: null };
   const value = condition.value === null || condition.value === undefined ? null : String(condition.value);
   return { point, type, value: type === 'iequal' && value !== null ? value.toLowerCase() : value };
-}
-
-/**
- * Listings return a rule's points flattened (`["header","HOST","get","q"]`);
- * regroup them: elements that take an argument pair with the next one.
- * Already nested input is accepted as it is.
- */
-export function regroupPoints(flat: readonly unknown[]): Point[] {
-  if (flat.every((element) => Array.isArray(element))) {
-    return (flat as (string | number)[][]).map(canonicalPoint);
-  }
-  const points: Point[] = [];
-  for (let index = 0; index < flat.length; index++) {
-    const element = flat[index];
-    if (Array.isArray(element)) {
-      points.push(canonicalPoint(element as (string | number)[]));
-      continue;
-    }
-    const name = String(element);
-    if (POINT_ELEMENTS_WITH_ARGUMENT.has(name.toLowerCase()) && index + 1 < flat.length) {
-      points.push(canonicalPoint([name, flat[index + 1] as string | number]));
-      index++;
-    } else {
-      points.push(canonicalPoint([name]));
-    }
-  }
-  return points;
 }

@@ -9,7 +9,7 @@
  * pipeline; docs/architecture.md lists the registration points.
  */
 import { InternalError } from '../errors.js';
-import type { ObjectClass } from './object-class.js';
+import type { ObjectClass } from './class-models.js';
 
 export class ClassTable<Entry> {
   private readonly entries: Map<string, Entry>;

@@ -1,5 +1,5 @@
 /** An IP-list entry's changes: values written together by one create, objects removed by one delete per client. */
-import type { DeleteReason } from './change.js';
+import type { DeleteReason } from './delete-reason.js';
 import type { DesiredIpEntry, IpListName, IpRuleType, LiveIpEntry } from './ip.js';
 
 export type IpChange = CreateIp | DeleteIp | AdoptIp;

@@ -1,34 +1,16 @@
 /**
- * The object classes of the model, by the `kind` their changes carry: the one
- * place that names them all. Each class brings its desired and live object,
- * its change, and the field of the state that holds its objects; the state
- * (state.ts), the change union (change.ts) and every layer's class table
- * (policy, live, plan, render, apply, audit, impact, export) are keyed by it,
- * so a class missing from a table fails to compile there.
+ * The model's registry of object classes: the field of the state that holds
+ * each class's objects, and the loops over every class. The classes' models
+ * (class-models.ts) name them all; the state (state.ts), the change union
+ * (change.ts) and every layer's class table (policy, live, plan, render,
+ * apply, audit, impact, export) are keyed by them, so a class missing from a
+ * table fails to compile there.
  */
 import { ClassTable } from './class-table.js';
-import type { DesiredIpEntry, IpEntry, LiveIpEntry } from './ip.js';
-import type { IpChange } from './ip-change.js';
-import type { DesiredRule, LiveRule, Rule } from './rule.js';
-import type { RuleChange } from './rule-change.js';
+import type { ObjectClass, ObjectClassModels } from './class-models.js';
 
-/** What the model holds of one class. */
-export interface ClassModel<Object, Desired extends Object, Live extends Object, Change, Field extends string> {
-  /** What a declared and a listed object share: what code reading either (the impact, the digests) sees. */
-  readonly object: Object;
-  readonly desired: Desired;
-  readonly live: Live;
-  readonly change: Change;
-  /** The field of the desired and live state that lists the class's objects. */
-  readonly field: Field;
-}
-
-export interface ObjectClassModels {
-  readonly rule: ClassModel<Rule, DesiredRule, LiveRule, RuleChange, 'rules'>;
-  readonly ip: ClassModel<IpEntry, DesiredIpEntry, LiveIpEntry, IpChange, 'ipEntries'>;
-}
-
-export type ObjectClass = keyof ObjectClassModels;
+// Named here for every layer; they live below the tables (class-table.ts imports them too).
+export type { ClassModel, ObjectClass, ObjectClassModels } from './class-models.js';
 
 /** Each class's objects on one side, under the class's field. */
 export type ClassObjects<Side extends 'desired' | 'live'> = {

@@ -1,5 +1,5 @@
 /** A rule's changes: one call each (`POST`/`PUT /v3/hint`), deletes batched by the applier. */
-import type { DeleteReason } from './change.js';
+import type { DeleteReason } from './delete-reason.js';
 import type { DesiredRule, LiveRule } from './rule.js';
 
 export type RuleChange = CreateRule | UpdateRule | DeleteRule | AdoptRule;

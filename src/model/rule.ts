@@ -12,15 +12,13 @@ import type { RuleKind } from '../rules/kind.js';
 import { compareStrings } from './compare.js';
 import type { RuleCommonFields } from './rule-common.js';
 import type { Source } from './source.js';
+import type { Point } from '../grammar/points.js';
 
 export const CONDITION_TYPES = ['equal', 'iequal', 'regex', 'absent'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 
-/**
- * One request point: `['header', 'HOST']`, `['path', 0]`, `['instance']`, `['get', 'q']`.
- * Header names are upper-cased; path indexes are integers.
- */
-export type Point = readonly (string | number)[];
+// A rule's points are written in the service's point grammar, below the catalogue this model reads.
+export type { Point } from '../grammar/points.js';
 
 export interface Condition {
   readonly point: Point;

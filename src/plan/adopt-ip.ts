@@ -13,7 +13,7 @@ import type { IpChange, DeleteIp, DeletedIpObject, IpAttributesBefore, CreateIp,
 import { ipGroupKey, ipSlotKey, ipValueKey, LIST_LABELS, poolsOverlap, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { ALL_APPLICATIONS_POOL } from '../model/application.js';
 import { compareStrings } from '../model/compare.js';
-import type { AdoptionInput, Conflict, UnmanagedMatch } from './adopt.js';
+import type { AdoptionInput, Conflict, UnmanagedMatch } from './adoption.js';
 import { sameIpAttributes } from './diff-ip.js';
 import { appendTo } from './append.js';
 

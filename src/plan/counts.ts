@@ -4,8 +4,6 @@
  * countries is three), by what happens to them. API calls are counted apart
  * and always named as calls.
  */
-import { planClassOf } from './classes/index.js';
-import type { Change } from '../model/change.js';
 
 /** What happens to an object, in the order summaries list them. */
 export const OBJECT_ACTIONS = ['create', 'update', 'replace', 'delete', 'adopt'] as const;
@@ -47,22 +45,4 @@ export function donePhrase(counts: ObjectCounts): string {
 /** `5 API calls` / `1 API call`. */
 export function callsPhrase(calls: number): string {
   return `${calls} API call${calls === 1 ? '' : 's'}`;
-}
-
-/**
- * The objects one change touches. A create that replaces owned objects is a
- * `replace` (its old copies are not counted again in `delete`); an IP delete
- * counts the values the object held, less those an earlier create moved out.
- */
-export function changeCounts(change: Change): ObjectCounts {
-  return planClassOf(change).counts(change);
-}
-
-/** The sum over changes, every action of `into` kept (0 where none). */
-export function addCounts<T extends ObjectCounts>(into: T, changes: readonly Change[]): T {
-  const out: Record<string, number> = { ...into } as Record<string, number>;
-  for (const change of changes) {
-    for (const [action, n] of Object.entries(changeCounts(change))) out[action] = (out[action] ?? 0) + n;
-  }
-  return out as T;
 }

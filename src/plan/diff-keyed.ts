@@ -15,10 +15,10 @@
  * - a key declared twice is diffed once, from its first declaration (a
  *   class's policy side reports the second).
  */
-import type { DeleteReason } from '../model/change.js';
+import type { DeleteReason } from '../model/delete-reason.js';
 import type { ObjectClass } from '../model/object-class.js';
 import type { Source } from '../model/source.js';
-import type { Conflict, UnmanagedMatch } from './adopt.js';
+import type { Conflict, UnmanagedMatch } from './adoption.js';
 
 export interface KeyedDiff<D, L, M> {
   /** What makes a declaration and a live object one object, within a client. */

@@ -2,7 +2,7 @@ import { groupByAction, mapAction, onAction } from '../model/by-action.js';
 import type { RuleChange, DeleteRule, CreateRule } from '../model/rule-change.js';
 import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
-import type { Conflict } from './adopt.js';
+import type { Conflict } from './adoption.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
 import { appendTo } from './append.js';
 import { getOrMake } from '../model/maps.js';

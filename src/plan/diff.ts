@@ -3,7 +3,9 @@ import { DEFAULT_OWNER } from '../model/ownership.js';
 import type { LiveRule } from '../model/rule.js';
 import { objectsOf } from '../model/object-class.js';
 import type { DesiredState, LiveState } from '../model/state.js';
-import { adoptUnmanaged, linkMoves, type Conflict, type UnmanagedMatch } from './adopt.js';
+import { adoptUnmanaged, linkMoves } from './adopt.js';
+import type { Conflict, UnmanagedMatch } from './adoption.js';
+import { hasKeyedDiff } from './classes/class.js';
 import { classesInPlanOrder, planClass } from './classes/index.js';
 import { diffKeyed, type KeyedDiffResult } from './diff-keyed.js';
 import { diffIp } from './diff-ip.js';
@@ -81,8 +83,9 @@ export function diff(desired: DesiredState, live: LiveState, options: DiffOption
 /** The diff of each class that pairs its objects by key, not in the cross-class pass above (diff-keyed.ts). */
 function keyedDiffs(desired: DesiredState, live: LiveState, clients: ReadonlySet<number>, owner: string): KeyedDiffResult<Change>[] {
   return classesInPlanOrder().flatMap((kind) => {
-    const keyed = planClass(kind).keyed;
-    if (keyed === undefined) return [];
+    const planSide = planClass(kind);
+    if (!hasKeyedDiff(planSide)) return [];
+    const keyed = planSide.keyed;
     const listed = objectsOf(live, kind).filter((object) => clients.has(keyed.client(object)));
     return [diffKeyed(kind, keyed, objectsOf(desired, kind), listed, owner)];
   });

@@ -1,14 +1,15 @@
 import type { Change } from '../model/change.js';
 import { DEFAULT_IP_API, type IpApiName } from '../model/ip-list-apis.js';
-import type { Conflict, UnmanagedMatch } from './adopt.js';
+import type { Conflict, UnmanagedMatch } from './adoption.js';
 import type { ExportedObject } from '../model/exported.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { kindOf, type LiveRule } from '../model/rule.js';
 import { compareStrings } from '../model/compare.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import { canonicalJson } from './canonical.js';
+import { hasCallCount } from './classes/class.js';
 import { groupByClass, planClass, planClassOf } from './classes/index.js';
-import { addCounts } from './counts.js';
+import { addCounts } from './change-counts.js';
 import { diff } from './diff.js';
 import type { RuleUpdates } from './diff-rules.js';
 import { digestDesired, digestLive } from './digest.js';
@@ -113,7 +114,10 @@ export function hasChanges(plan: { readonly changes: readonly unknown[] }): bool
 /** Calls the changes take: one each, but some classes share calls (a client's rule deletes go in batches). */
 export function apiCalls(changes: readonly Change[], ipApi: IpApiName = DEFAULT_IP_API): number {
   let calls = 0;
-  for (const [kind, group] of groupByClass(changes)) calls += planClass(kind).calls(group, { ipApi });
+  for (const [kind, group] of groupByClass(changes)) {
+    const planSide = planClass(kind);
+    calls += hasCallCount(planSide) ? planSide.calls(group, { ipApi }) : group.length;
+  }
   return calls;
 }
 

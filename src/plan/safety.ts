@@ -2,6 +2,7 @@ import { planClassOf } from './classes/index.js';
 import { impactUnsafe } from './impact-guard.js';
 import type { Change } from '../model/change.js';
 import type { Plan, Safety } from './model.js';
+import type { GuardedDeletes } from './classes/class.js';
 
 /**
  * The guard against a plan that empties the account: a policy directory
@@ -36,13 +37,6 @@ export interface SafetyVerdict {
   /** True when the plan exceeds the limit and only `force` let it through. */
   readonly forced: boolean;
   readonly message: string;
-}
-
-export interface GuardedDeletes {
-  /** Objects the guard counts: deleted as no longer declared, or moved by `--adopt`. */
-  readonly count: number;
-  /** Of those, values `--adopt` moves out of the list that held them. */
-  readonly moves: number;
 }
 
 /** What the plan deletes that the guard counts (see the module comment). */

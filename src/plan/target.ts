@@ -8,6 +8,7 @@
  */
 import type { Change } from '../model/change.js';
 import type { Source } from '../model/source.js';
+import { hasReplacements, hasTarget } from './classes/class.js';
 import { planClassOf } from './classes/index.js';
 import { restrictPlan } from './plan.js';
 import type { Plan } from './model.js';
@@ -36,10 +37,11 @@ export function targetPlan(plan: Plan, targets: Targets): TargetedPlan {
   const needed = new Set<number>();
   for (const change of plan.changes) {
     const objectClass = planClassOf(change);
-    const narrowed = objectClass.declaredBy(change, declared);
+    // A class `--target` cannot narrow is left out of a targeted plan.
+    const narrowed = hasTarget(objectClass) ? objectClass.declaredBy(change, declared) : undefined;
     if (!narrowed) continue;
     kept.set(change, narrowed);
-    for (const id of objectClass.takesOver(narrowed)) needed.add(id);
+    if (hasReplacements(objectClass)) for (const id of objectClass.takesOver(narrowed)) needed.add(id);
   }
   let leftOut = 0;
   const restricted = restrictPlan(plan, (change) => {

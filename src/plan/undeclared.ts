@@ -13,6 +13,7 @@
 import type { Change } from '../model/change.js';
 import type { ExportedObject } from '../model/exported.js';
 import { compareStrings } from '../model/compare.js';
+import { hasUndeclared } from './classes/class.js';
 import { planClassOf } from './classes/index.js';
 import type { PlanUndeclared } from './types.js';
 
@@ -31,6 +32,8 @@ export function undeclaredOf(changes: readonly Change[], files: ReadonlyMap<stri
   const names = new Set<string>();
   for (const change of changes) {
     const objectClass = planClassOf(change);
+    // A class that names no undeclared objects is not counted here; the guard still counts its deletes.
+    if (!hasUndeclared(objectClass)) continue;
     for (const object of objectClass.undeclared(change)) {
       count += 1;
       const file = files.get(key(change.kind, objectClass.client(change), object.id, object.value));

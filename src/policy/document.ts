@@ -17,8 +17,8 @@ export interface PolicyDocument {
   readonly ip_lists?: Partial<Record<'deny' | 'allow' | 'gray', readonly IpEntrySpec[]>>;
 }
 
-export type { PointSpec } from '../model/point-grammar.js';
-import type { PointSpec } from '../model/point-grammar.js';
+export type { PointSpec } from '../grammar/point-grammar.js';
+import type { PointSpec } from '../grammar/point-grammar.js';
 
 /** A rule as written: the common keys, and its kind's own fields by their YAML names. */
 export interface RuleSpec {

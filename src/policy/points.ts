@@ -1,6 +1,6 @@
-/** Point elements in policy files, checked against the grammar in model/point-grammar.ts. */
+/** Point elements in policy files, checked against the grammar in grammar/point-grammar.ts. */
 import type { Point } from '../model/rule.js';
-import { readPoint, type PointKind, type PointSpec } from '../model/point-grammar.js';
+import { readPoint, type PointKind, type PointSpec } from '../grammar/point-grammar.js';
 import type { Reporter } from './reporter.js';
 import type { Path } from './source-map.js';
 

@@ -4,7 +4,7 @@
  * in rules[0]; did you mean `regex`?" on the line of that key.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { didYouMean, closest } from '../model/suggest.js';
+import { didYouMean, closest } from '../grammar/suggest.js';
 import type { SourceMap } from './source-map.js';
 import type { Diagnostic } from '../diagnostic.js';
 

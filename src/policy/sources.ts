@@ -5,7 +5,7 @@
  */
 import { DATACENTERS, PROXY_TYPES } from '../model/ip.js';
 import countries from './data/iso3166-1-alpha2.json' with { type: 'json' };
-import { closest, didYouMean } from '../model/suggest.js';
+import { closest, didYouMean } from '../grammar/suggest.js';
 
 const COUNTRY_NAMES: Readonly<Record<string, string>> = countries;
 

@@ -16,6 +16,7 @@
 import { appliedCreates, createdIds, type ChangeResult } from '../audit/change-result.js';
 import { groupByAction, onAction, type ByAction } from '../model/by-action.js';
 import type { Change } from '../model/change.js';
+import { hasChurnHold } from '../plan/classes/class.js';
 import { planClassOf } from '../plan/classes/index.js';
 import type { ObjectClass } from '../model/object-class.js';
 import { restrictPlan } from '../plan/plan.js';
@@ -64,8 +65,10 @@ export const NO_CHURN: ChurnHistory = { created: new Map(), continuing: new Map(
 
 type Create = Extract<Change, { action: 'create' }>;
 
-function writeKey(change: Create): string {
-  return planClassOf(change).writeKey(change);
+/** What a create writes, as the churn breaker keys it; undefined for a class it does not hold. */
+function writeKey(change: Create): string | undefined {
+  const planSide = planClassOf(change);
+  return hasChurnHold(planSide) ? planSide.writeKey(change) : undefined;
 }
 
 export interface ChurnHeld {
@@ -79,7 +82,10 @@ export interface ChurnHeld {
 
 /** The plan without the writes of held objects; holds any create the last cycles made already. */
 export function holdChurn(history: ChurnHistory, plan: Plan): ChurnHeld {
-  const wanted = new Map(groupByAction(plan.changes)('create').map((change) => [writeKey(change), change]));
+  const wanted = new Map(groupByAction(plan.changes)('create').flatMap((change) => {
+    const key = writeKey(change);
+    return key === undefined ? [] : [[key, change] as const];
+  }));
   // A declaration that changed or no longer needs a create is released.
   const held = new Map([...history.held].filter(([key]) => wanted.has(key)));
   const newlyHeld: HeldObject[] = [];
@@ -108,7 +114,8 @@ export function recordCreates(history: ChurnHistory, results: readonly ChangeRes
   for (const result of appliedCreates(results)) {
     const { change } = result;
     const objectClass = planClassOf(change);
-    const key = writeKey(change);
+    if (!hasChurnHold(objectClass)) continue;
+    const key = objectClass.writeKey(change);
     created.set(key, {
       cycles: (history.continuing.get(key)?.cycles ?? 0) + 1,
       client: objectClass.client(change),
@@ -135,7 +142,10 @@ function withoutHeld(held: ReadonlyMap<string, Held>): (change: Change) => Chang
   }
   const without = (change: Change) => planClassOf(change).without(change, heldIds, heldValues);
   const table: ByAction<Change, Change | undefined> = {
-    create: (change) => (held.has(writeKey(change)) ? undefined : change),
+    create: (change) => {
+      const key = writeKey(change);
+      return key !== undefined && held.has(key) ? undefined : change;
+    },
     // An adoption writes the mark on an object that exists: nothing to re-create, nothing to hold.
     adopt: (change) => change,
     update: without,

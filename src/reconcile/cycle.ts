@@ -9,7 +9,7 @@
  * policy revision (audit/), against the memory of the last converged cycle.
  */
 import { withDeadline } from '../api/deadline.js';
-import type { DeclaredFingerprints } from '../audit/cause.js';
+import type { DeclaredFingerprints } from '../audit/declared-fingerprints.js';
 import type { ConvergedMemory } from '../audit/converged-memory.js';
 import { auditEntry } from '../audit/entry.js';
 import { objectsDone } from '../apply/render-report.js';
@@ -22,7 +22,8 @@ import { loadPolicies } from '../policy/index.js';
 import type { PolicyLoadResult } from '../policy/types.js';
 import { readPauseFile, type Pause } from '../policy/pause.js';
 import { readPolicyRevision, type PolicyRevision } from '../policy/revision.js';
-import { rememberListed, type ListingKey, type ListingSizes } from '../live/listing-sizes.js';
+import type { ListingKey, ListingSizes } from '../live/listing-key.js';
+import { rememberListed } from '../live/listing-sizes.js';
 import { holdChurn, NO_CHURN, recordCreates, type ChurnHeld, type ChurnHistory } from './churn-breaker.js';
 import { MAX_PROBLEMS_KEPT, showPlan, type CycleContext, type CycleOutcome } from './outcome.js';
 import { emptyPolicies, NOTHING_DECLARED, prepare, type Prepared } from './prepare.js';

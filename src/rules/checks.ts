@@ -1,5 +1,5 @@
 /** Rules between the fields of a kind, as data the kind module lists, and checks fields share. */
-import { regexProblem, REGEX_DIALECT } from '../model/regex.js';
+import { regexProblem, REGEX_DIALECT } from '../grammar/regex.js';
 import type { KindCheck } from './kind.js';
 
 /** A text field that holds a regular expression: it must compile. */

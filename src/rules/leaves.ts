@@ -3,9 +3,8 @@
  * (`600`, `10m`, `1h`, `7d`, canonical in seconds) and a point (two-level in
  * YAML as everywhere; on the wire as the service's own client writes it).
  */
-import { canonicalPoint, regroupPoints } from '../model/canonical.js';
-import type { Point } from '../model/rule.js';
-import { readPoint } from '../model/point-grammar.js';
+import { canonicalPoint, regroupPoints, type Point } from '../grammar/points.js';
+import { readPoint } from '../grammar/point-grammar.js';
 import { field, type FieldFactory } from './field.js';
 
 const UNITS = [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const;

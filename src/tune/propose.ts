@@ -4,11 +4,11 @@
  * scope and point; each group gives one `disable_stamp` per stamp, at that
  * point, and a `disable_attack_type` where no stamp can say it (proposedRules).
  */
-import { regroupPoints } from '../model/canonical.js';
+import { regroupPoints } from '../grammar/points.js';
 import { conditionKey, pointKey, type Condition, type Point } from '../model/rule.js';
 import { disableAttackType } from '../rules/kinds/disable-attack-type.js';
 import { disableStamp } from '../rules/kinds/disable-stamp.js';
-import { PATCH_ATTACK_TYPES } from '../rules/vocabulary.js';
+import { PATCH_ATTACK_TYPES } from '../grammar/vocabulary.js';
 import type { Hit } from '../hits/read.js';
 import { hitScope } from './scope.js';
 

@@ -2,11 +2,11 @@
 import { ClassTable } from '../../model/class-table.js';
 import type { ObjectClass } from '../../model/object-class.js';
 import type { Change, ChangeOf } from '../../model/change.js';
-import type { ApplyClass } from './class.js';
+import type { ApplyClass, BuiltInApplyClass } from './class.js';
 import { IP_WRITES } from './ip.js';
 import { RULE_WRITES } from './rules.js';
 
-const BUILT_IN: { readonly [K in ObjectClass]: ApplyClass<ChangeOf<K>> } = {
+const BUILT_IN: { readonly [K in ObjectClass]: BuiltInApplyClass<ChangeOf<K>> } = {
   rule: RULE_WRITES,
   ip: IP_WRITES,
 };

@@ -1,5 +1,5 @@
 /** Another writer's copies of the IP values this run created (see apply/concurrent-copies.ts). */
-import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
+import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../copy-finder.js';
 import { listedIpWriteKey, ipWriteKey } from '../../model/ip-fingerprint.js';
 import type { IpChange, CreateIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';

@@ -4,7 +4,7 @@ import type { IpChange, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
 import { plainIpEntry, type IpListName } from '../../model/ip.js';
 import type { ListingReads } from '../listing-reads.js';
-import type { ListingCheck } from '../settle.js';
+import type { ListingCheck } from '../listing-check.js';
 import { ipListing } from './ip-calls.js';
 
 interface ListExpectations {

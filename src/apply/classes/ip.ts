@@ -5,11 +5,11 @@ import { deletedIdsByList, type IpChange, type DeleteIp } from '../../model/ip-c
 import { onAction } from '../../model/by-action.js';
 import { adoptIp, createIp, deleteIp } from './ip-calls.js';
 import { runChange } from '../run-change.js';
-import type { ApplyClass } from './class.js';
+import type { BuiltInApplyClass } from './class.js';
 import { ipCopyFinder } from './ip-copies.js';
 import { ipListingCheck } from './ip-listing-check.js';
 
-export const IP_WRITES: ApplyClass<IpChange> = {
+export const IP_WRITES: BuiltInApplyClass<IpChange> = {
   write: (change, context) => onAction(change, {
     create: (c) => createIp(c.entries, c.force, context, c.replaces),
     adopt: (c) => adoptIp(c, context),

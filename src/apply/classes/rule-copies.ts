@@ -1,5 +1,5 @@
 /** Another writer's copies of the rules this run created (see apply/concurrent-copies.ts). */
-import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../concurrent-copies.js';
+import type { CopyFinder, CopyOptions, ConcurrentCopy } from '../copy-finder.js';
 import { liveRuleFromHint } from '../../live/normalize-hint.js';
 import { listedRuleWriteKey, ruleWriteKey } from '../../model/rule-fingerprint.js';
 import type { RuleChange, CreateRule } from '../../model/rule-change.js';

@@ -5,7 +5,7 @@ import { plainRule } from '../../model/rule.js';
 import type { RuleChange, AdoptRule, UpdateRule } from '../../model/rule-change.js';
 import { onAction } from '../../model/by-action.js';
 import type { ListingReads } from '../listing-reads.js';
-import type { ListingCheck } from '../settle.js';
+import type { ListingCheck } from '../listing-check.js';
 import { ruleListing } from './rule-calls.js';
 
 interface ClientExpectations {

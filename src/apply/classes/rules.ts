@@ -12,7 +12,7 @@ import type { ChangeResult } from '../../audit/change-result.js';
 import type { Outcome } from '../execute.js';
 import { createRule, deleteRules, updateRule } from './rule-calls.js';
 import { failure, partition, type Indexed } from '../run-change.js';
-import type { ApplyClass } from './class.js';
+import type { BuiltInApplyClass } from './class.js';
 import { ruleCopyFinder } from './rule-copies.js';
 import { ruleListingCheck } from './rule-listing-check.js';
 
@@ -47,7 +47,7 @@ async function sayingTheRight(rule: Rule, write: Promise<Outcome>): Promise<Outc
   }
 }
 
-export const RULE_WRITES: ApplyClass<RuleChange> = {
+export const RULE_WRITES: BuiltInApplyClass<RuleChange> = {
   write: (change, context, referencedId) => sayingTheRight(change.rule, onAction(change, {
     create: (c) => createRule(c, context, referencedId),
     update: (c) => updateRule(c, context, { adopting: false }),

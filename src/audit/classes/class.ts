@@ -1,6 +1,7 @@
 /**
  * One object class as audit sees it: why a write of it is needed (cause.ts
- * explains the two witnesses) and what its audit record lists (entry.ts).
+ * explains the two witnesses) and what its audit record lists (entry.ts); a
+ * small core and the capabilities the class has.
  */
 import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import type { LiveState } from '../../model/state.js';
@@ -8,7 +9,8 @@ import type { Change } from '../../model/change.js';
 import type { Application } from '../../plan/change-document.js';
 import type { Plan } from '../../plan/model.js';
 import type { ChangeResult } from '../change-result.js';
-import type { DeclaredFingerprints, WriteCause } from '../cause.js';
+import type { DeclaredFingerprints } from '../declared-fingerprints.js';
+import type { WriteCause } from '../write-cause.js';
 
 export interface CauseContext {
   readonly plan: Plan;
@@ -40,20 +42,44 @@ export interface Subject {
   readonly col?: number;
 }
 
-export interface AuditClass<C = Change, D = unknown> {
-  /** What the converged memory keeps of a declared object to tell drift from intent later (cause.ts). */
-  declaredKey(object: D): string;
+/** The core every class brings: what a write's audit record says. What it can do beyond is a capability below. */
+export interface AuditClass<C = Change> {
   /** What the change's audit record is about. */
   subject(change: C): Subject;
-  /** Why a create, update or delete is made, from the change and the live state; undefined when it follows another change (see `causeAfter`). */
+  /**
+   * Why a create, update or delete is made, from the change and the live
+   * state; undefined when it follows another change (see `causeAfter`; a class
+   * without it has such a change's cause `unknown`).
+   */
   cause(change: C, context: CauseContext): WriteCause | undefined;
-  /** The second pass: the cause of a change that follows another of the plan (a replaced rule goes for the reason its replacement comes). */
-  causeAfter(change: C, why: readonly (WriteCause | undefined)[], context: CauseContext): WriteCause;
-  /** The fields a replacement changes against the object it replaces; none for other changes. */
-  replacedFields(change: C, live: LiveState): readonly string[];
   /** What the change's audit record lists. */
   listed(change: C, result: ChangeResult): Listed;
 }
+
+/** A class the converged memory remembers, to tell drift from intent later (cause.ts); without, only the owner mark tells. */
+export interface AuditClassWithMemory<C = Change, D = unknown> extends AuditClass<C> {
+  /** What the memory keeps of a declared object. */
+  declaredKey(object: D): string;
+}
+
+/** A class whose changes may follow another of the plan (a replaced rule goes for the reason its replacement comes). */
+export interface AuditClassWithFollowUps<C = Change> extends AuditClass<C> {
+  /** The second pass: the cause of a change `cause` left undefined. */
+  causeAfter(change: C, why: readonly (WriteCause | undefined)[], context: CauseContext): WriteCause;
+}
+
+/** A class whose replacements name the fields they change, against the object they replace. */
+export interface AuditClassWithReplacedFields<C = Change> extends AuditClass<C> {
+  /** Those fields; none for other changes. */
+  replacedFields(change: C, live: LiveState): readonly string[];
+}
+
+/** Every capability: what the built-in classes bring. */
+export type BuiltInAuditClass<C, D> = AuditClassWithMemory<C, D> & AuditClassWithFollowUps<C> & AuditClassWithReplacedFields<C>;
+
+export const hasMemory = <C>(auditClass: AuditClass<C>): auditClass is AuditClassWithMemory<C> => 'declaredKey' in auditClass;
+export const hasFollowUps = <C>(auditClass: AuditClass<C>): auditClass is AuditClassWithFollowUps<C> => 'causeAfter' in auditClass;
+export const hasReplacedFields = <C>(auditClass: AuditClass<C>): auditClass is AuditClassWithReplacedFields<C> => 'replacedFields' in auditClass;
 
 /** Memory alone: was this declared (and converged) last time? */
 export function remembered(declaredThen: (previous: DeclaredFingerprints) => boolean, previous?: DeclaredFingerprints): WriteCause {

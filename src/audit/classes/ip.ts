@@ -3,12 +3,12 @@ import { ipFingerprint, ipWriteKey, uncachedIpWriteKey } from '../../model/ip-fi
 import { planClassOf } from '../../plan/classes/index.js';
 import type { IpChange, CreateIp, AdoptIp } from '../../model/ip-change.js';
 import { onAction } from '../../model/by-action.js';
-import type { WriteCause } from '../cause.js';
+import type { WriteCause } from '../write-cause.js';
 import { firstOf } from '../../plan/classes/ip.js';
 import { plainIpEntry, type IpEntry } from '../../model/ip.js';
 import { unionApplication, poolsApplication } from '../../plan/classes/ip-document.js';
 import { rememberedIpKey } from '../converged-memory.js';
-import { MAX_LISTED, remembered, type AuditClass, type Listed, type Subject } from './class.js';
+import { MAX_LISTED, remembered, type BuiltInAuditClass, type Listed, type Subject } from './class.js';
 
 /** Who and where, by action: what a create or adoption writes names its first line. */
 function declared(change: CreateIp | AdoptIp): Subject {
@@ -25,7 +25,7 @@ function listedValues(change: CreateIp | AdoptIp, ids: readonly number[] | undef
   };
 }
 
-export const IP_AUDIT: AuditClass<IpChange, IpEntry> = {
+export const IP_AUDIT: BuiltInAuditClass<IpChange, IpEntry> = {
   // A SHA-256 per declared value, not kept on the entry: a daemon computes it only when its policy files changed.
   declaredKey: (entry) => rememberedIpKey(uncachedIpWriteKey(entry)),
 

@@ -1,14 +1,16 @@
 /** Why a rule is written, and what its audit record lists. */
+import type { Change } from '../../model/change.js';
 import type { RuleChange } from '../../model/rule-change.js';
 import { onAction, type ByAction } from '../../model/by-action.js';
 import type { DesiredRule } from '../../model/rule.js';
 import type { ChangeResult } from '../change-result.js';
-import type { WriteCause } from '../cause.js';
+import type { WriteCause } from '../write-cause.js';
 import { ruleFingerprint } from '../../model/rule-fingerprint.js';
 import { conditionKey, fieldValues, plainRule, pointKey, sortConditions, type Rule } from '../../model/rule.js';
+import { hasReplacements } from '../../plan/classes/class.js';
 import { planClassOf } from '../../plan/classes/index.js';
 import { ruleApplication } from '../../plan/classes/rule-document.js';
-import { remembered, type AuditClass, type CauseContext, type Subject } from './class.js';
+import { remembered, type BuiltInAuditClass, type CauseContext, type Subject } from './class.js';
 
 /** Who and where, by action: a declared rule names its line; a deleted one the name its mark kept. */
 const SUBJECT: ByAction<RuleChange, Subject> = {
@@ -44,7 +46,7 @@ const LISTED_ID: ByAction<RuleChange, (result: ChangeResult) => number | undefin
   delete: (change) => () => change.rule.id,
 };
 
-export const RULE_AUDIT: AuditClass<RuleChange, DesiredRule> = {
+export const RULE_AUDIT: BuiltInAuditClass<RuleChange, DesiredRule> = {
   declaredKey: (rule) => ruleFingerprint(rule),
 
   subject: (change) => onAction(change, SUBJECT),
@@ -65,7 +67,11 @@ export const RULE_AUDIT: AuditClass<RuleChange, DesiredRule> = {
   causeAfter(change, why, { plan }) {
     // A replaced rule goes for the reason its replacement comes.
     const [id] = planClassOf(change).deletedIds(change);
-    const by = plan.changes.findIndex((c) => c.kind === change.kind && id !== undefined && planClassOf(c).takesOver(c).includes(id));
+    const replaces = (c: Change): boolean => {
+      const planSide = planClassOf(c);
+      return hasReplacements(planSide) && id !== undefined && planSide.takesOver(c).includes(id);
+    };
+    const by = plan.changes.findIndex((c) => c.kind === change.kind && replaces(c));
     return why[by] ?? 'intent';
   },
 

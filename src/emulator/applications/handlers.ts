@@ -10,13 +10,7 @@
  */
 import type { EmulatorCore, Handler } from '../core.js';
 import { optionalCount, requireIdList, requireRecord } from '../validate.js';
-
-export interface ApplicationRecord {
-  id: number;
-  clientid: number;
-  name: string;
-  deleted: boolean;
-}
+import type { ApplicationRecord } from './record.js';
 
 /** The application every account has. */
 export const DEFAULT_APPLICATION = { id: -1, name: 'default' } as const;

@@ -20,10 +20,15 @@ const BUILT_IN: { readonly [K in ObjectClass]: ImpactClass<ChangeOf<K>, ImpactOb
 
 const IMPACT_CLASSES = new ClassTable<ImpactClass<Change, unknown>>('impact side', BUILT_IN);
 
-/** A class's impact side: what its changes would have done to the traffic the hits show. */
+/** A class's impact side: what its changes would have done to the traffic the hits show. A class may go without. */
 export function registerImpactClass<C, O>(kind: string, impactClass: ImpactClass<C, O>): () => void {
   // Sound: the table hands the class only changes and objects of its own `kind`.
   return IMPACT_CLASSES.register(kind, impactClass as unknown as ImpactClass<Change, unknown>);
+}
+
+/** Whether a class has an impact side: a class without one is not evaluated, and its changes say so. */
+export function hasImpactSide(kind: ObjectClass): boolean {
+  return IMPACT_CLASSES.has(kind);
 }
 
 export function impactClass<K extends ObjectClass>(kind: K): ImpactClass<ChangeOf<K>, ImpactObjects[K]> {

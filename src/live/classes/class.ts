@@ -7,7 +7,7 @@
 import type { ServiceApi } from '../../api/service.js';
 import type { Interner } from '../../model/interner.js';
 import type { JournalEvent, JournalWrite } from '../journal-event.js';
-import type { ListingKey } from '../listing-sizes.js';
+import type { ListingKey } from '../listing-key.js';
 import type { PageScheduler, PagingOptions } from '../paging.js';
 
 /** What every listing of a read shares. */
@@ -35,15 +35,29 @@ export interface ClassRead<T> {
   result(): T[];
 }
 
-export interface LiveClass<T, D = unknown> {
+/** The core every class brings: how its listings are read. What it can do beyond is a capability below. */
+export interface LiveClass<T> {
   read(context: ReadContext): ClassRead<T>;
   /** The listings of each client that hold the class (`rules`; `black`, `white`, `gray`), as listing keys name them. */
   readonly listingNames: readonly string[];
-  /** The fewest objects each of the class's listings holds once the account matches `declared` (listing-sizes.ts). */
+}
+
+/** A class that says how full its listings are once the account matches the policies (listing-sizes.ts); without, a read pages them one by one. */
+export interface LiveClassWithListingSizes<T, D = unknown> extends LiveClass<T> {
+  /** The fewest objects each of the class's listings holds once the account matches `declared`. */
   listedAtLeast(declared: readonly D[]): ReadonlyMap<ListingKey, number>;
-  /** How the write journal remembers the class's writes until its listings show them (write-journal.ts). */
+}
+
+/** A class whose writes the write journal remembers until its listings show them (write-journal.ts); without, its listing is read as it is. */
+export interface LiveClassWithJournal<T> extends LiveClass<T> {
   readonly journal: JournalSide<T>;
 }
+
+/** Every capability: what the built-in classes bring. */
+export type BuiltInLiveClass<T, D> = LiveClassWithListingSizes<T, D> & LiveClassWithJournal<T>;
+
+export const hasListingSizes = <T>(reader: LiveClass<T>): reader is LiveClassWithListingSizes<T> => 'listedAtLeast' in reader;
+export const hasJournal = <T>(reader: LiveClass<T>): reader is LiveClassWithJournal<T> => 'journal' in reader;
 
 /**
  * A class's part of the write journal. A create is remembered by what it

@@ -1,11 +1,11 @@
 /** IP-list entries as the live reader reads them: each of a client's three lists, every object split into its values. */
 import { IP_LISTS, ipGroupKey, type DesiredIpEntry, type LiveIpEntry } from '../../model/ip.js';
 import { ipBackendOf } from '../ip-backends/index.js';
-import { listingKey, type ListingKey } from '../listing-sizes.js';
-import type { LiveClass } from './class.js';
+import { listingKey, type ListingKey } from '../listing-key.js';
+import type { BuiltInLiveClass } from './class.js';
 import { IP_JOURNAL } from './ip-journal.js';
 
-export const IP_READER: LiveClass<LiveIpEntry, DesiredIpEntry> = {
+export const IP_READER: BuiltInLiveClass<LiveIpEntry, DesiredIpEntry> = {
   journal: IP_JOURNAL,
   listingNames: IP_LISTS,
   /**

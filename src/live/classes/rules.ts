@@ -1,12 +1,12 @@
 /** Rules as the live reader reads them: every rule of each client, through the one rule listing (rule-listing.ts). */
 import type { DesiredRule, LiveRule } from '../../model/rule.js';
-import { listingKey, type ListingKey } from '../listing-sizes.js';
+import { listingKey, type ListingKey } from '../listing-key.js';
 import { liveRuleFromHint } from '../normalize-hint.js';
 import { listClientRules } from '../rule-listing.js';
-import type { LiveClass } from './class.js';
+import type { BuiltInLiveClass } from './class.js';
 import { RULE_JOURNAL } from './rule-journal.js';
 
-export const RULE_READER: LiveClass<LiveRule, DesiredRule> = {
+export const RULE_READER: BuiltInLiveClass<LiveRule, DesiredRule> = {
   journal: RULE_JOURNAL,
   listingNames: ['rules'],
   // One rule object per rule.

@@ -7,14 +7,14 @@ import type { Change, ChangeOf } from '../../model/change.js';
 import { ClassTable } from '../../model/class-table.js';
 import type { ObjectClass, ObjectClassModels } from '../../model/object-class.js';
 import type { PlanChange } from '../types.js';
-import type { PlanClass } from './class.js';
+import type { BuiltInPlanClass, PlanClass } from './class.js';
 import { IP_ENTRIES } from './ip.js';
 import { RULES } from './rules.js';
 
 export type { PlanClass } from './class.js';
 
 const BUILT_IN: {
-  readonly [K in ObjectClass]: PlanClass<ChangeOf<K>, Extract<PlanChange, { kind: K }>, ObjectClassModels[K]['desired'], ObjectClassModels[K]['live']>
+  readonly [K in ObjectClass]: BuiltInPlanClass<ChangeOf<K>, Extract<PlanChange, { kind: K }>, ObjectClassModels[K]['desired'], ObjectClassModels[K]['live']>
 } = {
   rule: RULES,
   ip: IP_ENTRIES,
@@ -22,7 +22,7 @@ const BUILT_IN: {
 
 const PLAN_CLASSES = new ClassTable<PlanClass>('plan side', BUILT_IN);
 
-/** A class's plan side: how its changes are ordered, counted, encoded and diffed (its `keyed` diff). */
+/** A class's plan side: how its changes are ordered, counted and encoded, and the capabilities it has (its `keyed` diff, say). */
 export function registerPlanClass<M, C, D, L>(kind: string, planClass: PlanClass<M, C, D, L>): () => void {
   // Sound: the table hands the class only changes and objects of its own `kind`.
   return PLAN_CLASSES.register(kind, planClass as unknown as PlanClass);

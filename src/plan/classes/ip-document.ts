@@ -1,5 +1,5 @@
 /** An IP entry's changes as the plan document carries them: the object a call writes or deletes, with its values. */
-import type { DeleteReason } from '../../model/change.js';
+import type { DeleteReason } from '../../model/delete-reason.js';
 import type { IpEntry, IpListName, IpRuleType, LiveIpEntry } from '../../model/ip.js';
 import { applicationOf } from '../application.js';
 import type { Application, PlanChangeBase } from '../change-document.js';

@@ -6,13 +6,12 @@ import type { IpEntry, LiveIpEntry } from '../../model/ip.js';
 import { ipCreateCalls, type IpApiName } from '../../model/ip-list-apis.js';
 import { IP_DIGEST } from './ip-digest.js';
 import type { ObjectCounts } from '../counts.js';
-import type { GuardedDeletes } from '../safety.js';
 import type { Source } from '../../model/source.js';
 import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/ip-fingerprint.js';
 import { unionApplication, poolsApplication, toPlanIpObject } from './ip-document.js';
 import type { PlanDeleteIp, PlanIpBefore, PlanIpChange, PlanSource } from './ip-document.js';
-import type { PlanClass, UndeclaredObject } from './class.js';
+import type { BuiltInPlanClass, GuardedDeletes, UndeclaredObject } from './class.js';
 
 /** What a create or an adoption writes, as the plan carries it. */
 function written(change: CreateIp | AdoptIp) {
@@ -102,9 +101,8 @@ function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entrie
 
 const NO_OBJECTS: readonly UndeclaredObject[] = [];
 
-export const IP_ENTRIES: PlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
-  // Recognition and adoption diff the rules and the IP entries together (diff.ts).
-  keyed: undefined,
+// No keyed diff: recognition and adoption diff the rules and the IP entries together (diff.ts).
+export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
   digest: IP_DIGEST,
   order: 1,
   noun: 'IP object',

@@ -1,5 +1,5 @@
 /** A rule's changes as the plan document carries them: the full canonical rule, old beside new. */
-import type { DeleteReason } from '../../model/change.js';
+import type { DeleteReason } from '../../model/delete-reason.js';
 import { apiTypeOfRule, fieldValues, sortConditions, type ConditionType, type Point, type Rule } from '../../model/rule.js';
 import { applicationOf } from '../application.js';
 import type { FieldValue } from '../../rules/field.js';

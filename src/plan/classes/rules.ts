@@ -6,7 +6,7 @@ import { nestedKeys } from '../changed-keys.js';
 import { ruleWriteKey } from '../../model/rule-fingerprint.js';
 import { ruleApplication, toPlanRule } from './rule-document.js';
 import type { PlanRuleChange } from './rule-document.js';
-import type { PlanClass, UndeclaredObject } from './class.js';
+import type { BuiltInPlanClass, UndeclaredObject } from './class.js';
 import { RULE_DIGEST } from './rule-digest.js';
 import type { LiveRule, Rule } from '../../model/rule.js';
 
@@ -80,9 +80,8 @@ const NONE: readonly number[] = [];
 
 const NO_OBJECTS: readonly UndeclaredObject[] = [];
 
-export const RULES: PlanClass<RuleChange, PlanRuleChange, Rule, LiveRule> = {
-  // Recognition and adoption diff the rules and the IP entries together (diff.ts).
-  keyed: undefined,
+// No keyed diff: recognition and adoption diff the rules and the IP entries together (diff.ts).
+export const RULES: BuiltInPlanClass<RuleChange, PlanRuleChange, Rule, LiveRule> = {
   digest: RULE_DIGEST,
   order: 0,
   noun: 'rule',

@@ -2,7 +2,8 @@ import { annotation, escapeData } from '../../github-commands.js';
 import { groupByAction } from '../../model/by-action.js';
 import type { ObjectAction } from '../counts.js';
 import type { PlanDocument } from '../types.js';
-import { changeBlocks, type ChangeBlock } from './blocks.js';
+import { changeBlocks } from './blocks.js';
+import type { ChangeBlock } from './change-block.js';
 import { undeclaredPhrase } from './layout.js';
 import { renderMarkdown } from './markdown.js';
 

@@ -8,7 +8,7 @@
 import { escapeMarkdown, markdownText } from '../../outside-text.js';
 import type { PlanBody, PlanImpact } from '../types.js';
 import type { ChangeImpact, ImpactPath, ImpactEffect } from '../change-document.js';
-import type { ChangeBlock } from './blocks.js';
+import type { ChangeBlock } from './change-block.js';
 
 /** The paths a line names. */
 const PATHS_SHOWN = 3;

@@ -6,7 +6,7 @@
 import { planClass } from '../classes/index.js';
 import { callsPhrase, planPhrase } from '../counts.js';
 import type { PlanBody } from '../types.js';
-import type { ChangeBlock } from './blocks.js';
+import type { ChangeBlock } from './change-block.js';
 
 export const NO_CHANGES = 'No changes. The account matches the policies.';
 /** The closing line when nothing is to be done yet the account holds what the policies no longer declare. */

@@ -1,6 +1,6 @@
 import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
-import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
+import { PATCH_ATTACK_TYPES } from '../../grammar/vocabulary.js';
 
 const fields = {
   attack: oneOf(PATCH_ATTACK_TYPES, { api: 'attack_type', required: true, example: 'sqli', description: 'The attack type to stop detecting at the point (`any`: all of them).' }),

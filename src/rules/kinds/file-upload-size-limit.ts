@@ -1,6 +1,6 @@
 import { int, oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
-import { SIZE_UNITS } from '../vocabulary.js';
+import { SIZE_UNITS } from '../../grammar/vocabulary.js';
 
 const fields = {
   size: int({ min: 1, required: true, example: 10, description: 'The largest size allowed.' }),

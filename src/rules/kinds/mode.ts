@@ -1,6 +1,6 @@
 import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
-import { FILTERING_MODES } from '../vocabulary.js';
+import { FILTERING_MODES } from '../../grammar/vocabulary.js';
 
 const fields = {
   mode: oneOf(FILTERING_MODES, { required: true, example: 'block', description: 'Filtering mode: `default` (the node\'s own), `off`, `monitoring`, `safe_blocking` or `block`.' }),

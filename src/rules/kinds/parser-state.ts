@@ -1,6 +1,6 @@
 import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
-import { PARSERS } from '../vocabulary.js';
+import { PARSERS } from '../../grammar/vocabulary.js';
 
 const fields = {
   parser: oneOf(PARSERS, { required: true, example: 'base64', description: 'The parser to switch.' }),

@@ -1,7 +1,7 @@
 import { compilesAsRegex } from '../checks.js';
 import { bool, oneOf, text } from '../field.js';
 import { defineRuleKind } from '../kind.js';
-import { REGEX_ATTACK_TYPES } from '../vocabulary.js';
+import { REGEX_ATTACK_TYPES } from '../../grammar/vocabulary.js';
 
 const fields = {
   regex: text({

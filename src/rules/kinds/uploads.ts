@@ -1,6 +1,6 @@
 import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
-import { UPLOAD_FILE_TYPES } from '../vocabulary.js';
+import { UPLOAD_FILE_TYPES } from '../../grammar/vocabulary.js';
 
 const fields = {
   file_type: oneOf(UPLOAD_FILE_TYPES, { required: true, example: 'images', description: 'What the uploaded files are: `docs`, `html`, `images`, `music` or `video`.' }),

@@ -1,6 +1,6 @@
 import { oneOf } from '../field.js';
 import { defineRuleKind } from '../kind.js';
-import { PATCH_ATTACK_TYPES } from '../vocabulary.js';
+import { PATCH_ATTACK_TYPES } from '../../grammar/vocabulary.js';
 
 const fields = {
   attack: oneOf(PATCH_ATTACK_TYPES, {

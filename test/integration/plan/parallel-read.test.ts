@@ -15,7 +15,7 @@ import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../../src/ap
 
 import { minimumListingCalls } from '../../../src/live/paging.js';
 import { NEVER_EXPIRES } from '../../../src/model/ip.js';
-import type { ListingKey } from '../../../src/live/listing-sizes.js';
+import type { ListingKey } from '../../../src/live/listing-key.js';
 import { loadDesired, prepare } from '../../../src/reconcile/prepare.js';
 import { TEST_TOKEN, useTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { runSettings } from '../../../src/reconcile/settings.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../../src/api/service.js';
 import { readLiveState } from '../../../src/live/read.js';
-import { listingKey, type ListingSizes } from '../../../src/live/listing-sizes.js';
+import { listingKey, type ListingSizes } from '../../../src/live/listing-key.js';
 import { IP_LISTS } from '../../../src/model/ip.js';
 import { TEST_TOKEN, useTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 

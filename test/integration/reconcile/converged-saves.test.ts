@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
-import type { DeclaredFingerprints } from '../../../src/audit/cause.js';
+import type { DeclaredFingerprints } from '../../../src/audit/declared-fingerprints.js';
 import { openConvergedMemory, type ConvergedMemory } from '../../../src/audit/converged-memory.js';
 import { WriteJournal } from '../../../src/live/write-journal.js';
 import { silentLogger } from '../../../src/log.js';

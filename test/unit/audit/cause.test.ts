@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { declaredFingerprints, explainChanges, type DeclaredFingerprints } from '../../../src/audit/cause.js';
+import { declaredFingerprints, explainChanges } from '../../../src/audit/cause.js';
+import type { DeclaredFingerprints } from '../../../src/audit/declared-fingerprints.js';
 import { ipFingerprint } from '../../../src/model/ip-fingerprint.js';
 import { ruleFingerprint } from '../../../src/model/rule-fingerprint.js';
 import type { LiveState, DesiredState } from '../../../src/model/state.js';

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandTree, completionScript, type CompletedCommand } from '../../../src/commands/completion.js';
-import { COMMAND_NAMES } from '../../../src/commands/index.js';
+import { COMMAND_NAMES, registerCommands } from '../../../src/commands/index.js';
 
 let commands: CompletedCommand[];
 let dir: string;
 beforeAll(async () => {
-  commands = await commandTree();
+  commands = await commandTree((program) => registerCommands(program, ['node', 'rampart']));
   dir = await mkdtemp(join(tmpdir(), 'rampart-completion-'));
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));

@@ -2,7 +2,8 @@ import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXPORT_HEADER, type ExportFile } from '../../../src/export/types.js';
+import type { ExportFile } from '../../../src/export/export-file.js';
+import { EXPORT_HEADER } from '../../../src/export/types.js';
 import { writeExport } from '../../../src/export/write.js';
 import { UsageError } from '../../../src/errors.js';
 

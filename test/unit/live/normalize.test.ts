@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { liveRuleFromHint } from '../../../src/live/normalize-hint.js';
 import { Interner } from '../../../src/model/interner.js';
 import { liveEntriesFromIpRule } from '../../../src/live/ip-backends/v4-records.js';
-import { regroupPoints } from '../../../src/model/canonical.js';
+import { regroupPoints } from '../../../src/grammar/points.js';
 import { parseCidr, cidrsOverlap } from '../../../src/model/cidr.js';
 import { NEVER_EXPIRES } from '../../../src/model/ip.js';
 import type { DesiredState } from '../../../src/model/state.js';

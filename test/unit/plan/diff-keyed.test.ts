@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeleteReason } from '../../../src/model/change.js';
+import type { DeleteReason } from '../../../src/model/delete-reason.js';
 import type { ObjectClass } from '../../../src/model/object-class.js';
 import { diffKeyed, type KeyedDiff } from '../../../src/plan/diff-keyed.js';
 

@@ -7,26 +7,28 @@
  * The compiler does not know it: where its objects and changes meet code
  * typed for the built-in classes, `pipeline` says so once.
  */
-import type { ApplyClass } from '../../../src/apply/classes/class.js';
+import type { ApplyClass, BuiltInApplyClass } from '../../../src/apply/classes/class.js';
 import { registerApplyClass } from '../../../src/apply/classes/index.js';
-import type { ConcurrentCopy, CopyFinder } from '../../../src/apply/concurrent-copies.js';
+import type { ConcurrentCopy, CopyFinder } from '../../../src/apply/copy-finder.js';
 import type { Outcome } from '../../../src/apply/execute.js';
 import { runChange, type Indexed } from '../../../src/apply/run-change.js';
-import type { ListingCheck } from '../../../src/apply/settle.js';
-import { type AuditClass, remembered } from '../../../src/audit/classes/class.js';
+import type { ListingCheck } from '../../../src/apply/listing-check.js';
+import { type AuditClass, type BuiltInAuditClass, remembered } from '../../../src/audit/classes/class.js';
 import { registerAuditClass } from '../../../src/audit/classes/index.js';
 import type { ChangeResult } from '../../../src/audit/change-result.js';
-import type { LiveClass } from '../../../src/live/classes/class.js';
+import type { BuiltInLiveClass, LiveClass } from '../../../src/live/classes/class.js';
 import { registerLiveClass } from '../../../src/live/classes/index.js';
-import { listingKey, type ListingKey } from '../../../src/live/listing-sizes.js';
-import type { Change, DeleteReason } from '../../../src/model/change.js';
+import { listingKey, type ListingKey } from '../../../src/live/listing-key.js';
+import type { Change } from '../../../src/model/change.js';
+import type { DeleteReason } from '../../../src/model/delete-reason.js';
 import { registerObjectClass, type ObjectClass, type ObjectClassModels } from '../../../src/model/object-class.js';
 import type { Source } from '../../../src/model/source.js';
-import type { PlanClass } from '../../../src/plan/classes/class.js';
+import type { BuiltInPlanClass, PlanClassWithKeyedDiff } from '../../../src/plan/classes/class.js';
 import { registerPlanClass } from '../../../src/plan/classes/index.js';
 import type { KeyedDiff } from '../../../src/plan/diff-keyed.js';
 import { compareAttributes } from '../../../src/plan/render/attributes.js';
-import { registerClassBlocks, type ChangeBlock } from '../../../src/plan/render/blocks.js';
+import { registerClassBlocks } from '../../../src/plan/render/blocks.js';
+import type { ChangeBlock } from '../../../src/plan/render/change-block.js';
 
 export const BANNER = 'banner';
 /** Where the desired and the live state hold banners. */
@@ -147,7 +149,8 @@ const KEYED: KeyedDiff<DesiredBanner, LiveBanner, BannerChange> = {
   delete: (live, reason) => ({ kind: BANNER, action: 'delete', live, reason }),
 };
 
-const PLAN: PlanClass<BannerChange, PlanBannerChange, DesiredBanner, LiveBanner> = {
+/** The banner's plan side: the core, and the keyed diff without which a class no cross-class pass reads is not diffed. */
+const PLAN_CORE: PlanClassWithKeyedDiff<BannerChange, PlanBannerChange, DesiredBanner, LiveBanner> = {
   keyed: KEYED,
   digest: {
     label: BANNERS,
@@ -180,18 +183,23 @@ const PLAN: PlanClass<BannerChange, PlanBannerChange, DesiredBanner, LiveBanner>
   },
   counts: (change) => ({ [change.action]: 1 }),
   guarded: (change) => ({ count: change.action === 'delete' && change.reason === 'not-declared' ? 1 : 0, moves: 0 }),
-  undeclared: (change) => (change.action === 'delete' && change.reason === 'not-declared' ? [{ id: change.live.id, name: change.live.name }] : []),
-  calls: (changes) => changes.length,
   describe: (change) => (change.action === 'delete'
     ? `delete banner ${change.live.name} #${change.live.id} of client ${change.live.client}`
     : `${change.action} banner ${change.banner.name} (${where(change.banner.source)})`),
+  deletedIds: (change) => (change.action === 'delete' ? [change.live.id] : []),
+  without: (change, heldIds) => (change.action !== 'create' && heldIds.has(change.live.id) ? undefined : change),
+};
+
+/** With the capabilities the built-in classes have too: the undeclared list, call counts, replacements, `--target`, the churn breaker. */
+const PLAN: typeof PLAN_CORE & BuiltInPlanClass<BannerChange, PlanBannerChange, DesiredBanner, LiveBanner> = {
+  ...PLAN_CORE,
+  undeclared: (change) => (change.action === 'delete' && change.reason === 'not-declared' ? [{ id: change.live.id, name: change.live.name }] : []),
+  calls: (changes) => changes.length,
   takesOver: () => [],
   deletesFirst: () => [],
-  deletedIds: (change) => (change.action === 'delete' ? [change.live.id] : []),
   declaredBy: (change, declared) => (change.action !== 'delete' && declared(change.banner.source) ? change : undefined),
   writeKey: (change) => `${BANNER}|${clientOf(change)}|${nameOf(change)}`,
   writtenValues: () => [],
-  without: (change, heldIds) => (change.action !== 'create' && heldIds.has(change.live.id) ? undefined : change),
 };
 
 const SIGNS = { create: '+', update: '~', delete: '-' } as const;
@@ -214,8 +222,8 @@ function blocks(changes: readonly PlanBannerChange[]): ChangeBlock[] {
   }));
 }
 
-/** The banners' writes, against their own service (the context's ServiceApi is the built-in classes'). */
-function applySide(service: BannerService): ApplyClass<BannerChange> {
+/** The banners' writes, against their own service (the context's ServiceApi is the built-in classes'): the apply core. */
+function applyCore(service: BannerService): ApplyClass<BannerChange> {
   return {
     async write(change, context): Promise<Outcome> {
       if (change.action === 'create') {
@@ -247,6 +255,13 @@ function applySide(service: BannerService): ApplyClass<BannerChange> {
         });
       }
     },
+  };
+}
+
+/** With the capabilities the built-in classes have too: references, the settle wait's listing check, the copy finder. */
+function applySide(service: BannerService): BuiltInApplyClass<BannerChange> {
+  return {
+    ...applyCore(service),
     waitsFor: () => undefined,
     referencedId: () => undefined,
     listingCheck: () => listingCheck(service),
@@ -276,23 +291,10 @@ function listingCheck(service: BannerService): ListingCheck<BannerChange> {
 /** What a write made, as its journal entry and the listing's mark both tell it. */
 const writeKey = (banner: Pick<LiveBanner, 'client' | 'name' | 'text'>): string => `${banner.client}|${banner.name}|${banner.text}`;
 
-function liveSide(service: BannerService): LiveClass<LiveBanner, DesiredBanner> {
+/** The banners' listing, read as the built-in classes' are: the live core. */
+function liveCore(service: BannerService): LiveClass<LiveBanner> {
   return {
     listingNames: [BANNERS],
-    listedAtLeast(declared) {
-      const sizes = new Map<ListingKey, number>();
-      for (const banner of declared) sizes.set(listingKey(banner.client, BANNERS), (sizes.get(listingKey(banner.client, BANNERS)) ?? 0) + 1);
-      return sizes;
-    },
-    journal: {
-      events: { 'created': 'banner-created', 'create-intent': 'banner-create-intent', 'deleted': 'banner-deleted' },
-      event: (kind, at, objects) => ({ kind, at, banners: objects }),
-      objects: (event) => event.banners as LiveBanner[],
-      writeKey,
-      listedWriteKey: (banner) => (banner.owner !== undefined ? writeKey(banner) : undefined),
-      // A banner is written whole under its id: listed otherwise, it is the version before the write.
-      sameId: () => 'older',
-    },
     read(context) {
       const read: LiveBanner[] = [];
       return {
@@ -307,39 +309,72 @@ function liveSide(service: BannerService): LiveClass<LiveBanner, DesiredBanner> 
   };
 }
 
+/** With the capabilities the built-in classes have too: the listing sizes, the write journal. */
+function liveSide(service: BannerService): BuiltInLiveClass<LiveBanner, DesiredBanner> {
+  return {
+    ...liveCore(service),
+    listedAtLeast(declared) {
+      const sizes = new Map<ListingKey, number>();
+      for (const banner of declared) sizes.set(listingKey(banner.client, BANNERS), (sizes.get(listingKey(banner.client, BANNERS)) ?? 0) + 1);
+      return sizes;
+    },
+    journal: {
+      events: { 'created': 'banner-created', 'create-intent': 'banner-create-intent', 'deleted': 'banner-deleted' },
+      event: (kind, at, objects) => ({ kind, at, banners: objects }),
+      objects: (event) => event.banners as LiveBanner[],
+      writeKey,
+      listedWriteKey: (banner) => (banner.owner !== undefined ? writeKey(banner) : undefined),
+      // A banner is written whole under its id: listed otherwise, it is the version before the write.
+      sameId: () => 'older',
+    },
+  };
+}
+
 const declaredKey = (banner: Pick<DesiredBanner, 'client' | 'name' | 'text'>): string => `${banner.client}|${banner.name}|${banner.text}`;
 
-const AUDIT: AuditClass<BannerChange, DesiredBanner> = {
-  declaredKey,
+/** What a banner's audit record says: the audit core. Without the converged memory, a create's or an update's cause cannot be told. */
+const AUDIT_CORE: AuditClass<BannerChange> = {
   subject: (change) => ({
     client: clientOf(change),
     application: 'all',
     name: nameOf(change),
     ...(change.action !== 'delete' ? { file: change.banner.source.file, line: change.banner.source.line, col: change.banner.source.col } : {}),
   }),
+  cause: (change) => (change.action === 'delete' ? (change.reason === 'duplicate' ? 'drift' : 'intent') : 'unknown'),
+  listed: (change, result) => ({ id: change.action === 'delete' ? change.live.id : result.id ?? -1 }),
+};
+
+/** With the capabilities the built-in classes have too: the converged memory, follow-ups, replaced fields. */
+const AUDIT: BuiltInAuditClass<BannerChange, DesiredBanner> = {
+  ...AUDIT_CORE,
+  declaredKey,
   cause(change, context) {
-    if (change.action === 'delete') return change.reason === 'duplicate' ? 'drift' : 'intent';
+    if (change.action === 'delete') return AUDIT_CORE.cause(change, context);
     // Declared as it is the last time the account converged: the account moved away from it (drift); else the policies did (intent).
     return remembered((previous) => previous.keys[pipeline.kind].has(declaredKey(change.banner)), context.previous);
   },
   causeAfter: () => 'intent',
   replacedFields: () => [],
-  listed: (change, result) => ({ id: change.action === 'delete' ? change.live.id : result.id ?? -1 }),
 };
 
 /**
  * The banner's registration points, in the order they are made: each a
  * function of src/ that adds one layer's side to that layer's table. The
- * returned function takes them all out again.
+ * returned function takes them all out again. `core`: each side with the
+ * core alone (the plan's with the keyed diff it is diffed by), no capability.
  */
-export function registerBanners(service: BannerService): { readonly points: readonly string[]; readonly unregister: () => void } {
+export function registerBanners(service: BannerService, sides: 'every capability' | 'core' = 'every capability'): {
+  readonly points: readonly string[];
+  readonly unregister: () => void;
+} {
+  const core = sides === 'core';
   const registered: [string, () => void][] = [
     ['model: registerObjectClass', registerObjectClass(BANNER, BANNERS)],
-    ['live: registerLiveClass', registerLiveClass(BANNER, liveSide(service))],
-    ['plan: registerPlanClass', registerPlanClass(BANNER, PLAN)],
+    ['live: registerLiveClass', registerLiveClass(BANNER, core ? liveCore(service) : liveSide(service))],
+    ['plan: registerPlanClass', registerPlanClass(BANNER, core ? PLAN_CORE : PLAN)],
     ['render: registerClassBlocks', registerClassBlocks(BANNER, blocks)],
-    ['apply: registerApplyClass', registerApplyClass(BANNER, applySide(service))],
-    ['audit: registerAuditClass', registerAuditClass(BANNER, AUDIT)],
+    ['apply: registerApplyClass', registerApplyClass(BANNER, core ? applyCore(service) : applySide(service))],
+    ['audit: registerAuditClass', registerAuditClass(BANNER, core ? AUDIT_CORE : AUDIT)],
   ];
   return {
     points: registered.map(([point]) => point),

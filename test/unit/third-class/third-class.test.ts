@@ -6,14 +6,17 @@
  * counts, safety, digests, the document and its checksum), the text a
  * reviewer reads, the apply (writes, deletes, the settle wait, the write
  * journal), the audit (each write's cause, the converged memory) and a
- * daemon cycle. The test names the registration points it needed.
+ * daemon cycle. The test names the registration points it needed. Then the
+ * banner again with only the core of each side: each layer passes over the
+ * capabilities it does not implement.
  */
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ServiceApi } from '../../../src/api/service.js';
-import type { DeclaredFingerprints } from '../../../src/audit/cause.js';
-import { desiredListingSizes, listingKey, type ListingKey } from '../../../src/live/listing-sizes.js';
+import type { DeclaredFingerprints } from '../../../src/audit/declared-fingerprints.js';
+import { listingKey, type ListingKey } from '../../../src/live/listing-key.js';
+import { desiredListingSizes } from '../../../src/live/listing-sizes.js';
 import { WriteJournal } from '../../../src/live/write-journal.js';
 import { createLogger } from '../../../src/log.js';
 import type { DesiredState } from '../../../src/model/state.js';
@@ -21,6 +24,9 @@ import { registeredClasses } from '../../../src/model/object-class.js';
 import { classesInPlanOrder } from '../../../src/plan/classes/index.js';
 import { encodePlan, encodePlanBody, hasChanges, renderMarkdown, renderText } from '../../../src/plan/index.js';
 import { loadPolicies } from '../../../src/policy/index.js';
+import { selectObjects } from '../../../src/export/select.js';
+import { evaluateChanges } from '../../../src/impact/evaluate.js';
+import { RequestIndex } from '../../../src/impact/requests.js';
 import { loadDesired, prepare, type Prepared } from '../../../src/reconcile/prepare.js';
 import { reconcile, type Reconciled } from '../../../src/reconcile/reconcile.js';
 import { FIRST_CYCLE, runCycle, type CycleMemory } from '../../../src/reconcile/cycle.js';
@@ -37,78 +43,87 @@ const declared = (texts: Record<string, string>): DesiredBanner[] => Object.entr
   client: CLIENT, name, text, source: { file: 'banners.yaml', line: i + 1, col: 3, name },
 }));
 
-describe('a third object class, registered from test code', () => {
-  let emulator: TestEmulator;
+/** An emulated account with the policy files and a banner service, the banner registered with `sides`; and the pipeline's steps over them. */
+function bannerAccount(sides: Parameters<typeof registerBanners>[1]) {
+  const account = {
+    emulator: undefined as unknown as TestEmulator,
+    api: undefined as unknown as ServiceApi,
+    policies: undefined as unknown as PolicyDir,
+    service: new BannerService(),
+    registration: undefined as unknown as ReturnType<typeof registerBanners>,
+    banners: [] as DesiredBanner[],
+    written: [] as Record<string, unknown>[],
+  };
   let http: ApiClient;
-  let api: ServiceApi;
-  let policies: PolicyDir;
-  let service: BannerService;
-  let registration: ReturnType<typeof registerBanners>;
-  let banners: DesiredBanner[];
-  const written: Record<string, unknown>[] = [];
   const logger = createLogger({
     format: 'json',
     level: 'info',
     destination: new Writable({ write(line: Buffer, _encoding, done) {
       const record = JSON.parse(line.toString()) as Record<string, unknown>;
-      if (record.msg === 'write') written.push(record);
+      if (record.msg === 'write') account.written.push(record);
       done();
     } }),
   });
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
-    api = new ServiceApi(http);
-    policies = await policyDir({ 'shop.yaml': SHOP });
-    service = new BannerService();
-    registration = registerBanners(service);
+    account.emulator = await startTestEmulator();
+    http = new ApiClient({ baseUrl: account.emulator.url, credentials: { token: TEST_TOKEN } });
+    account.api = new ServiceApi(http);
+    account.policies = await policyDir({ 'shop.yaml': SHOP });
+    account.registration = registerBanners(account.service, sides);
   });
 
   afterAll(async () => {
     // The suite's workers share one module graph: the tables must be as they were.
-    registration.unregister();
+    account.registration.unregister();
     expect([registeredClasses(), classesInPlanOrder()]).toEqual([['rule', 'ip'], ['rule', 'ip']]);
     await http.close();
-    await emulator.close();
-    await policies.cleanup();
+    await account.emulator.close();
+    await account.policies.cleanup();
   });
 
   afterEach(() => {
-    written.length = 0;
+    account.written.length = 0;
   });
 
   const plan = async (journal?: WriteJournal, onListed?: (key: ListingKey, objects: number) => void): Promise<Prepared> => {
     const policy = await loadDesired({
-      policies: policies.dir,
+      policies: account.policies.dir,
       load: async (dir) => {
         const loaded = await loadPolicies(dir);
-        const desired = loaded.desired && { ...loaded.desired, [BANNERS]: banners } as DesiredState;
+        const desired = loaded.desired && { ...loaded.desired, [BANNERS]: account.banners } as DesiredState;
         return { ...loaded, ...(desired ? { desired } : {}) };
       },
     });
-    return prepare({ policies: policies.dir, policy, api, settings: runSettings(), ...(journal ? { journal } : {}), ...(onListed ? { onListed } : {}) });
+    return prepare({ policies: account.policies.dir, policy, api: account.api, settings: runSettings(), ...(journal ? { journal } : {}), ...(onListed ? { onListed } : {}) });
   };
 
   const apply = (prepared: Prepared, converged?: DeclaredFingerprints, journal?: WriteJournal): Promise<Reconciled> => reconcile({
     plan: prepared.plan,
     desired: prepared.desired,
     // What the declarations are: the files', and the banners' the test adds to them.
-    digest: `${prepared.policy.digest ?? ''}|${JSON.stringify(banners)}`,
+    digest: `${prepared.policy.digest ?? ''}|${JSON.stringify(account.banners)}`,
     live: prepared.live,
     ...(converged ? { converged: async () => converged } : {}),
     // With a journal, the listing is left to lag: the journal stands in for it.
     settings: { ...runSettings(), settleTimeoutMs: journal ? 0 : 5_000 },
     ...(journal ? { journal } : {}),
-    api,
+    api: account.api,
     logger,
     nextStep: 'run apply again',
   });
 
+  return { account, logger, plan, apply };
+}
+
+describe('a third object class, registered from test code', () => {
+  const { account, logger, plan, apply } = bannerAccount('every capability');
+  const { written } = account;
+
   let converged: DeclaredFingerprints | undefined;
 
   it('needs one registration point per layer it passes through, and no edit elsewhere in src/', () => {
-    expect(registration.points).toEqual([
+    expect(account.registration.points).toEqual([
       'model: registerObjectClass',
       'live: registerLiveClass',
       'plan: registerPlanClass',
@@ -119,9 +134,9 @@ describe('a third object class, registered from test code', () => {
   });
 
   it('plans, renders, applies and audits a banner beside an IP entry', async () => {
-    service.seed({ client: CLIENT, name: 'maintenance', text: 'Back soon' });
-    service.seed({ client: CLIENT, name: 'old-promo', text: 'Sale!', owner: 'rampart' });
-    banners = declared({ blocked: 'Access denied', maintenance: 'Back soon' });
+    account.service.seed({ client: CLIENT, name: 'maintenance', text: 'Back soon' });
+    account.service.seed({ client: CLIENT, name: 'old-promo', text: 'Sale!', owner: 'rampart' });
+    account.banners = declared({ blocked: 'Access denied', maintenance: 'Back soon' });
 
     const listed = new Map<string, number>();
     const prepared = await plan(undefined, (key, objects) => listed.set(key, objects));
@@ -153,8 +168,8 @@ describe('a third object class, registered from test code', () => {
     expect(outcome.result).toBe('applied');
     if (outcome.result !== 'applied') return;
     expect(outcome.report.settled).toBe(true);
-    expect(service.all().map((b) => `${b.name}|${b.text}|${b.owner ?? '-'}`).sort()).toEqual(['blocked|Access denied|rampart', 'maintenance|Back soon|-']);
-    expect(emulator.control.state().ipObjects.map((o) => [o.record.clientid, o.record.list, o.record.subnet])).toEqual([[CLIENT, 'black', '203.0.113.9/32']]);
+    expect(account.service.all().map((b) => `${b.name}|${b.text}|${b.owner ?? '-'}`).sort()).toEqual(['blocked|Access denied|rampart', 'maintenance|Back soon|-']);
+    expect(account.emulator.control.state().ipObjects.map((o) => [o.record.clientid, o.record.list, o.record.subnet])).toEqual([[CLIENT, 'black', '203.0.113.9/32']]);
     expect(written.filter((w) => w.kind === BANNER).map((w) => [w.action, w.name, w.cause, w.status])).toEqual([
       ['create', 'blocked', 'unknown', 'applied'],
       ['delete', 'old-promo', 'intent', 'applied'],
@@ -172,9 +187,9 @@ describe('a third object class, registered from test code', () => {
   it('tells drift from intent through the converged memory, and the digests see the class', async () => {
     const before = await plan();
     // Someone edits our banner by hand: the policies did not change, so the fix is drift.
-    const ours = service.all().find((b) => b.name === 'blocked');
+    const ours = account.service.all().find((b) => b.name === 'blocked');
     if (!ours) throw new Error('the banner was not created');
-    await service.update(ours.id, 'hacked');
+    await account.service.update(ours.id, 'hacked');
     const drifted = await plan();
     expect(drifted.plan.liveDigest()).not.toBe(before.plan.liveDigest());
     expect(drifted.plan.desiredDigest()).toBe(before.plan.desiredDigest());
@@ -185,39 +200,39 @@ describe('a third object class, registered from test code', () => {
 
     // The policies change the text: intent.
     written.length = 0;
-    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon' });
+    account.banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon' });
     const edited = await plan();
     expect(edited.plan.desiredDigest()).not.toBe(before.plan.desiredDigest());
     expect((await apply(edited, converged)).result).toBe('applied');
     expect(written.map((w) => [w.action, w.kind, w.cause])).toEqual([['update', BANNER, 'intent']]);
-    expect(service.all().find((b) => b.name === 'blocked')?.text).toBe('Access denied (code 42)');
+    expect(account.service.all().find((b) => b.name === 'blocked')?.text).toBe('Access denied (code 42)');
   });
 
   it('remembers its writes in the journal while its listing lags: no duplicate create', async () => {
-    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon', welcome: 'Hello' });
+    account.banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon', welcome: 'Hello' });
     const journal = new WriteJournal();
     const events: string[] = [];
     journal.sink = (event) => events.push(event.kind);
-    service.lag();
+    account.service.lag();
     expect((await apply(await plan(journal), converged, journal)).result).toBe('applied');
     expect(events).toEqual(['banner-created']);
     // The listing does not show the banner yet: without the journal the plan would make it again.
     expect((await plan()).plan.changes.map((c) => c.action)).toEqual(['create']);
     expect(hasChanges((await plan(journal)).plan)).toBe(false);
     expect(journal.events().map((e) => e.kind)).toEqual(['banner-created']);
-    service.catchUp();
+    account.service.catchUp();
     expect(hasChanges((await plan(journal)).plan)).toBe(false);
     expect(journal.size).toBe(0);
-    expect(service.all().filter((b) => b.name === 'welcome')).toHaveLength(1);
+    expect(account.service.all().filter((b) => b.name === 'welcome')).toHaveLength(1);
   });
 
   it('runs in a daemon cycle too: the journal, the churn breaker and the listing memory take it', async () => {
-    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon', welcome: 'Hello', faq: 'See /faq' });
-    const loaded = await loadPolicies(policies.dir);
-    const snapshot = { policy: { ...loaded, desired: { ...loaded.desired, [BANNERS]: banners } as DesiredState, digest: 'with-faq' } };
+    account.banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Back soon', welcome: 'Hello', faq: 'See /faq' });
+    const loaded = await loadPolicies(account.policies.dir);
+    const snapshot = { policy: { ...loaded, desired: { ...loaded.desired, [BANNERS]: account.banners } as DesiredState, digest: 'with-faq' } };
     const journal = new WriteJournal();
     const cycle = (memory: CycleMemory) => runCycle({
-      settings: { policies: policies.dir, api, settings: { ...runSettings(), settleTimeoutMs: 5_000 }, journal },
+      settings: { policies: account.policies.dir, api: account.api, settings: { ...runSettings(), settleTimeoutMs: 5_000 }, journal },
       context: { cycleId: '1-a', reasons: ['resync'], signal: new AbortController().signal, logger },
       snapshot,
     }, memory);
@@ -231,9 +246,46 @@ describe('a third object class, registered from test code', () => {
   });
 
   it('never writes what it does not own: an unmanaged banner that differs blocks its declaration', async () => {
-    banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Closed for good' });
-    const calls = service.calls.length;
+    account.banners = declared({ blocked: 'Access denied (code 42)', maintenance: 'Closed for good' });
+    const calls = account.service.calls.length;
     await expect(plan()).rejects.toThrow(/banners\.yaml:2:3: banner maintenance \(client 10042\): an unmanaged banner #1 holds this declaration's key/);
-    expect(service.calls.slice(calls).every((call) => call.startsWith('GET '))).toBe(true);
+    expect(account.service.calls.slice(calls).every((call) => call.startsWith('GET '))).toBe(true);
+  });
+});
+
+describe('a third object class with only the core of each side', () => {
+  const { account, plan, apply } = bannerAccount('core');
+
+  it('plans, renders, applies and audits a banner; each layer passes over the capabilities it lacks', async () => {
+    account.service.seed({ client: CLIENT, name: 'old-promo', text: 'Sale!', owner: 'rampart' });
+    account.banners = declared({ blocked: 'Access denied' });
+    const prepared = await plan();
+    const { plan: made } = prepared;
+    // No listing sizes: its listing is read without a size promised.
+    expect(desiredListingSizes(prepared.desired).get(listingKey(CLIENT, BANNERS))).toBe(0);
+    expect(made.changes.map((c) => `${c.action} ${c.kind}`)).toEqual(['create ip', 'create banner', 'delete banner']);
+    // The mass-delete guard counts its delete (the core); the plan names no undeclared banner (a capability).
+    expect(made.safety.ownedCount).toBe(1);
+    expect(encodePlan(made).undeclared).toBeUndefined();
+    expect(renderText(encodePlanBody(made))).toContain('- banner old-promo #');
+    // No impact side: its changes are not evaluated, and say so.
+    const impacts = evaluateChanges({ changes: made.changes, live: prepared.live, seen: new RequestIndex(), experimental: new RequestIndex() });
+    expect(made.changes.filter((c) => (c.kind as string) === BANNER).map((c) => impacts.get(c)?.evaluable)).toEqual([false, false]);
+
+    const outcome = await apply(prepared);
+    expect(outcome.result).toBe('applied');
+    if (outcome.result !== 'applied') return;
+    // No listing check: apply does not wait for the banners' listing.
+    expect(outcome.report.settled).toBe(true);
+    // No converged memory: a create's cause cannot be told.
+    expect(account.written.filter((w) => w.kind === BANNER).map((w) => [w.action, w.name, w.cause, w.status])).toEqual([
+      ['create', 'blocked', 'unknown', 'applied'],
+      ['delete', 'old-promo', 'intent', 'applied'],
+    ]);
+    const converged = await plan();
+    expect(hasChanges(converged.plan)).toBe(false);
+    // No export side: an export leaves its objects out, as no policy file can hold them.
+    const exported = selectObjects(converged.live, { client: CLIENT, owner: 'rampart', excludeOwned: false, now: 0 });
+    expect(exported.skipped.filter((s) => (s.kind as string) === BANNER).map((s) => s.reason)).toEqual(['unmappable']);
   });
 });

@@ -1,11 +1,11 @@
 /** Plan blocks of IP changes: values grouped per client, application, list, type and attributes. */
 import { onActionGroups, type ByActionGroup } from '../../../model/by-action.js';
-import type { DeleteReason } from '../../../model/change.js';
+import type { DeleteReason } from '../../../model/delete-reason.js';
 import type { PlanIpChange, PlanAdoptIp, PlanDeleteIp, PlanCreateIp, PlanIpBefore, PlanIpObject } from '../../classes/ip-document.js';
 import type { ChangeImpact } from '../../change-document.js';
 import { combinedImpact } from '../impact.js';
 import { compareAttributes, NONE } from '../attributes.js';
-import { ids, type ChangeBlock, type SourceLine } from '../blocks.js';
+import { ids, type ChangeBlock, type SourceLine } from '../change-block.js';
 import { LIST_LABELS, NEVER_EXPIRES } from '../../../model/ip.js';
 import { groupBy } from '../group.js';
 

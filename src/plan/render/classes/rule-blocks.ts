@@ -5,7 +5,7 @@ import { formatCondition, formatPoint } from '../../../model/rule-rewrites.js';
 import type { FieldValue } from '../../../rules/field.js';
 import { isKindName, ruleKind } from '../../../rules/registry.js';
 import { compareAttributes, NONE } from '../attributes.js';
-import { ids, type ChangeBlock } from '../blocks.js';
+import { ids, type ChangeBlock } from '../change-block.js';
 
 function ruleTitle(name: string | undefined, id: number | undefined, rule: PlanRule): string {
   const parts = ['rule', ...(name !== undefined ? [name] : []), ...(id !== undefined ? [`#${id}`] : [])];

@@ -1,7 +1,7 @@
 /** "Did you mean ...?" for misspelt keys and values. */
 import type * as Levenshtein from 'fastest-levenshtein';
 import { requireCommonJs } from '../commonjs.js';
-import { VALUE_ALIASES } from '../rules/vocabulary.js';
+import { VALUE_ALIASES } from './vocabulary.js';
 
 const { distance } = requireCommonJs('fastest-levenshtein') as typeof Levenshtein;
 

@@ -1,7 +1,7 @@
 /** "Did you mean": the service's name for what people call a value first, then the nearest spelling. */
 import { describe, expect, it } from 'vitest';
-import { didYouMean } from '../../../src/model/suggest.js';
-import { PATCH_ATTACK_TYPES } from '../../../src/rules/vocabulary.js';
+import { didYouMean } from '../../../src/grammar/suggest.js';
+import { PATCH_ATTACK_TYPES } from '../../../src/grammar/vocabulary.js';
 
 describe('didYouMean', () => {
   it.each([

@@ -1,11 +1,10 @@
 /**
  * Point grammar: which element names exist, which take an argument and of
  * what kind. Arguments pair with their element exactly as the live reader
- * regroups the server's flat points (canonical.ts), so a point written
+ * regroups the server's flat points (points.ts), so a point written
  * here reads back the same. Policy validation and nested rule fields both read points here.
  */
-import { canonicalPoint, INDEXED_ELEMENTS, POINT_ELEMENTS_WITH_ARGUMENT } from './canonical.js';
-import type { Point } from './rule.js';
+import { canonicalPoint, INDEXED_ELEMENTS, POINT_ELEMENTS_WITH_ARGUMENT, type Point } from './points.js';
 import { didYouMean } from './suggest.js';
 
 /** A point element as written in a policy file: `[header, HOST]`, `[path, 0]`, `[post]`. */
