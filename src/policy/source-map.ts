@@ -53,14 +53,9 @@ export class SourceMap {
   constructor(
     private readonly locate: Locate = () => START,
     /** Offset of the document's top-level value; -1 when there is none. */
-    private readonly rootAt = -1,
+    protected readonly rootAt = -1,
     private readonly root?: Spots,
   ) {}
-
-  /** The entries of the document's top-level value; a subclass may read them from elsewhere. */
-  protected rootCursor(): SpotsCursor | undefined {
-    return this.root && spotsCursor(this.root);
-  }
 
   /** Position of the value at `ptr`, or of its nearest known ancestor. */
   value(ptr: string): Position {
@@ -74,14 +69,21 @@ export class SourceMap {
 
   at(path: Path): Position {
     let found = this.rootAt;
-    let cursor = this.rootCursor();
+    let spots = this.root;
     for (const part of path) {
-      const entry = cursor?.entry(part);
-      if (!entry) break;
-      if (entry.valueAt >= 0) found = entry.valueAt;
-      cursor = entry.children;
+      if (!spots) break;
+      const index = entryIndex(spots, part);
+      if (index < 0) break;
+      const offset = spots.valueAt[index] ?? -1;
+      if (offset >= 0) found = offset;
+      spots = spots.children?.[index];
     }
-    return found >= 0 ? this.locate(found) : START;
+    return this.position(found);
+  }
+
+  /** The line and column of a source offset; the document's start for none (-1). */
+  protected position(offset: number): Position {
+    return offset >= 0 ? this.locate(offset) : START;
   }
 
   /** Where a declaration at `path` comes from, for the objects compiled from it; named by its path unless `name` is given. */
@@ -91,11 +93,18 @@ export class SourceMap {
   }
 
   keyAt(path: Path): Position {
-    let cursor = this.rootCursor();
-    for (let i = 0; i < path.length - 1 && cursor; i++) cursor = cursor.entry(path[i] as string | number)?.children;
+    let spots = this.root;
+    for (let i = 0; i < path.length - 1 && spots; i++) {
+      const index = entryIndex(spots, path[i] as string | number);
+      spots = index < 0 ? undefined : spots.children?.[index];
+    }
     const last = path[path.length - 1];
-    const offset = last === undefined ? -1 : (cursor?.entry(last)?.keyAt ?? -1);
-    return offset >= 0 ? this.locate(offset) : this.at(path);
+    if (spots?.keys && last !== undefined) {
+      const index = entryIndex(spots, last);
+      const offset = index < 0 ? -1 : (spots.keyAt?.[index] ?? -1);
+      if (offset >= 0) return this.locate(offset);
+    }
+    return this.at(path);
   }
 }
 
@@ -106,39 +115,23 @@ export function pathLabel(path: Path): string {
   return out;
 }
 
-/**
- * One collection's entries, as a lookup walks them, however they are kept:
- * built spots (a full parse), or a tape read in place (spots-tape.ts).
- */
-export interface SpotsCursor {
-  /** The entry `part` names: a key of a mapping (the last one, as in the data), an index of a sequence. */
-  entry(part: string | number): SpotsEntry | undefined;
-}
-
-export interface SpotsEntry {
-  /** Where the entry's value starts; -1 where none was recorded. */
-  readonly valueAt: number;
-  /** Where the entry's key starts; -1 for a sequence's item or where none was recorded. */
-  readonly keyAt: number;
-  /** The value's own entries, when it is a collection. */
-  readonly children: SpotsCursor | undefined;
-}
-
 /** The index `part` names in a sequence of `count` items, or -1. */
 export function sequenceIndex(part: string | number, count: number): number {
   const index = typeof part === 'number' ? part : /^(0|[1-9]\d*)$/.test(part) ? Number(part) : -1;
   return Number.isInteger(index) && index >= 0 && index < count ? index : -1;
 }
 
-function spotsCursor(spots: Spots): SpotsCursor {
-  return {
-    entry(part) {
-      const index = spots.keys ? spots.keys.lastIndexOf(String(part)) : sequenceIndex(part, spots.valueAt.length);
-      if (index < 0) return undefined;
-      const children = spots.children?.[index];
-      return { valueAt: spots.valueAt[index] ?? -1, keyAt: spots.keyAt?.[index] ?? -1, children: children && spotsCursor(children) };
-    },
-  };
+/** Which entry `part` names: a key of a mapping (the last one, as in the data), an index of a sequence. */
+function entryIndex(spots: Spots, part: string | number): number {
+  return spots.keys ? spots.keys.lastIndexOf(String(part)) : sequenceIndex(part, spots.valueAt.length);
+}
+
+/** Source offsets read from somewhere other than built spots (spots-tape.ts); -1 where none is known. */
+export interface SpotsOffsets {
+  /** Where the value at `path` starts, or its nearest known ancestor's; `rootAt` when none is. */
+  valueAt(path: Path, rootAt: number): number;
+  /** Where the key naming the value at `path` starts. */
+  keyAt(path: Path): number;
 }
 
 /**
@@ -154,12 +147,17 @@ export class DeferredSourceMap extends SourceMap {
   /** The parent path of the last source made: the values of one IP-list entry come one after another and share it. */
   private lastParent: Path | undefined;
 
-  constructor(locate: Locate, rootAt: number, private readonly tape: { root(): SpotsCursor | undefined }) {
+  constructor(locate: Locate, rootAt: number, private readonly tape: SpotsOffsets) {
     super(locate, rootAt);
   }
 
-  protected override rootCursor(): SpotsCursor | undefined {
-    return this.tape.root();
+  override at(path: Path): Position {
+    return this.position(this.tape.valueAt(path, this.rootAt));
+  }
+
+  override keyAt(path: Path): Position {
+    const offset = this.tape.keyAt(path);
+    return offset >= 0 ? this.position(offset) : this.at(path);
   }
 
   /** A source whose line and column (and name, when it is the path's) are found when first read. */

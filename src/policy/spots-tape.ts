@@ -14,7 +14,7 @@
  * once.
  */
 import { ownCopy } from '../model/own-copy.js';
-import { sequenceIndex, type SpotsCursor, type SpotsEntry } from './source-map.js';
+import { sequenceIndex, type Path, type SpotsOffsets } from './source-map.js';
 
 /** The slots; a tape is nothing else. */
 export type SpotsTape = Int32Array;
@@ -100,43 +100,59 @@ const INDEXED_ENTRIES = 16;
  * are kept once walked (4 bytes an entry, only for collections a lookup went
  * through).
  */
-export class TapeReader {
+export class TapeReader implements SpotsOffsets {
   private readonly starts = new Map<number, Int32Array>();
   private readonly ends = new Map<number, number>();
 
   constructor(private readonly tape: SpotsTape) {}
 
-  /** The entries of the document's top-level value; undefined for a document that is no collection. */
-  root(): SpotsCursor | undefined {
-    return this.tape.length === 0 ? undefined : this.cursor(0);
+  valueAt(path: Path, rootAt: number): number {
+    let found = rootAt;
+    let header = this.tape.length === 0 ? -1 : 0;
+    for (const part of path) {
+      if (header < 0) break;
+      const slot = this.entrySlot(header, part);
+      if (slot < 0) break;
+      const valueSlot = this.isMapping(header) ? slot + 2 : slot;
+      const value = this.tape[valueSlot] as number;
+      if (value >> 1 >= 0) found = value >> 1;
+      header = value & 1 ? valueSlot + 1 : -1;
+    }
+    return found;
   }
 
-  private cursor(header: number): SpotsCursor {
-    return { entry: (part) => this.entry(header, part) };
+  keyAt(path: Path): number {
+    if (path.length === 0) return -1;
+    let header = this.tape.length === 0 ? -1 : 0;
+    for (let i = 0; i < path.length - 1 && header >= 0; i++) {
+      const slot = this.entrySlot(header, path[i] as string | number);
+      if (slot < 0) return -1;
+      const valueSlot = this.isMapping(header) ? slot + 2 : slot;
+      header = (this.tape[valueSlot] as number) & 1 ? valueSlot + 1 : -1;
+    }
+    if (header < 0 || !this.isMapping(header)) return -1;
+    const slot = this.entrySlot(header, path[path.length - 1] as string | number);
+    return slot < 0 ? -1 : (this.tape[slot + 1] as number);
   }
 
-  private entry(header: number, part: string | number): SpotsEntry | undefined {
+  private isMapping(header: number): boolean {
+    return ((this.tape[header] as number) & 1) === 1;
+  }
+
+  /** The slot of the entry `part` names in the collection at `header` (the last of a key, as in the data), or -1. */
+  private entrySlot(header: number, part: string | number): number {
     const head = this.tape[header] as number;
     const count = head >> 1;
-    const mapping = (head & 1) === 1;
-    let slot: number | undefined;
-    if (mapping) {
-      // The last entry of that key, as in the data.
+    if (head & 1) {
       const number = KEY_NAMES.known(String(part));
-      if (number === undefined) return undefined;
+      if (number === undefined) return -1;
+      let slot = -1;
       for (let i = 0, at = header + 1; i < count; i++, at = this.after(at, true)) if (this.tape[at] === number) slot = at;
-    } else {
-      const index = sequenceIndex(part, count);
-      if (index >= 0) slot = count > INDEXED_ENTRIES ? this.entryStarts(header, count)[index] : this.walk(header + 1, index, false);
+      return slot;
     }
-    if (slot === undefined) return undefined;
-    const valueSlot = mapping ? slot + 2 : slot;
-    const value = this.tape[valueSlot] as number;
-    return {
-      valueAt: value >> 1,
-      keyAt: mapping ? (this.tape[slot + 1] as number) : -1,
-      children: value & 1 ? this.cursor(valueSlot + 1) : undefined,
-    };
+    const index = sequenceIndex(part, count);
+    if (index < 0) return -1;
+    return count > INDEXED_ENTRIES ? (this.entryStarts(header, count)[index] as number) : this.walk(header + 1, index, false);
   }
 
   private entryStarts(header: number, count: number): Int32Array {
