@@ -44,7 +44,7 @@ export async function readHitWindow(
   let to = read.window.to;
   // The ids handed over at the oldest second seen: the next slice reads that second again.
   let second = Number.POSITIVE_INFINITY;
-  let atSecond = new Set<string>();
+  const atSecond = new Set<string>();
   for (;;) {
     const full = { ...standardHitFilter({ from: read.window.from, to }, read), ...filter };
     const seenBefore = atSecond;
@@ -71,7 +71,8 @@ export async function readHitWindow(
         if (hit.time === to && seenBefore.has(id)) continue;
         if (hit.time !== second) {
           second = hit.time;
-          atSecond = new Set();
+          // Emptied, not replaced (a set per second was one per hit): past `to`, this slice no longer asks `seenBefore`, the same set.
+          atSecond.clear();
         }
         atSecond.add(id);
         if (++handed > maxHits) throw stop(`the window holds more than ${maxHits.toLocaleString('en-US')} hits, the most one read keeps: narrow --impact-window`);

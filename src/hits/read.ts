@@ -174,12 +174,20 @@ export interface ListedHit {
 /** The record, if it carries what every reader needs; a protocol error naming the route otherwise. */
 export function checkedHit(record: unknown): ListedHit {
   const r = (record ?? {}) as Record<string, unknown>;
-  const pair = (value: unknown): value is [string, string] => Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string' || typeof v === 'number');
   const ok = pair(r.id) && pair(r.attackid) && typeof r.type === 'string' && typeof r.request_id === 'string'
     && Array.isArray(r.point) && typeof r.domain === 'string' && typeof r.path === 'string' && typeof r.time === 'number'
     && (r.stamps === undefined || r.stamps === null || (Array.isArray(r.stamps) && r.stamps.every((s) => Number.isInteger(s))));
   if (!ok) throw new ApiProtocolError(`${HIT_ROUTE} listed a hit without its id, type, request, point, host, path or time`, { route: HIT_ROUTE, body: record });
   return r as unknown as ListedHit;
+}
+
+/** An `[index, id]` pair. */
+function pair(value: unknown): value is [string, string] {
+  return Array.isArray(value) && value.length === 2 && isKeyPart(value[0]) && isKeyPart(value[1]);
+}
+
+function isKeyPart(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'number';
 }
 
 /** The application a hit names: 0 when it names none. */
@@ -194,8 +202,25 @@ export function hitRegexIds(hit: ListedHit): number[] {
 
 /** What the service knew of a hit's source: its country (upper-cased), proxy type (a Tor exit reads as `TOR`) and datacenter. */
 export function hitSource(hit: ListedHit): { country?: string; proxyType?: string; datacenter?: string } {
-  const country = typeof hit.remote_country === 'string' && hit.remote_country !== '' ? hit.remote_country.toUpperCase() : undefined;
-  return { ...(country ? { country } : {}), ...sourceKind(hit) };
+  const country = hitCountry(hit);
+  const proxyType = hitProxyType(hit);
+  const datacenter = hitDatacenter(hit);
+  return { ...(country ? { country } : {}), ...(proxyType ? { proxyType } : {}), ...(datacenter ? { datacenter } : {}) };
+}
+
+/** The source's country, upper-cased, when the service knew it. */
+export function hitCountry(hit: ListedHit): string | undefined {
+  return typeof hit.remote_country === 'string' && hit.remote_country !== '' ? hit.remote_country.toUpperCase() : undefined;
+}
+
+/** The source's proxy type, as the IP lists name it (a Tor exit reads as `TOR`), when the service knew it. */
+export function hitProxyType(hit: ListedHit): string | undefined {
+  return typeof hit.proxy_type === 'string' && hit.proxy_type !== '' ? hit.proxy_type.toUpperCase() : hit.tor === true ? 'TOR' : undefined;
+}
+
+/** The source's datacenter, lower-cased, when the service knew it. */
+export function hitDatacenter(hit: ListedHit): string | undefined {
+  return typeof hit.datacenter === 'string' && hit.datacenter !== '' ? hit.datacenter.toLowerCase() : undefined;
 }
 
 function hitOf(record: unknown, client: number): Hit {
@@ -218,11 +243,4 @@ function hitOf(record: unknown, client: number): Hit {
     ...hitSource(r),
     regexIds: hitRegexIds(r),
   };
-}
-
-/** The proxy type (a Tor exit reads as `TOR`, as the IP lists name it) and datacenter of a hit's source. */
-function sourceKind(r: ListedHit): { proxyType?: string; datacenter?: string } {
-  const proxy = typeof r.proxy_type === 'string' && r.proxy_type !== '' ? r.proxy_type.toUpperCase() : r.tor === true ? 'TOR' : undefined;
-  const datacenter = typeof r.datacenter === 'string' && r.datacenter !== '' ? r.datacenter.toLowerCase() : undefined;
-  return { ...(proxy ? { proxyType: proxy } : {}), ...(datacenter ? { datacenter } : {}) };
 }

@@ -9,7 +9,7 @@
  * a hit's payload is kept only when a regex change will test it.
  */
 import { InternalError } from '../errors.js';
-import { hitApplication, hitRegexIds, hitSource, type ListedHit } from '../hits/read.js';
+import { hitApplication, hitCountry, hitDatacenter, hitProxyType, hitRegexIds, type ListedHit } from '../hits/read.js';
 import { cidrBounds, parseCidr } from '../model/cidr.js';
 import { splitPath, type RequestPath } from '../model/request-path.js';
 import type { Condition } from '../model/rule.js';
@@ -28,6 +28,23 @@ export interface EvidenceHit {
   readonly value?: string;
 }
 
+/**
+ * Where a request went: its application, host and path, one object for every
+ * request of the same three (a few thousand for 100k requests), with the keys
+ * the index files it under.
+ */
+export interface RequestPlace {
+  readonly application: number;
+  /** The `Host` header (the hit's `domain`). */
+  readonly host: string;
+  readonly path: RequestPath | undefined;
+  /** The path as recorded (`/api/search`), for the top paths. */
+  readonly rawPath: string;
+  /** The application and the host as the index keys them (text, lower-cased). */
+  readonly applicationKey: string;
+  readonly hostKey: string;
+}
+
 /** A request as its hits recorded it. */
 export class SeenRequest implements RecordedRequest {
   ip: string | undefined;
@@ -41,15 +58,25 @@ export class SeenRequest implements RecordedRequest {
   /** Its hits; a request of one hit shares its list with every other such request (the index's `add`). */
   hits: readonly EvidenceHit[] = NO_HITS;
 
-  constructor(
-    readonly id: string,
-    readonly application: number,
-    /** The `Host` header (the hit's `domain`). */
-    readonly host: string,
-    readonly path: RequestPath | undefined,
-    /** The path as recorded (`/api/search`), for the top paths. */
-    readonly rawPath: string,
-  ) {}
+  constructor(readonly id: string, readonly place: RequestPlace) {}
+
+  get application(): number {
+    return this.place.application;
+  }
+
+  /** The `Host` header (the hit's `domain`). */
+  get host(): string {
+    return this.place.host;
+  }
+
+  get path(): RequestPath | undefined {
+    return this.place.path;
+  }
+
+  /** The path as recorded (`/api/search`), for the top paths. */
+  get rawPath(): string {
+    return this.place.rawPath;
+  }
 }
 
 const NO_HITS: readonly EvidenceHit[] = Object.freeze([]);
@@ -62,46 +89,68 @@ const NO_NUMBERS: readonly number[] = Object.freeze([]);
 export class ClientRequests {
   /** By request id, while hits are added (`RequestIndex.finish` lets it go). */
   byId = new Map<string, SeenRequest>();
-  /** Application (or ANY) → host (or ANY) → the requests, and by the last segment of their path. */
+  /** Every request, in the order its first hit came. */
+  private readonly every: SeenRequest[] = [];
+  /**
+   * Application → host → its requests, and by the last segment of their
+   * path: each request is filed once, under its own application and host.
+   * The wider slots (every application of a host, every host of an
+   * application) are built from `every` when a scope first asks for one.
+   */
   private readonly bySlot = new Map<string, Map<string, Slot>>();
+  private readonly wide = new Map<string, Slot>();
   private readonly bySource = new Map<string, SeenRequest[]>();
   private numbered: readonly NumberedAddress[] | undefined;
 
-  /** A new request, under its application and host as the index keys them (text, lower-cased). */
-  add(request: SeenRequest, application: string, host: string): void {
+  /** A new request, under its application and host as the index keys them. */
+  add(request: SeenRequest): void {
+    const { applicationKey, hostKey } = request.place;
     this.byId.set(request.id, request);
-    for (const app of [application, ANY]) {
-      let hosts = this.bySlot.get(app);
-      if (!hosts) this.bySlot.set(app, hosts = new Map());
-      for (const key of [host, ANY]) {
-        let slot = hosts.get(key);
-        if (!slot) hosts.set(key, slot = { all: [], byName: new Map() });
-        slot.all.push(request);
-        // The last segment too, where a scope names it with its host (a URL's page): most scopes do, and it narrows to a few requests.
-        if (key !== ANY && request.path) push(slot.byName, request.path.name, request);
-      }
-    }
+    this.every.push(request);
+    let hosts = this.bySlot.get(applicationKey);
+    if (!hosts) this.bySlot.set(applicationKey, hosts = new Map());
+    let slot = hosts.get(hostKey);
+    if (!slot) hosts.set(hostKey, slot = { all: [], byName: new Map() });
+    slot.all.push(request);
+    // The last segment too, where a scope names it with its host (a URL's page): most scopes do, and it narrows to a few requests.
+    if (request.path) push(slot.byName, request.path.name, request);
+    if (this.wide.size > 0) this.wide.clear();
   }
-
   /** Index a request by its source once its first hit named it. */
   addSource(key: string, request: SeenRequest): void {
     push(this.bySource, key, request);
     this.numbered = undefined;
   }
 
-  /** Every request of the client: the slot of every application and every host. */
+  /** Every request of the client. */
   get all(): readonly SeenRequest[] {
-    return this.bySlot.get(ANY)?.get(ANY)?.all ?? [];
+    return this.every;
   }
 
   /** The requests a scope can select: narrowed by its application and host where it names them exactly. */
   candidates(conditions: readonly Condition[]): readonly SeenRequest[] {
-    const instance = conditions.find((c) => c.point[0] === 'instance' && c.type === 'equal')?.value;
-    const host = conditions.find((c) => c.point[0] === 'header' && (c.type === 'equal' || c.type === 'iequal'))?.value;
+    const instance = conditions.find((c) => c.point[0] === 'instance' && c.type === 'equal')?.value ?? undefined;
+    const host = conditions.find((c) => c.point[0] === 'header' && (c.type === 'equal' || c.type === 'iequal'))?.value?.toLowerCase();
     const name = conditions.find((c) => c.point[0] === 'action_name' && c.type === 'equal')?.value;
-    const slot = this.bySlot.get(instance ?? ANY)?.get(host?.toLowerCase() ?? ANY);
+    if (instance === undefined && host === undefined) return this.every;
+    const slot = instance !== undefined && host !== undefined ? this.bySlot.get(instance)?.get(host) : this.wideSlot(instance, host);
     if (!slot) return [];
     return host != null && name != null ? slot.byName.get(name) ?? [] : slot.all;
+  }
+
+  /** Every host of an application, or every application of a host: built once, in the order the requests came. */
+  private wideSlot(instance: string | undefined, host: string | undefined): Slot | undefined {
+    const key = `${instance ?? ANY}\0${host ?? ANY}`;
+    if (!this.wide.has(key)) {
+      const slot: Slot = { all: [], byName: new Map() };
+      for (const request of this.every) {
+        if ((instance !== undefined && request.place.applicationKey !== instance) || (host !== undefined && request.place.hostKey !== host)) continue;
+        slot.all.push(request);
+        if (request.path) push(slot.byName, request.path.name, request);
+      }
+      this.wide.set(key, slot);
+    }
+    return this.wide.get(key);
   }
 
   /** The requests from one source: `ip:<address>`, `country:<code>`, `proxy_type:<type>`, `datacenter:<name>`. */
@@ -159,9 +208,12 @@ export interface IndexOptions {
 /** Hits grouped into their requests, per client. */
 export class RequestIndex {
   private readonly clients = new Map<number, ClientRequests>();
+  /** The tables below share what many hits repeat; each is looked up without building a key per hit. */
   private readonly texts = new Map<string, string>();
-  private readonly paths = new Map<string, RequestPath | undefined>();
+  private readonly places = new Map<number, Map<string, Map<string, RequestPlace>>>();
+  private readonly sourceKeys = new Map<string, string>();
   private readonly numberLists = new Map<string, readonly number[]>();
+  private readonly oneNumber = new Map<number, readonly number[]>();
   /** Hits added. */
   size = 0;
 
@@ -188,7 +240,7 @@ export class RequestIndex {
    */
   finish(): void {
     for (const requests of this.clients.values()) requests.byId = new Map();
-    for (const table of [this.texts, this.paths, this.pointKeys, this.numberLists, this.evidences, this.singles]) table.clear();
+    for (const table of [this.texts, this.places, this.sourceKeys, this.pointKeys, this.numberLists, this.oneNumber, this.evidences, this.singles]) table.clear();
   }
 
   /** Takes over another index's clients, each read whole (a client is read once per index). */
@@ -206,12 +258,8 @@ export class RequestIndex {
     if (!requests) this.clients.set(client, requests = new ClientRequests());
     let request = requests.byId.get(hit.request_id);
     if (!request) {
-      const rawPath = this.text(hit.path);
-      if (!this.paths.has(rawPath)) this.paths.set(rawPath, splitPath(rawPath));
-      const application = hitApplication(hit);
-      const host = this.text(hit.domain);
-      request = new SeenRequest(hit.request_id, application, host, this.paths.get(rawPath), rawPath);
-      requests.add(request, String(application), host.toLowerCase());
+      request = new SeenRequest(hit.request_id, this.place(hitApplication(hit), hit.domain, hit.path));
+      requests.add(request);
     }
     this.describeSource(request, hit, requests);
     if (hit.block_status === 'blocked') request.blocked = true;
@@ -220,7 +268,20 @@ export class RequestIndex {
     request.hits = request.hits.length === 0 ? this.alone(evidence) : [...request.hits, evidence];
   }
 
-  private readonly evidences = new Map<string, EvidenceHit>();
+  /** The one place of an application, host and path. */
+  private place(application: number, domain: string, path: string): RequestPlace {
+    const byPath = branch(branch(this.places, application), domain);
+    let place = byPath.get(path);
+    if (!place) {
+      const host = this.text(domain);
+      const rawPath = this.text(path);
+      place = { application, host, path: splitPath(rawPath), rawPath, applicationKey: String(application), hostKey: this.text(host.toLowerCase()) };
+      byPath.set(path, place);
+    }
+    return place;
+  }
+
+  private readonly evidences: Map<string, Map<readonly number[], Map<string, Map<readonly number[], EvidenceHit>>>> = new Map();
   private readonly singles = new Map<EvidenceHit, readonly EvidenceHit[]>();
 
   /**
@@ -232,11 +293,12 @@ export class RequestIndex {
     const type = this.text(hit.type);
     const stamps = this.numbers(hit.stamps ?? NO_NUMBERS);
     const pointKey = this.pointKey(hit.point);
-    const regexIds = this.numbers(hitRegexIds(hit));
+    const regexIds = Array.isArray(hit.regex) && hit.regex.length > 0 ? this.numbers(hitRegexIds(hit)) : NO_NUMBERS;
     if (this.options.values && typeof hit.value === 'string') return { type, stamps, pointKey, regexIds, value: hit.value };
-    const key = `${type}\0${stamps.join(',')}\0${pointKey}\0${regexIds.join(',')}`;
-    let evidence = this.evidences.get(key);
-    if (!evidence) this.evidences.set(key, evidence = Object.freeze({ type, stamps, pointKey, regexIds }));
+    // The parts are shared already: the same parts are the same objects.
+    const byRegexes = branch(branch(branch(this.evidences, type), stamps), pointKey);
+    let evidence = byRegexes.get(regexIds);
+    if (!evidence) byRegexes.set(regexIds, evidence = Object.freeze({ type, stamps, pointKey, regexIds }));
     return evidence;
   }
 
@@ -253,22 +315,39 @@ export class RequestIndex {
 
   /** The source the request's first hits name (one request has one source). */
   private describeSource(request: SeenRequest, hit: ListedHit, requests: ClientRequests): void {
-    const source = hitSource(hit);
-    if (request.ip === undefined && typeof hit.ip === 'string') {
-      request.ip = this.text(hit.ip);
-      requests.addSource(`ip:${request.ip}`, request);
+    if (request.ip === undefined && typeof hit.ip === 'string') requests.addSource(this.sourceKey('ip', request.ip = this.text(hit.ip)), request);
+    if (request.country === undefined) {
+      const country = hitCountry(hit);
+      if (country) requests.addSource(this.sourceKey('country', request.country = this.text(country)), request);
     }
-    if (request.country === undefined && source.country) requests.addSource(`country:${request.country = this.text(source.country)}`, request);
-    if (request.proxyType === undefined && source.proxyType) requests.addSource(`proxy_type:${request.proxyType = this.text(source.proxyType)}`, request);
-    if (request.datacenter === undefined && source.datacenter) requests.addSource(`datacenter:${request.datacenter = this.text(source.datacenter)}`, request);
+    if (request.proxyType === undefined) {
+      const proxyType = hitProxyType(hit);
+      if (proxyType) requests.addSource(this.sourceKey('proxy_type', request.proxyType = this.text(proxyType)), request);
+    }
+    if (request.datacenter === undefined) {
+      const datacenter = hitDatacenter(hit);
+      if (datacenter) requests.addSource(this.sourceKey('datacenter', request.datacenter = this.text(datacenter)), request);
+    }
   }
 
-  private readonly pointKeys = new Map<string, string>();
+  /** `ip:<address>`, `country:<code>`, ...: one string per source, not per request. */
+  private sourceKey(kind: string, value: string): string {
+    const byValue = branch(this.sourceKeyTables, kind);
+    let key = byValue.get(value);
+    if (key === undefined) byValue.set(value, key = `${kind}:${value}`);
+    return key;
+  }
 
+  private readonly sourceKeyTables = new Map<string, Map<string, string>>();
+  private readonly pointKeys = new Map<string | number, Map<string | number | undefined, string>>();
+
+  /** A point's key; the points of hits have one or two parts, looked up part by part. */
   private pointKey(point: readonly (string | number)[]): string {
-    const raw = point.join('\0');
-    let key = this.pointKeys.get(raw);
-    if (key === undefined) this.pointKeys.set(raw, key = pointKeyOf(point));
+    if (point.length > 2) return pointKeyOf(point);
+    const [first = '', second] = point;
+    const bySecond = branch(this.pointKeys, first);
+    let key = bySecond.get(second);
+    if (key === undefined) bySecond.set(second, key = pointKeyOf(point));
     return key;
   }
 
@@ -281,13 +360,24 @@ export class RequestIndex {
 
   private numbers(list: readonly number[]): readonly number[] {
     if (list.length === 0) return NO_NUMBERS;
+    if (list.length === 1) {
+      const [only] = list as [number];
+      let kept = this.oneNumber.get(only);
+      if (!kept) this.oneNumber.set(only, kept = Object.freeze([only]));
+      return kept;
+    }
     const key = list.join(',');
-    const known = this.numberLists.get(key);
-    if (known) return known;
-    const kept = Object.freeze([...list]);
-    this.numberLists.set(key, kept);
+    let kept = this.numberLists.get(key);
+    if (!kept) this.numberLists.set(key, kept = Object.freeze([...list]));
     return kept;
   }
+}
+
+/** The inner table of `key`, made when first asked for. */
+function branch<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let inner = map.get(key);
+  if (!inner) map.set(key, inner = new Map());
+  return inner;
 }
 
 const EMPTY = new ClientRequests();
