@@ -32,7 +32,7 @@ import { HOST_POINT_KEY, pointKeyOf } from './point.js';
 import type { ClientRequests, EvidenceHit, RequestIndex, SeenRequest } from './requests.js';
 import { requestsFrom } from './sources.js';
 import { StopCheck } from './stop-check.js';
-import { noEffect, notEvaluable, tally } from './tally.js';
+import { distinct, noEffect, notEvaluable, tally } from './tally.js';
 
 export interface ImpactInput {
   readonly changes: readonly Change[];
@@ -241,7 +241,7 @@ class Context {
   private ipCreate(change: CreateIp): Impact {
     if (change.force) return noEffect('moves values between objects Rampart owns; the lists stay as they are');
     const requests = this.input.seen.client(change.client);
-    const from = change.entries.flatMap((entry) => (this.stop.step(), requestsFrom(entry, requests)));
+    const from = distinct(change.entries.map((entry) => (this.stop.step(), requestsFrom(entry, requests))));
     return LIST_EFFECTS[change.list](from);
   }
 
@@ -249,7 +249,7 @@ class Context {
     const gone = change.objects.filter((object) => object.reason === 'not-declared');
     if (gone.length === 0) return noEffect('the values stay in the lists, held by other objects');
     const requests = this.input.seen.client(change.client);
-    return tally('attack_hits_from', gone.flatMap((object) => object.entries.flatMap((entry) => (this.stop.step(), requestsFrom(entry, requests)))), {
+    return tally('attack_hits_from', distinct(gone.flatMap((object) => object.entries.map((entry) => (this.stop.step(), requestsFrom(entry, requests))))), {
       reason: 'attack requests from the sources the delete takes out of the lists',
     });
   }

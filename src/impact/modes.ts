@@ -68,8 +68,7 @@ export class FilteringModes {
     const lists = this.liveLists(rule.client);
     const newly: SeenRequest[] = [];
     const released: SeenRequest[] = [];
-    const candidates = new Set([...candidatesOf(transition.before, requests), ...candidatesOf(transition.after, requests)]);
-    for (const request of candidates) {
+    for (const request of candidatesOf(transition, requests)) {
       this.stop.step();
       const was = mostSpecific(beforeRules, request);
       const will = mostSpecific(afterRules, request);
@@ -175,8 +174,18 @@ function withTransition(live: readonly ModeRule[], transition: { readonly before
   return after && unrecordedCondition(after.conditions) === undefined ? [...kept, modeRule(after)] : kept;
 }
 
-function candidatesOf(rule: Rule | undefined, requests: ClientRequests): SeenRequest[] {
-  return rule ? requests.candidates(rule.conditions).filter((request) => scopeMatches(rule.conditions, request)) : [];
+/**
+ * The requests either side's scope selects, each once, without a copy of
+ * either: those of the rule as it is, then those of the rule as it will be
+ * that the first did not select (a mode rule may select every request read).
+ */
+function* candidatesOf(transition: { readonly before?: Rule; readonly after?: Rule }, requests: ClientRequests): Generator<SeenRequest> {
+  const { before, after } = transition;
+  if (before) for (const request of requests.candidates(before.conditions)) if (scopeMatches(before.conditions, request)) yield request;
+  if (!after) return;
+  for (const request of requests.candidates(after.conditions)) {
+    if (scopeMatches(after.conditions, request) && !(before && scopeMatches(before.conditions, request))) yield request;
+  }
 }
 
 /** Whether an attack from this request's source is blocked under `mode`; undefined for the node's own mode. */

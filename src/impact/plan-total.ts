@@ -24,5 +24,7 @@ export function planTotal(changes: readonly Change[], live: LiveState, seen: Req
 }
 
 function counted(requests: readonly SeenRequest[]): { readonly requests: number; readonly ips: number } {
-  return { requests: requests.length, ips: new Set(requests.flatMap((request) => (request.ip === undefined ? [] : [request.ip]))).size };
+  const ips = new Set<string>();
+  for (const request of requests) if (request.ip !== undefined) ips.add(request.ip);
+  return { requests: requests.length, ips: ips.size };
 }

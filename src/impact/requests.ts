@@ -164,7 +164,8 @@ export class ClientRequests {
   numberOf(ip: string): NumberedAddress | undefined {
     if (!this.numbers.has(ip)) {
       const parsed = parseCidr(ip);
-      this.numbers.set(ip, parsed ? { ip, ...pick(cidrBounds(parsed.cidr)) } : undefined);
+      const bounds = parsed ? cidrBounds(parsed.cidr) : undefined;
+      this.numbers.set(ip, bounds ? { ip, family: bounds.family, value: bounds.first, key: addressKey(bounds.family, bounds.first) } : undefined);
     }
     return this.numbers.get(ip);
   }
@@ -188,10 +189,13 @@ export interface NumberedAddress {
   readonly ip: string;
   readonly family: 'ipv4' | 'ipv6';
   readonly value: bigint;
+  /** Its key in an IP list's table (sources.ts `addressKey`). */
+  readonly key: string;
 }
 
-function pick(bounds: ReturnType<typeof cidrBounds>): { family: 'ipv4' | 'ipv6'; value: bigint } {
-  return { family: bounds.family, value: bounds.first };
+/** An address's key in an IP list's table (sources.ts): its family and number, so that every spelling of it is one key. */
+export function addressKey(family: string, value: bigint): string {
+  return `${family}:${value}`;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

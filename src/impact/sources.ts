@@ -6,7 +6,7 @@
 import { cidrBounds, parseCidr } from '../model/cidr.js';
 import { type IpEntry, type IpRuleType } from '../model/ip.js';
 import { ALL_APPLICATIONS_POOL } from '../model/application.js';
-import type { ClientRequests, SeenRequest } from './requests.js';
+import { addressKey, type ClientRequests, type SeenRequest } from './requests.js';
 
 /** What an entry needs to be matched: its type, value and applications. */
 export type SourceEntry = Pick<IpEntry, 'ruleType' | 'value' | 'pools'>;
@@ -25,32 +25,44 @@ export function requestsFrom(entry: SourceEntry, requests: ClientRequests): Seen
  * its source is denied, allowed or graylisted).
  */
 export class SourceList {
-  private readonly exact = new Map<string, (readonly number[])[]>();
+  /** By what a request records of its source: its address (as requests.ts numbers it), country, proxy type and datacenter. */
+  private readonly exact: Readonly<Record<'ip' | Exclude<IpRuleType, 'ip_range'>, Map<string, (readonly number[])[]>>> = {
+    ip: new Map(), country: new Map(), proxy_type: new Map(), datacenter: new Map(),
+  };
   private readonly ranges: { readonly range: ReturnType<typeof cidrBounds>; readonly pools: readonly number[] }[] = [];
 
   constructor(entries: Iterable<SourceEntry>) {
     for (const entry of entries) {
       const range = entry.ruleType === 'ip_range' ? rangeOf(entry.value) : undefined;
-      if (entry.ruleType !== 'ip_range') add(this.exact, `${SOURCE_KEYS[entry.ruleType]}:${entry.value}`, entry.pools);
-      else if (range && range.first === range.last) add(this.exact, `ip:${range.family}:${range.first}`, entry.pools);
+      if (entry.ruleType !== 'ip_range') add(this.exact[entry.ruleType], entry.value, entry.pools);
+      else if (range && range.first === range.last) add(this.exact.ip, addressKey(range.family, range.first), entry.pools);
       else if (range) this.ranges.push({ range, pools: entry.pools });
     }
   }
 
-  /** Whether the request's source is in the list; `requests` numbers its address once. */
+  /** Whether the request's source is in the list; `requests` numbers its address once. Builds nothing per request. */
   holds(request: SeenRequest, requests: ClientRequests): boolean {
-    const covers = (pools: readonly number[]) => pools.includes(ALL_APPLICATIONS_POOL) || pools.includes(request.application);
+    const application = request.application;
     const address = request.ip !== undefined ? requests.numberOf(request.ip) : undefined;
-    const keys = [
-      ...(address ? [`ip:${address.family}:${address.value}`] : []),
-      ...(request.country ? [`country:${request.country}`] : []),
-      ...(request.proxyType ? [`proxy_type:${request.proxyType}`] : []),
-      ...(request.datacenter ? [`datacenter:${request.datacenter}`] : []),
-    ];
-    if (keys.some((key) => this.exact.get(key)?.some(covers))) return true;
-    return address !== undefined && this.ranges.some(({ range, pools }) =>
-      range.family === address.family && address.value >= range.first && address.value <= range.last && covers(pools));
+    if (address && covers(this.exact.ip.get(address.key), application)) return true;
+    if (request.country !== undefined && covers(this.exact.country.get(request.country), application)) return true;
+    if (request.proxyType !== undefined && covers(this.exact.proxy_type.get(request.proxyType), application)) return true;
+    if (request.datacenter !== undefined && covers(this.exact.datacenter.get(request.datacenter), application)) return true;
+    if (!address) return false;
+    for (const { range, pools } of this.ranges) {
+      if (range.family === address.family && address.value >= range.first && address.value <= range.last && coversOne(pools, application)) return true;
+    }
+    return false;
   }
+}
+
+/** Whether one of the entries' applications is the request's (or every application). */
+function covers(entries: readonly (readonly number[])[] | undefined, application: number): boolean {
+  return entries !== undefined && entries.some((pools) => coversOne(pools, application));
+}
+
+function coversOne(pools: readonly number[], application: number): boolean {
+  return pools.includes(ALL_APPLICATIONS_POOL) || pools.includes(application);
 }
 
 function add(map: Map<string, (readonly number[])[]>, key: string, pools: readonly number[]): void {

@@ -8,9 +8,8 @@ const TOP_PATHS = 5;
 /** Request ids a change lists, the latest first. */
 const SAMPLES = 3;
 
-export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, options: { readonly lowerBound?: boolean; readonly reason?: string } = {}): Impact {
-  // One object per request of a client: identity is the request id, and cheaper to hash.
-  const unique = new Set<SeenRequest>(requests);
+/** `unique`: each request once (`distinct` makes such a list of lists that may share requests). */
+export function tally(effect: ImpactEffect, unique: readonly SeenRequest[], options: { readonly lowerBound?: boolean; readonly reason?: string } = {}): Impact {
   const ips = new Set<string>();
   const paths = new Map<string, number>();
   for (const request of unique) {
@@ -21,7 +20,7 @@ export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, opt
   return {
     effect, evaluable: true,
     ...(options.reason !== undefined ? { reason: options.reason } : {}),
-    requests: unique.size,
+    requests: unique.length,
     ips: ips.size,
     pathCount: paths.size,
     paths: [...paths.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_PATHS).map(([path, n]) => ({ path, requests: n })),
@@ -44,6 +43,16 @@ function latestOf(requests: Iterable<SeenRequest>, n: number): SeenRequest[] {
     }
   }
   return kept;
+}
+
+/**
+ * The requests of several lists, each once (one object per request of a
+ * client, so identity is the request). The callers whose lists cannot share a
+ * request (one side of a set, one entry's sources) pass theirs as they are.
+ */
+export function distinct(lists: readonly (readonly SeenRequest[])[]): readonly SeenRequest[] {
+  if (lists.length === 1) return lists[0] as readonly SeenRequest[];
+  return [...new Set(lists.flat())];
 }
 
 export function notEvaluable(reason: string): Impact {
