@@ -29,10 +29,11 @@ import { onClass, type ByClass } from '../model/by-class.js';
 import { changesOf, hasImpactSide } from './classes/index.js';
 import { FilteringModes } from './modes.js';
 import { HOST_POINT_KEY, pointKeyOf } from './point.js';
-import type { ClientRequests, EvidenceHit, RequestIndex, SeenRequest } from './requests.js';
+import type { ClientRequests, EvidenceHit, RequestRef } from './client-requests.js';
+import type { RequestIndex } from './requests.js';
 import { requestsFrom } from './sources.js';
 import { StopCheck } from './stop-check.js';
-import { noEffect, notEvaluable, tally } from './tally.js';
+import { distinct, noEffect, notEvaluable, tally } from './tally.js';
 
 export interface ImpactInput {
   readonly changes: readonly Change[];
@@ -110,14 +111,14 @@ class Context {
       case 'filtering-mode':
         return this.modes.impact(transition, requests, evidence.field);
       case 'blocking-at-point':
-        return this.sets(transition, (r) => this.blockingAtPoint(r, evidence, requests), {
-          forward: { effect: 'newly_blocked', keep: (s) => !s.blocked }, backward: { effect: 'no_longer_blocked', keep: (s) => s.blocked }, lowerBound: true,
+        return this.sets(transition, requests, (r) => this.blockingAtPoint(r, evidence, requests), {
+          forward: { effect: 'newly_blocked', keep: (s) => !requests.blocked(s) }, backward: { effect: 'no_longer_blocked', keep: (s) => requests.blocked(s) }, lowerBound: true,
         });
       case 'detection-by-regex':
         return this.regexChange(transition, evidence, requests);
       case 'ignoring-stamp':
       case 'ignoring-attack-type':
-        return this.sets(transition, (r) => this.flaggedAt(r, requests, (hit) => ignoredBy(r, evidence, hit)), {
+        return this.sets(transition, requests, (r) => this.flaggedAt(r, requests, (hit) => ignoredBy(r, evidence, hit)), {
           forward: { effect: 'no_longer_detected' }, backward: { effect: 'newly_detected' }, lowerBound: false,
         });
     }
@@ -144,42 +145,51 @@ class Context {
   }
 
   /**
-   * A set-valued change: `select` gives the requests a rule acts on; a new
-   * rule acts forward on those the old one did not, a removed one backward.
+   * A set-valued change: `select` gives the requests a rule acts on (each
+   * once, ascending); a new rule acts forward on those the old one did not,
+   * a removed one backward.
    */
   private sets(
-    transition: RuleTransition, select: (rule: Rule) => Set<SeenRequest>,
+    transition: RuleTransition, requests: ClientRequests, select: (rule: Rule) => RequestRef[],
     how: { forward: Direction; backward: Direction; lowerBound: boolean },
   ): Impact {
-    const before = transition.before ? select(transition.before) : new Set<SeenRequest>();
-    const after = transition.after ? select(transition.after) : new Set<SeenRequest>();
+    const before = transition.before ? select(transition.before) : [];
+    const after = transition.after ? select(transition.after) : [];
     const options = { lowerBound: how.lowerBound, ...(how.lowerBound ? { reason: CLEAN_TRAFFIC } : {}) };
-    const gained = [...after].filter((r) => !before.has(r) && (how.forward.keep?.(r) ?? true));
-    const lost = [...before].filter((r) => !after.has(r) && (how.backward.keep?.(r) ?? true));
-    if (!transition.before) return tally(how.forward.effect, gained, options);
-    if (!transition.after) return tally(how.backward.effect, lost, options);
-    if (gained.length > 0) return tally(how.forward.effect, gained, options);
-    if (lost.length > 0) return tally(how.backward.effect, lost, options);
+    const gained = without(after, before).filter((r) => how.forward.keep?.(r) ?? true);
+    const lost = without(before, after).filter((r) => how.backward.keep?.(r) ?? true);
+    if (!transition.before) return tally(how.forward.effect, gained, requests, options);
+    if (!transition.after) return tally(how.backward.effect, lost, requests, options);
+    if (gained.length > 0) return tally(how.forward.effect, gained, requests, options);
+    if (lost.length > 0) return tally(how.backward.effect, lost, requests, options);
     return noEffect('it would have acted on the same recorded requests as before');
   }
 
-  /** Requests in the rule's scope with a hit at its point that `hitCounts` accepts. */
-  private flaggedAt(rule: Rule, requests: ClientRequests, hitCounts: (hit: EvidenceHit) => boolean): Set<SeenRequest> {
+  /**
+   * Requests in the rule's scope with a hit at its point that `hitCounts`
+   * accepts, ascending. A scope tests only where a request went: it is asked
+   * once per place, not per request.
+   */
+  private flaggedAt(rule: Rule, requests: ClientRequests, hitCounts: (hit: EvidenceHit) => boolean): RequestRef[] {
     const point = pointKeyOf(rule.point);
-    const found = new Set<SeenRequest>();
-    for (const request of requests.candidates(rule.conditions)) {
+    const found: RequestRef[] = [];
+    for (const place of requests.candidates(rule.conditions)) {
       this.stop.step();
-      if (!scopeMatches(rule.conditions, request)) continue;
-      if (request.hits.some((hit) => hit.pointKey === point && hitCounts(hit))) found.add(request);
+      if (!scopeMatches(rule.conditions, place)) continue;
+      for (const request of requests.at(place)) {
+        if (this.stepped(requests.hits(request).some((hit) => hit.pointKey === point && hitCounts(hit)))) found.push(request);
+      }
     }
-    return found;
+    return ascending(found);
   }
 
-  private blockingAtPoint(rule: Rule, evidence: Extract<KindEvidence, { decides: 'blocking-at-point' }>, requests: ClientRequests): Set<SeenRequest> {
+  private blockingAtPoint(rule: Rule, evidence: Extract<KindEvidence, { decides: 'blocking-at-point' }>, requests: ClientRequests): RequestRef[] {
     const attack = (rule.fields as Readonly<Record<string, unknown>>)[evidence.field];
     // Every request carries its Host: a patch there acts on every request of its scope.
     if (pointKeyOf(rule.point) === HOST_POINT_KEY) {
-      return new Set(requests.candidates(rule.conditions).filter((request) => this.stepped(scopeMatches(rule.conditions, request))));
+      const found: RequestRef[] = [];
+      for (const place of requests.candidates(rule.conditions)) if (this.stepped(scopeMatches(rule.conditions, place))) found.push(...requests.at(place));
+      return ascending(found);
     }
     return this.flaggedAt(rule, requests, (hit) => attack === 'any' || hit.type === attack);
   }
@@ -192,8 +202,9 @@ class Context {
     // A promotion: the experimental rule's own matches in the window are the evidence, not a floor.
     const trial = after && !experimental(after) ? (before && experimental(before) ? before as LiveRule : this.experimentalTwin(after)) : undefined;
     if (trial?.regexId !== undefined) {
-      const matched = this.input.experimental.client(trial.client).all.filter((r) => this.stepped(r.hits.some((hit) => hit.regexIds.includes(trial.regexId as number))));
-      return tally('newly_detected', matched, { reason: `what the experimental regex #${trial.id} matched in the window` });
+      const tried = this.input.experimental.client(trial.client);
+      const matched = this.withHit(tried, (hit) => hit.regexIds.includes(trial.regexId as number));
+      return tally('newly_detected', matched, tried, { reason: `what the experimental regex #${trial.id} matched in the window` });
     }
     // Compiled once per rule, before any request: one RE2 cannot take makes the change not evaluable.
     const regexes = new Map<Rule, LinearRegex>();
@@ -204,15 +215,22 @@ class Context {
       if (!compiled.ok) return notEvaluable(`its regex cannot be tested on the recorded values: ${linearRegexProblem(source)}`);
       regexes.set(rule, compiled.regex);
     }
-    const select = (rule: Rule): Set<SeenRequest> => {
+    const select = (rule: Rule): RequestRef[] => {
       const id = (rule as Partial<LiveRule>).regexId;
       // A live rule's own matches are recorded with its id; a new one is tried on the values the hits recorded.
-      if (id !== undefined) return new Set(requests.all.filter((r) => this.stepped(r.hits.some((hit) => hit.regexIds.includes(id)))));
+      if (id !== undefined) return this.withHit(requests, (hit) => hit.regexIds.includes(id));
       const regex = regexes.get(rule) as LinearRegex;
       return this.flaggedAt(rule, requests, (hit) => hit.value !== undefined && regex.test(hit.value));
     };
     const lowerBound = after !== undefined && (after as Partial<LiveRule>).regexId === undefined;
-    return this.sets(transition, select, { forward: { effect: 'newly_detected' }, backward: { effect: 'no_longer_detected' }, lowerBound });
+    return this.sets(transition, requests, select, { forward: { effect: 'newly_detected' }, backward: { effect: 'no_longer_detected' }, lowerBound });
+  }
+
+  /** Every request with a hit `counts` accepts, ascending. */
+  private withHit(requests: ClientRequests, counts: (hit: EvidenceHit) => boolean): RequestRef[] {
+    const found: RequestRef[] = [];
+    for (let request = 0; request < requests.size; request++) if (this.stepped(requests.hits(request).some(counts))) found.push(request);
+    return found;
   }
 
   /** The live experimental rule a new blocking regex promotes: same scope, point and regex. */
@@ -241,15 +259,15 @@ class Context {
   private ipCreate(change: CreateIp): Impact {
     if (change.force) return noEffect('moves values between objects Rampart owns; the lists stay as they are');
     const requests = this.input.seen.client(change.client);
-    const from = change.entries.flatMap((entry) => (this.stop.step(), requestsFrom(entry, requests)));
-    return LIST_EFFECTS[change.list](from);
+    const from = distinct(change.entries.map((entry) => (this.stop.step(), requestsFrom(entry, requests))));
+    return LIST_EFFECTS[change.list](from, requests);
   }
 
   private ipDelete(change: DeleteIp): Impact {
     const gone = change.objects.filter((object) => object.reason === 'not-declared');
     if (gone.length === 0) return noEffect('the values stay in the lists, held by other objects');
     const requests = this.input.seen.client(change.client);
-    return tally('attack_hits_from', gone.flatMap((object) => object.entries.flatMap((entry) => (this.stop.step(), requestsFrom(entry, requests)))), {
+    return tally('attack_hits_from', distinct(gone.flatMap((object) => object.entries.map((entry) => (this.stop.step(), requestsFrom(entry, requests))))), requests, {
       reason: 'attack requests from the sources the delete takes out of the lists',
     });
   }
@@ -257,20 +275,36 @@ class Context {
 
 interface Direction {
   readonly effect: ImpactEffect;
-  readonly keep?: (request: SeenRequest) => boolean;
+  readonly keep?: (request: RequestRef) => boolean;
 }
 
 /** What a new entry of each list would have done to the requests from its sources. */
-const LIST_EFFECTS: Readonly<Record<IpListName, (from: readonly SeenRequest[]) => Impact>> = {
+const LIST_EFFECTS: Readonly<Record<IpListName, (from: readonly RequestRef[], requests: ClientRequests) => Impact>> = {
   // The attacks are counted exactly; what the entry acts on is more: its sources' clean traffic, never recorded.
-  black: (from) => tally('attack_hits_from', from, { lowerBound: true, reason: 'the deny list blocks every request from it; attacks are all the service recorded' }),
-  gray: (from) => tally('attack_hits_from', from, { lowerBound: true, reason: 'the gray list has attacks from it blocked under safe_blocking; clean traffic from it is not recorded' }),
-  white: (from) => tally('no_longer_blocked', from.filter((r) => r.blocked)),
+  black: (from, requests) => tally('attack_hits_from', from, requests, { lowerBound: true, reason: 'the deny list blocks every request from it; attacks are all the service recorded' }),
+  gray: (from, requests) => tally('attack_hits_from', from, requests, { lowerBound: true, reason: 'the gray list has attacks from it blocked under safe_blocking; clean traffic from it is not recorded' }),
+  white: (from, requests) => tally('no_longer_blocked', from.filter((r) => requests.blocked(r)), requests),
 };
 
 function ignoredBy(rule: Rule, evidence: Extract<KindEvidence, { decides: 'ignoring-stamp' | 'ignoring-attack-type' }>, hit: EvidenceHit): boolean {
   const value = (rule.fields as Readonly<Record<string, unknown>>)[evidence.field];
   return evidence.decides === 'ignoring-stamp' ? hit.stamps.includes(value as number) : value === 'any' || hit.type === value;
+}
+
+/** Request numbers, ascending (a scope's places interleave their requests). */
+function ascending(requests: RequestRef[]): RequestRef[] {
+  return requests.sort((a, b) => a - b);
+}
+
+/** The requests of `from` not in `other`, both ascending: one merge, no set. */
+function without(from: readonly RequestRef[], other: readonly RequestRef[]): RequestRef[] {
+  const kept: RequestRef[] = [];
+  let j = 0;
+  for (const request of from) {
+    while (j < other.length && (other[j] as number) < request) j++;
+    if (other[j] !== request) kept.push(request);
+  }
+  return kept;
 }
 
 function sameConditions(a: Rule, b: Rule): boolean {

@@ -19,7 +19,7 @@ import { objectsAfter } from './after-plan.js';
 import { changesOf } from './classes/index.js';
 import type { LiveState } from '../model/state.js';
 import type { Impact } from '../plan/model.js';
-import type { ClientRequests, SeenRequest } from './requests.js';
+import type { ClientRequests, RequestPlace, RequestRef } from './client-requests.js';
 import { SourceList } from './sources.js';
 import type { StopCheck } from './stop-check.js';
 import { noEffect, notEvaluable, tally } from './tally.js';
@@ -66,29 +66,32 @@ export class FilteringModes {
     const beforeRules = this.liveRules(rule.client);
     const afterRules = withTransition(beforeRules, transition);
     const lists = this.liveLists(rule.client);
-    const newly: SeenRequest[] = [];
-    const released: SeenRequest[] = [];
-    const candidates = new Set([...candidatesOf(transition.before, requests), ...candidatesOf(transition.after, requests)]);
-    for (const request of candidates) {
+    const newly: RequestRef[] = [];
+    const released: RequestRef[] = [];
+    // The rule that governs a request depends only on where it went: asked once per place.
+    for (const place of candidatesOf(transition, requests)) {
       this.stop.step();
-      const was = mostSpecific(beforeRules, request);
-      const will = mostSpecific(afterRules, request);
+      const was = mostSpecific(beforeRules, place);
+      const will = mostSpecific(afterRules, place);
       const governed = (transition.before !== undefined && was?.rule === transition.before) || (transition.after !== undefined && will?.rule === transition.after);
       if (!governed) continue;
-      // A side no mode rule governs is the node's own mode, which the API does not show: what the service recorded
-      // there is the only evidence of it (a first mode rule, or the last one deleted).
-      const blocked = was === undefined ? request.blocked : blocksUnder(was.mode, request, lists, requests);
-      const blocks = will === undefined ? request.blocked : blocksUnder(will.mode, request, lists, requests);
-      if (blocked === undefined || blocks === undefined) continue;
-      if (!blocked && blocks) newly.push(request);
-      if (blocked && !blocks) released.push(request);
+      for (const request of requests.at(place)) {
+        this.stop.step();
+        // A side no mode rule governs is the node's own mode, which the API does not show: what the service recorded
+        // there is the only evidence of it (a first mode rule, or the last one deleted).
+        const blocked = was === undefined ? requests.blocked(request) : blocksUnder(was.mode, request, lists, requests);
+        const blocks = will === undefined ? requests.blocked(request) : blocksUnder(will.mode, request, lists, requests);
+        if (blocked === undefined || blocks === undefined) continue;
+        if (!blocked && blocks) newly.push(request);
+        if (blocked && !blocks) released.push(request);
+      }
     }
     // The change's own direction first; the other only when the requests went that way alone (a rule under a stricter one).
     const stricter = to !== undefined && (from === undefined || (STRICTNESS[to] ?? 0) >= (STRICTNESS[from] ?? 0));
     const [first, second] = stricter ? [newly, released] : [released, newly];
     const blocking = stricter === (first.length > 0 || second.length === 0);
     if (newly.length === 0 && released.length === 0 && from === to) return noEffect('the mode stays as it is');
-    return tally(blocking ? 'newly_blocked' : 'no_longer_blocked', blocking ? newly : released);
+    return tally(blocking ? 'newly_blocked' : 'no_longer_blocked', blocking ? newly : released, requests);
   }
 
   /**
@@ -103,15 +106,16 @@ export class FilteringModes {
     let checked = 0;
     let agree = 0;
     const disagreeing: string[] = [];
-    for (const request of requests.all) {
+    const governing = byPlace(rules);
+    for (let request = 0; request < requests.size; request++) {
       this.stop.step();
-      if (request.time <= since) continue;
-      const governing = mostSpecific(rules, request);
-      const blocks = governing === undefined ? undefined : blocksUnder(governing.mode, request, lists, requests);
+      if (requests.time(request) <= since) continue;
+      const rule = governing(requests.place(request));
+      const blocks = rule === undefined ? undefined : blocksUnder(rule.mode, request, lists, requests);
       if (blocks === undefined) continue;
       checked++;
-      if (blocks === request.blocked) agree++;
-      else if (disagreeing.length < samples) disagreeing.push(request.id);
+      if (blocks === requests.blocked(request)) agree++;
+      else if (disagreeing.length < samples) disagreeing.push(requests.id(request));
     }
     return { checked, agree, samples: disagreeing };
   }
@@ -122,7 +126,7 @@ export class FilteringModes {
    * rules and lists, and under both as the whole plan leaves them. A side no
    * mode rule governs keeps what the service recorded (the node's own mode).
    */
-  total(client: number, requests: ClientRequests, changes: readonly Change[]): { readonly newly: SeenRequest[]; readonly released: SeenRequest[] } {
+  total(client: number, requests: ClientRequests, changes: readonly Change[]): { readonly newly: RequestRef[]; readonly released: RequestRef[] } {
     const beforeRules = this.liveRules(client);
     const isMode = (rule: Rule) => rule.client === client && rule.kind === 'mode';
     const afterRules = objectsAfter('rule', this.live.rules.filter(isMode), changesOf(changes, 'rule').filter((change) => isMode(change.rule)))
@@ -130,14 +134,16 @@ export class FilteringModes {
     const beforeLists = this.liveLists(client);
     const entries = objectsAfter('ip', this.live.ipEntries.filter((e) => e.client === client), changesOf(changes, 'ip').filter((change) => change.client === client));
     const afterLists = Object.fromEntries(IP_LISTS.map((list) => [list, new SourceList(entries.filter((e) => e.list === list))])) as Record<IpListName, SourceList>;
-    const newly: SeenRequest[] = [];
-    const released: SeenRequest[] = [];
-    for (const request of requests.all) {
+    const newly: RequestRef[] = [];
+    const released: RequestRef[] = [];
+    const wasGoverning = byPlace(beforeRules);
+    const willGoverning = byPlace(afterRules);
+    for (let request = 0; request < requests.size; request++) {
       this.stop.step();
-      const was = mostSpecific(beforeRules, request);
-      const will = mostSpecific(afterRules, request);
-      const blocked = (was ? blocksUnder(was.mode, request, beforeLists, requests) : undefined) ?? request.blocked;
-      const blocks = (will ? blocksUnder(will.mode, request, afterLists, requests) : undefined) ?? request.blocked;
+      const was = wasGoverning(requests.place(request));
+      const will = willGoverning(requests.place(request));
+      const blocked = (was ? blocksUnder(was.mode, request, beforeLists, requests) : undefined) ?? requests.blocked(request);
+      const blocks = (will ? blocksUnder(will.mode, request, afterLists, requests) : undefined) ?? requests.blocked(request);
       if (!blocked && blocks) newly.push(request);
       if (blocked && !blocks) released.push(request);
     }
@@ -175,12 +181,31 @@ function withTransition(live: readonly ModeRule[], transition: { readonly before
   return after && unrecordedCondition(after.conditions) === undefined ? [...kept, modeRule(after)] : kept;
 }
 
-function candidatesOf(rule: Rule | undefined, requests: ClientRequests): SeenRequest[] {
-  return rule ? requests.candidates(rule.conditions).filter((request) => scopeMatches(rule.conditions, request)) : [];
+/**
+ * The places either side's scope selects, each once: those of the rule as it
+ * is, then those of the rule as it will be that the first did not select.
+ */
+function* candidatesOf(transition: { readonly before?: Rule; readonly after?: Rule }, requests: ClientRequests): Generator<RequestPlace> {
+  const { before, after } = transition;
+  if (before) for (const place of requests.candidates(before.conditions)) if (scopeMatches(before.conditions, place)) yield place;
+  if (!after) return;
+  for (const place of requests.candidates(after.conditions)) {
+    if (scopeMatches(after.conditions, place) && !(before && scopeMatches(before.conditions, place))) yield place;
+  }
+}
+
+/** The rule that governs each place, found once per place (a place's requests share their scope's answers). */
+function byPlace(rules: readonly ModeRule[]): (place: RequestPlace) => ModeRule | undefined {
+  const found: (ModeRule | null | undefined)[] = [];
+  return (place) => {
+    let rule = found[place.index];
+    if (rule === undefined) found[place.index] = rule = mostSpecific(rules, place) ?? null;
+    return rule ?? undefined;
+  };
 }
 
 /** Whether an attack from this request's source is blocked under `mode`; undefined for the node's own mode. */
-function blocksUnder(mode: string, request: SeenRequest, lists: Readonly<Record<IpListName, SourceList>>, requests: ClientRequests): boolean | undefined {
+function blocksUnder(mode: string, request: RequestRef, lists: Readonly<Record<IpListName, SourceList>>, requests: ClientRequests): boolean | undefined {
   if (lists.white.holds(request, requests)) return false;
   if (mode === NODE_MODE) return undefined;
   if (lists.black.holds(request, requests)) return mode !== 'off';
@@ -189,10 +214,10 @@ function blocksUnder(mode: string, request: SeenRequest, lists: Readonly<Record<
   return false;
 }
 
-function mostSpecific(rules: readonly ModeRule[], request: SeenRequest): ModeRule | undefined {
+function mostSpecific(rules: readonly ModeRule[], place: RequestPlace): ModeRule | undefined {
   let best: ModeRule | undefined;
   for (const rule of rules) {
-    if (!scopeMatches(rule.rule.conditions, request)) continue;
+    if (!scopeMatches(rule.rule.conditions, place)) continue;
     if (!best || moreSpecific(rule, best)) best = rule;
   }
   return best;

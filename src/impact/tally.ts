@@ -1,49 +1,62 @@
 /** A set of requests as a change's impact: distinct requests, their sources, top paths and a few samples. */
 import type { ImpactEffect } from '../plan/change-document.js';
 import type { Impact } from '../plan/model.js';
-import type { SeenRequest } from './requests.js';
+import type { ClientRequests, RequestRef } from './client-requests.js';
 
 /** The paths a change lists, most requests first. */
 const TOP_PATHS = 5;
 /** Request ids a change lists, the latest first. */
 const SAMPLES = 3;
 
-export function tally(effect: ImpactEffect, requests: Iterable<SeenRequest>, options: { readonly lowerBound?: boolean; readonly reason?: string } = {}): Impact {
-  // One object per request of a client: identity is the request id, and cheaper to hash.
-  const unique = new Set<SeenRequest>(requests);
+/** `unique`: requests of `requests`, each once (`distinct` makes such a list of lists that may share requests). */
+export function tally(
+  effect: ImpactEffect, unique: readonly RequestRef[], requests: ClientRequests, options: { readonly lowerBound?: boolean; readonly reason?: string } = {},
+): Impact {
   const ips = new Set<string>();
   const paths = new Map<string, number>();
   for (const request of unique) {
-    if (request.ip !== undefined) ips.add(request.ip);
-    paths.set(request.rawPath, (paths.get(request.rawPath) ?? 0) + 1);
+    const ip = requests.source(request).ip;
+    if (ip !== undefined) ips.add(ip);
+    const path = requests.place(request).rawPath;
+    paths.set(path, (paths.get(path) ?? 0) + 1);
   }
-  const latest = latestOf(unique, SAMPLES);
+  const latest = latestOf(unique, requests, SAMPLES);
   return {
     effect, evaluable: true,
     ...(options.reason !== undefined ? { reason: options.reason } : {}),
-    requests: unique.size,
+    requests: unique.length,
     ips: ips.size,
     pathCount: paths.size,
     paths: [...paths.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_PATHS).map(([path, n]) => ({ path, requests: n })),
-    sampleRequestIds: latest.map((r) => r.id),
+    sampleRequestIds: latest.map((r) => requests.id(r)),
     ...(options.lowerBound ? { lowerBound: true } : {}),
   };
 }
 
 /** The `n` latest requests, latest first (ties by id), in one pass: a mode change may govern every request read. */
-function latestOf(requests: Iterable<SeenRequest>, n: number): SeenRequest[] {
-  const later = (a: SeenRequest, b: SeenRequest) => a.time > b.time || (a.time === b.time && a.id < b.id);
-  const kept: SeenRequest[] = [];
-  for (const request of requests) {
-    if (kept.length === n && !later(request, kept[n - 1] as SeenRequest)) continue;
+function latestOf(unique: readonly RequestRef[], requests: ClientRequests, n: number): RequestRef[] {
+  const later = (a: RequestRef, b: RequestRef) => requests.time(a) > requests.time(b) || (requests.time(a) === requests.time(b) && requests.id(a) < requests.id(b));
+  const kept: RequestRef[] = [];
+  for (const request of unique) {
+    if (kept.length === n && !later(request, kept[n - 1] as RequestRef)) continue;
     let i = Math.min(kept.length, n - 1);
     kept[i] = request;
-    while (i > 0 && later(kept[i] as SeenRequest, kept[i - 1] as SeenRequest)) {
-      [kept[i - 1], kept[i]] = [kept[i] as SeenRequest, kept[i - 1] as SeenRequest];
+    while (i > 0 && later(kept[i] as RequestRef, kept[i - 1] as RequestRef)) {
+      [kept[i - 1], kept[i]] = [kept[i] as RequestRef, kept[i - 1] as RequestRef];
       i--;
     }
   }
   return kept;
+}
+
+/**
+ * The requests of several lists, each once. The callers whose lists cannot
+ * share a request (one side of a set, one entry's sources) pass theirs as
+ * they are.
+ */
+export function distinct(lists: readonly (readonly RequestRef[])[]): readonly RequestRef[] {
+  if (lists.length === 1) return lists[0] as readonly RequestRef[];
+  return [...new Set(lists.flat())];
 }
 
 export function notEvaluable(reason: string): Impact {
