@@ -10,7 +10,7 @@ import { errorFromStatus } from './errors-from-response.js';
 import { errorFromTransport } from './errors-from-transport.js';
 import { type AnswerFacts, describeNonJson, noEnvelopeError, notJsonError } from './not-json.js';
 import { registerSecret } from '../secrets.js';
-import { readResponseBody } from './response-body.js';
+import { readResponseBody, type ResponseBody } from './response-body.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetry } from './retry.js';
 
 export interface ApiClientOptions {
@@ -166,7 +166,7 @@ export class ApiClient {
       signal?.throwIfAborted();
       throw error;
     }
-    let raw: Buffer;
+    let raw: ResponseBody;
     try {
       raw = await readResponseBody(response, route, this.options.maxResponseBytes);
     } catch (cause) {
@@ -182,10 +182,10 @@ export class ApiClient {
     };
     try {
       const result = this.unwrap<T>(facts, response.headers['retry-after'], raw, method);
-      record(response.statusCode, { responseBytes: raw.length });
+      record(response.statusCode, { responseBytes: raw.bytes });
       return result;
     } catch (error) {
-      record(response.statusCode, { responseBytes: raw.length, error });
+      record(response.statusCode, { responseBytes: raw.bytes, error });
       throw error;
     }
   }
@@ -195,13 +195,13 @@ export class ApiClient {
    * not JSON is a protocol error (a wrong --api-url), except on the statuses a
    * proxy answers for a busy or failing backend, which stay retryable.
    */
-  private unwrap<T>(facts: AnswerFacts, retryAfter: string | string[] | undefined, raw: Buffer, method: string): T {
+  private unwrap<T>(facts: AnswerFacts, retryAfter: string | string[] | undefined, raw: ResponseBody, method: string): T {
     const { route, httpStatus } = facts;
-    const text = raw.toString('utf8');
+    const { text } = raw;
     let parsed: unknown;
     let json = true;
     try {
-      parsed = raw.length ? JSON.parse(text) : undefined;
+      parsed = text.length ? JSON.parse(text) : undefined;
     } catch {
       json = false;
     }
