@@ -8,9 +8,10 @@
  *
  * A block runs in bash in a scratch directory holding a copy of the sample
  * policies, against an emulator on port 0. `rampart` (and `npx rampart`) is a
- * shim: `emulator` and `run` start the built CLI as a process; the other
- * commands run the CLI's main in this process (test/helpers/cli-in-process.ts),
- * asked over a local socket, since a spawned CLI costs about a second each.
+ * shim: `emulator`, which a block leaves running in the background, starts the
+ * built CLI as a process; the other commands (`run --once` among them) run the
+ * CLI's main in this process (test/helpers/cli-in-process.ts), asked over a
+ * local socket, since a spawned CLI costs about a second each.
  * The few rewrites a block needs to run here are listed with it (a free port
  * instead of 8080, the suite's own install instead of `npm install`, `--once`
  * for a daemon): anything else runs verbatim.
@@ -209,7 +210,7 @@ describe('shell blocks in the docs', () => {
       await writeFile(join(bin, 'client.mjs'), SHIM_CLIENT);
       await writeFile(join(bin, 'rampart'), [
         '#!/bin/sh',
-        `case "$1" in emulator|run) exec "${process.execPath}" "${CLI}" "$@";; esac`,
+        `case "$1" in emulator) exec "${process.execPath}" "${CLI}" "$@";; esac`,
         `exec "${process.execPath}" "${join(bin, 'client.mjs')}" "$@"`,
         '',
       ].join('\n'));
