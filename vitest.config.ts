@@ -1,7 +1,20 @@
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * The policy schema's validator, generated code of about 900 KB (scripts/generate-validator.mjs):
+ * vite took about 0.9 s of its one thread to transform it, before any fork could load the policy
+ * code. The forks import its build from dist/ as Node does, untransformed, as they import the
+ * dependencies. dist/ is built from the same file before the tests run (pretest, global-setup.ts).
+ */
+const BUILT_VALIDATOR = join(import.meta.dirname, 'dist', 'policy', 'schema-validator.generated.js');
+
 export default defineConfig({
+  resolve: {
+    alias: [{ find: /^(?:\.|.*\/src\/policy)\/schema-validator\.generated\.js$/, replacement: BUILT_VALIDATOR }],
+  },
   test: {
+    server: { deps: { external: [/\/dist\/policy\/schema-validator\.generated\.js$/] } },
     include: ['test/**/*.test.ts'],
     // The short soak runs on its own (`npm run test:soak`, and in .ci/run): it is half a minute of a 2-core machine.
     exclude: [...configDefaults.exclude, 'test/soak/**'],

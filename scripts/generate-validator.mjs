@@ -6,7 +6,8 @@
  * generated validator loads in about 13 ms and needs only ajv's small runtime
  * helpers. A test fails when the generated file is stale against the schema.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -61,7 +62,30 @@ export function validatorSource(schema) {
   return `${HEADER}import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${code}\n`;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/**
+ * Where a build notes that the generated file was checked against its inputs
+ * (node_modules/.cache: not packed, not committed, gone after `npm ci`).
+ */
+const STAMP_FILE = join(ROOT, 'node_modules', '.cache', 'rampart', 'validator-checked');
+
+/**
+ * True when nothing the generated text comes from (the schema, this script, the
+ * installed ajv) nor the generated file itself changed since the last check.
+ * Compiling the schema costs about half a second before every `npm test` and
+ * `npm start`; test/unit/rules/generated.test.ts still fails on a stale file,
+ * whatever the times say.
+ */
+function checkedSinceLastChange() {
+  try {
+    const checked = statSync(STAMP_FILE).mtimeMs;
+    const inputs = [SCHEMA_FILE, VALIDATOR_FILE, fileURLToPath(import.meta.url), createRequire(import.meta.url).resolve('ajv/package.json')];
+    return inputs.every((input) => statSync(input).mtimeMs < checked);
+  } catch {
+    return false;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && !checkedSinceLastChange()) {
   const text = validatorSource(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')));
   let current = '';
   try {
@@ -74,4 +98,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     writeFileSync(VALIDATOR_FILE, text);
     process.stdout.write(`wrote ${VALIDATOR_FILE} (the schema changed: commit it)\n`);
   }
+  mkdirSync(dirname(STAMP_FILE), { recursive: true });
+  writeFileSync(STAMP_FILE, '');
 }

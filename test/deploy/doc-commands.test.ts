@@ -8,23 +8,22 @@
  *
  * A block runs in bash in a scratch directory holding a copy of the sample
  * policies, against an emulator on port 0. `rampart` (and `npx rampart`) is a
- * shim: `emulator` and `run` start the built CLI as a process; the other
- * commands run the CLI's main in this process (test/helpers/cli-in-process.ts),
- * asked over a local socket, since a spawned CLI costs about a second each.
+ * shim (test/helpers/cli-shim.ts): `emulator`, which a block leaves running in
+ * the background, starts the built CLI as a process; the other commands (`run
+ * --once` among them) run the CLI's main in this process, asked over a local
+ * socket, since a spawned CLI costs about a second each.
  * The few rewrites a block needs to run here are listed with it (a free port
  * instead of 8080, the suite's own install instead of `npm install`, `--once`
  * for a daemon): anything else runs verbatim.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, cliEnv } from '../helpers/cli.js';
-import { runCliInProcess } from '../helpers/cli-in-process.js';
+import { startCliRunner, writeCliShim, type CliRunner } from '../helpers/cli-shim.js';
 import { freePort } from '../helpers/daemon.js';
 import { TEST_TOKEN, useTestEmulator } from '../helpers/emulator.js';
 
@@ -181,14 +180,12 @@ describe('shell blocks in the docs', () => {
   });
 
   const emulator = useTestEmulator();
-  let server: Server | undefined;
-  let runner = '';
+  let runner: CliRunner | undefined;
   beforeAll(async () => {
-    server = await startRunner();
-    runner = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    runner = await startCliRunner();
   });
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await runner?.close();
   });
   let scratchDir: string | undefined;
   afterEach(async () => {
@@ -206,14 +203,8 @@ describe('shell blocks in the docs', () => {
       await cp(join(ROOT, 'policies'), join(scratchDir, 'policies'), { recursive: true });
       const bin = join(scratchDir, '.bin');
       await mkdir(bin);
-      await writeFile(join(bin, 'client.mjs'), SHIM_CLIENT);
-      await writeFile(join(bin, 'rampart'), [
-        '#!/bin/sh',
-        `case "$1" in emulator|run) exec "${process.execPath}" "${CLI}" "$@";; esac`,
-        `exec "${process.execPath}" "${join(bin, 'client.mjs')}" "$@"`,
-        '',
-      ].join('\n'));
-      await chmod(join(bin, 'rampart'), 0o755);
+      // The emulator a block leaves running in the background is the built CLI; the rest runs in this process.
+      await writeCliShim(bin, runner!, ['emulator']);
 
       let script = block!.body;
       for (const [from, to] of runnable.rewrite?.(scratch) ?? []) {
@@ -225,7 +216,7 @@ describe('shell blocks in the docs', () => {
         'npx() { if [ "$1" = rampart ]; then shift; rampart "$@"; else echo "npx $1: not in the docs test" >&2; return 127; fi; }',
         runnable.before ?? '',
       ].join('\n');
-      const env = cliEnv({ PATH: `${bin}:${process.env.PATH ?? ''}`, RAMPART_LOG_LEVEL: 'warn', RAMPART_DOCS_RUNNER: runner, ...runnable.env?.(scratch) });
+      const env = cliEnv({ PATH: `${bin}:${process.env.PATH ?? ''}`, RAMPART_LOG_LEVEL: 'warn', ...runnable.env?.(scratch) });
       const result = await runBash(`${prelude}\n${script}\n`, scratchDir, env);
       expect(result.code, `${name}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`).toBe(runnable.exitCode);
       runnable.expect(result);
@@ -233,44 +224,6 @@ describe('shell blocks in the docs', () => {
     }, 60_000);
   }
 });
-
-/**
- * The shim's client: hands its argv, cwd and environment to the runner, prints what it answers.
- * node:http rather than fetch, which loads a whole HTTP client first: a docs block calls the shim a dozen times.
- */
-const SHIM_CLIENT = `
-import { request } from 'node:http';
-const ask = request(process.env.RAMPART_DOCS_RUNNER, { method: 'POST' }, (answer) => {
-  let body = '';
-  answer.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => {
-    const { code, stdout, stderr } = JSON.parse(body);
-    process.stdout.write(stdout);
-    process.stderr.write(stderr);
-    process.exitCode = code;
-  });
-});
-ask.end(JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd(), env: process.env }));
-`;
-
-/** Runs each shim call's command in this process, one at a time (runCliInProcess borrows stdout and the environment). */
-async function startRunner(): Promise<Server> {
-  let queue: Promise<unknown> = Promise.resolve();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const { args, cwd, env } = JSON.parse(body) as { args: string[]; cwd: string; env: Record<string, string> };
-      const done = queue.then(() => runCliInProcess(args, { cwd, env }));
-      queue = done.catch(() => undefined);
-      done.then(
-        (result) => res.end(JSON.stringify({ code: result.code, stdout: result.stdout, stderr: result.stderr })),
-        (error: unknown) => res.end(JSON.stringify({ code: 70, stdout: '', stderr: `docs runner: ${String(error)}\n` })),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

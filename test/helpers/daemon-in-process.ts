@@ -23,6 +23,8 @@ import { runSettings } from '../../src/reconcile/settings.js';
 export interface InProcessDaemonOptions {
   readonly apiUrl: string;
   readonly policies: string;
+  /** The API token; default the emulator's (TEST_TOKEN). */
+  readonly token?: string;
   /** Default 1 h: resyncs come from `resync()`. */
   readonly intervalMs?: number;
   readonly settleTimeoutMs?: number;
@@ -72,7 +74,7 @@ export async function startInProcessDaemon(options: InProcessDaemonOptions): Pro
   // As the spawned tests run with RAMPART_RETRY_BASE_MS=10.
   const http = new ApiClient({
     baseUrl: options.apiUrl,
-    credentials: { token: TEST_TOKEN },
+    credentials: { token: options.token ?? TEST_TOKEN },
     retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs: 10, maxDelayMs: 300 },
     onCall: ({ route, status }) => metrics.recordApiCall(route, status),
     onRetry: ({ route }) => metrics.recordRetry(route),

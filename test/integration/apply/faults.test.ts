@@ -24,7 +24,8 @@ const apply = (args: string[] = []) => setup.harness.cli('apply', setup.policies
 
 describe('faults on the write routes', () => {
   const cases: { name: string; faults: FaultSpec[]; args?: string[]; emulator?: Partial<EmulatorOptions>; detail?: string }[] = [
-    { name: '429 with Retry-After', faults: [{ route: CREATE_HINT, kind: 'status', status: 429, retryAfterSeconds: 1, count: 2 }] },
+    // Retry-After: 0, "at once": that the wait it names is kept is '429 waits for Retry-After' below.
+    { name: '429 with Retry-After', faults: [{ route: CREATE_HINT, kind: 'status', status: 429, retryAfterSeconds: 0, count: 2 }] },
     { name: '423 locked', faults: [{ route: CREATE_HINT, kind: 'status', status: 423, count: 3 }] },
     // A 503 may follow a committed write: each is looked for in the listing (up to the settle timeout) before the repeat.
     { name: '503', faults: [{ route: CREATE_IP, kind: 'status', status: 503, count: 3 }, { route: CREATE_HINT, kind: 'status', status: 503, count: 2 }], args: ['--settle-timeout', SHORT_SETTLE] },

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { policyDir, yaml, type PolicyDir } from '../../helpers/policies.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { CLIENT, expectNoDuplicates, parseJson, startHarness, type Harness } from './harness.js';
 
 const POLICY = yaml`
@@ -51,7 +51,7 @@ describe('an account whose service rewrites what it stores', () => {
   });
 
   it('validate warns at file:line:col that HOST equal is stored as iequal', async () => {
-    const result = await runCli(['validate', '--policies', 'policies'], { cwd: policies.root });
+    const result = await runCliInProcess(['validate', '--policies', 'policies'], { cwd: policies.root });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       'policies/shop.yaml:10:41: warning: the service stores "equal" on [header, HOST] as "iequal" (host names are case-insensitive); ' +

@@ -2,8 +2,9 @@
  * A token that cannot be sent as a header (a control character inside) is a
  * usage error before anything starts, for every command that connects: never
  * a silent exit 0, never a daemon stuck in its first cycle. The token itself is
- * never printed. `run` is a spawned process (a daemon stuck in its first
- * cycle shows only there); the others run the CLI's main in process.
+ * never printed. The daemon (`run` without `--once`) is a spawned process (a
+ * daemon stuck in its first cycle shows only there); the others, `run --once`
+ * among them, run the CLI's main in process.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
@@ -33,7 +34,7 @@ describe('a token with a control character', () => {
     const argv = args[0] === 'export'
       ? args.map((arg) => (arg === 'EXPORT_DIR' ? policies!.scratch('export') : arg))
       : [...args, '--policies', policies.dir];
-    const runner = args[0] === 'run' ? runCli : runCliInProcess;
+    const runner = args.includes('--listen') ? runCli : runCliInProcess;
     const result = await runner([...argv, '--api-url', url], {
       env: { RAMPART_API_TOKEN: BROKEN },
       timeoutMs: 15_000,

@@ -1,11 +1,14 @@
 /**
  * A server or proxy that echoes the token (and secret) in an error body: the
  * values never reach the CLI's error line, its logs, or the daemon's /readyz.
- * The plan runs the CLI's main in this process; the daemon is the built CLI.
+ * The plan runs the CLI's main in this process, the daemon its cycle, logger and
+ * endpoints in this process (test/helpers/daemon-in-process.ts): neither needs a
+ * process of its own to show what it writes.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
-import { cleanupDaemons, LIST_HINTS, plainPolicyDir, runArgs, samplePolicies, startDaemon, startEmulatorForDaemon, eventually } from '../../helpers/daemon.js';
+import { cleanupDaemons, LIST_HINTS, plainPolicyDir, samplePolicies, startEmulatorForDaemon, eventually } from '../../helpers/daemon.js';
+import { startInProcessDaemon } from '../../helpers/daemon-in-process.js';
 import { TEST_TOKEN, useTestEmulator } from '../../helpers/emulator.js';
 import { samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
 
@@ -37,7 +40,7 @@ describe('a token echoed in an error body', () => {
     const emu = await startEmulatorForDaemon();
     emu.control.addFault({ route: LIST_HINTS, kind: 'echo-token', status: 400, count: 1000 });
     const dir = await plainPolicyDir(samplePolicies());
-    const daemon = await startDaemon(runArgs(emu.url, dir));
+    const daemon = await startInProcessDaemon({ apiUrl: emu.url, policies: dir });
     await daemon.waitForCycle((line) => line.result === 'failed', 'a failed cycle');
     const ready = await eventually(async () => {
       const answer = await daemon.get('/readyz');
@@ -45,7 +48,8 @@ describe('a token echoed in an error body', () => {
     }, '/readyz reporting the failed cycle');
     expect(ready.text).toContain('[redacted]');
     expect(ready.text).not.toContain(TEST_TOKEN);
-    expect(daemon.cli.stderr()).toContain('[redacted]');
-    expect(daemon.cli.stderr()).not.toContain(TEST_TOKEN);
+    const logs = daemon.logs().map((line) => JSON.stringify(line)).join('\n');
+    expect(logs).toContain('[redacted]');
+    expect(logs).not.toContain(TEST_TOKEN);
   });
 });

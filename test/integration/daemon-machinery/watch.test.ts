@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,7 +57,8 @@ async function nextCalls(running: Running, count: number): Promise<number> {
 async function gitSyncCommit(root: string, from: string | undefined, to: string, files: Record<string, string>): Promise<void> {
   const worktree = path.join(root, '.worktrees', to);
   await mkdir(path.join(worktree, 'policies'), { recursive: true });
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(worktree, name), text);
+  // At once (a commit of 2,000 files, one by one through the thread pool, took a second).
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(worktree, name), text);
   await symlink(path.join('.worktrees', to), path.join(root, 'tmp-link'));
   await rename(path.join(root, 'tmp-link'), path.join(root, 'repo'));
   if (from !== undefined) await rm(path.join(root, '.worktrees', from), { recursive: true, force: true });

@@ -202,7 +202,8 @@ describe('plan --concurrency', () => {
   it('bounds the listing calls in flight while reading, as it bounds writes, above the default too', async () => {
     // Long enough that every call a bound lets start is in flight before the first answer, even on a loaded machine
     // (at 40 ms this failed under CI load: the first answers came before the ninth call started).
-    const h = await appliedHarness({ latencyMs: 200 });
+    const h = await appliedHarness();
+    h.emulator.control.setConfig({ latencyMs: 200 }); // after the setup's apply, which needs none
     // 3,000 more deny values: ten predicted pages of one listing, read at once.
     const addresses = Array.from({ length: 3000 }, (_, i) => `10.9.${i >> 8}.${i & 255}`);
     await policies.write('big.yaml', `version: 1\nclient: ${CLIENT}\napplication: all\nip_lists:\n  deny:\n    - ips: [${addresses.join(', ')}]\n`);

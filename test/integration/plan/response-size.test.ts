@@ -14,7 +14,7 @@ const setup = useSampleSetup();
 describe('an answer larger than the bound', () => {
   it.each([
     ['oversize', 70 * 1024 * 1024, /POST \/v1\/objects\/hint answered more than 64 MiB; refusing to read it \[api_protocol\]/],
-    ['gzip-bomb', 200 * 1024 * 1024, /POST \/v1\/objects\/hint answered more than 64 MiB once unzipped; refusing to read it \[api_protocol\]/],
+    ['gzip-bomb', 70 * 1024 * 1024, /POST \/v1\/objects\/hint answered more than 64 MiB once unzipped; refusing to read it \[api_protocol\]/],
   ] as const)('%s: plan fails with api_protocol and does not retry', async (kind, bytes, message) => {
     const harness = await setup.start();
     harness.emulator.control.addFault({ route: LIST_HINTS, kind, bytes, count: 5 });

@@ -107,12 +107,14 @@ describe('the daemon: drift, lag, faults, safety', () => {
       emulator.control.seedIpObject({ clientid: CLIENT, list: 'black', values: [`10.1.${Math.floor(i / 250)}.${i % 250}/32`], reason: 'console' });
     }
     emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 423, count: 2 });
-    emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 429, retryAfterSeconds: 1, count: 1 });
+    // Retry-After: 0 (at once): that a longer one is waited out is test/integration/apply/faults.test.ts's.
+    emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 429, retryAfterSeconds: 0, count: 1 });
     emulator.control.addFault({ route: CREATE_HINT, kind: 'status', status: 503, count: 2 });
     emulator.control.addFault({ route: CREATE_IP, kind: 'status', status: 503, count: 2 });
     const policies = await plainPolicyDir(samplePolicies());
-    // Each 503 on a create is checked against the listing (up to the settle timeout) before the create is repeated.
-    const daemon = await startInProcessDaemon({ apiUrl: emulator.url, policies, concurrency: 2, settleTimeoutMs: 1000 });
+    // Each 503 on a create is checked against the listing (up to the settle timeout, short: the emulator lists at
+    // once) before the create is repeated.
+    const daemon = await startInProcessDaemon({ apiUrl: emulator.url, policies, concurrency: 2, settleTimeoutMs: 300 });
     const first = await daemon.waitForCycle(() => true, 'the initial apply', { timeoutMs: 12_000 });
     expect(first.result).toBe('success');
     expect(accountSummary(emulator)).toMatchObject({ rules: SAMPLE_RULES, ipValues: SAMPLE_IP_VALUES + 300 });
