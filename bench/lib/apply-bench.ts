@@ -3,13 +3,14 @@
  * objects no longer declared, run through the real prepare + applyPlan (bounded
  * concurrency, settle polling included). Rules: one call per create and per
  * delete. IP values: one call per create, the deletes batched into one call per
- * client.
+ * client and list (the service's delete names its list).
  */
 import { ApiClient } from '../../src/api/client.js';
 import { HINT_PAGE_LIMIT, IP_RULE_PAGE_LIMIT, ServiceApi } from '../../src/api/service.js';
 import { minimumListingCalls } from '../../src/live/paging.js';
 import { RULE_DELETE_BATCH } from '../../src/plan/classes/rules.js';
 import { IP_LISTS } from '../../src/model/ip.js';
+import { deletedIdsByList } from '../../src/model/ip-change.js';
 import { applyPlan } from '../../src/apply/apply.js';
 import { loadPolicies } from '../../src/policy/index.js';
 import { loadDesired, prepare } from '../../src/reconcile/prepare.js';
@@ -83,13 +84,18 @@ export async function benchApply(
     const busyMs = applyCalls.reduce((sum, call) => sum + call.durationMs, 0);
     const counts = [...http.callCounts];
     const writes = counts.filter(([route]) => !LISTING_ROUTES.has(route)).reduce((n, [, c]) => n + c, 0);
-    // One create per object; deletes go in one call per client (rules: up to RULE_DELETE_BATCH ids a call).
+    // One create per object; deletes go in one call per client (rules: up to RULE_DELETE_BATCH ids a call), IP deletes one per list.
     const deletesByClient = new Map<number, number>();
+    let ipDeleteCalls = 0;
     for (const c of plan.changes) {
-      const client = planClassOf(c).client(c);
-      if (c.action === 'delete') deletesByClient.set(client, (deletesByClient.get(client) ?? 0) + 1);
+      if (c.action !== 'delete') continue;
+      if (c.kind === 'ip') ipDeleteCalls += deletedIdsByList(c).size;
+      else {
+        const client = planClassOf(c).client(c);
+        deletesByClient.set(client, (deletesByClient.get(client) ?? 0) + 1);
+      }
     }
-    const deleteCalls = [...deletesByClient.values()].reduce((n, d) => n + (kind === 'rules' ? Math.ceil(d / RULE_DELETE_BATCH) : 1), 0);
+    const deleteCalls = ipDeleteCalls + [...deletesByClient.values()].reduce((n, d) => n + Math.ceil(d / RULE_DELETE_BATCH), 0);
     const minimumWriteCalls = count + deleteCalls;
     return {
       kind,
@@ -117,8 +123,8 @@ export async function benchApply(
   }
 }
 
-/** The calls that read (the hint listing is a POST); every other call writes. */
-const LISTING_ROUTES: ReadonlySet<string> = new Set(['POST /v1/objects/hint', 'GET /v4/ip_rules', 'GET /v4/clients/{clientid}/credential_stuffing/configs']);
+/** The calls that read (the hint and application listings are POSTs); every other call writes. */
+const LISTING_ROUTES: ReadonlySet<string> = new Set(['POST /v1/objects/hint', 'GET /v4/ip_rules', 'GET /v4/clients/{clientid}/credential_stuffing/configs', 'POST /v1/objects/pool']);
 
 async function declared(dir: string, spec: Parameters<typeof writeScalePolicies>[1]) {
   await writeScalePolicies(dir, spec);

@@ -70,7 +70,7 @@ export interface DeletedIpObject {
   readonly size: number;
 }
 
-/** One `DELETE /v4/ip_rules` per client, holding every object id to remove. */
+/** Every owned IP object of a client to remove: one delete call per list (`deletedIdsByList`), the service's delete naming its list. */
 export interface DeleteIp {
   readonly action: 'delete';
   readonly kind: 'ip';
