@@ -1,5 +1,7 @@
 /** Start an emulator on a random port and call it with the test token. */
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import { ServiceApi } from '../../src/api/service.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 
 export const TEST_TOKEN = 'test-token-0123456789';
@@ -63,4 +65,25 @@ export function useTestEmulator(): { start(options?: Partial<EmulatorOptions>): 
       return emulator;
     },
   };
+}
+
+/** One emulator for the whole file and Rampart's client of it: started before its tests, closed after them. */
+export function useEmulatorApi(options: Partial<EmulatorOptions> = {}): { emulator(): TestEmulator; api(): ServiceApi } {
+  let emulator: TestEmulator | undefined;
+  let http: ApiClient | undefined;
+  let api: ServiceApi | undefined;
+  beforeAll(async () => {
+    emulator = await startTestEmulator(options);
+    http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
+    api = new ServiceApi(http);
+  });
+  afterAll(async () => {
+    await http?.close();
+    await emulator?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the emulator starts before the file\'s tests');
+    return value;
+  };
+  return { emulator: () => started(emulator), api: () => started(api) };
 }

@@ -6,32 +6,19 @@
  * rate limit's burst, a rule's title and disabled state. Rampart sends the
  * whole surface, the stored value where the policy is silent.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ApiClient } from '../../../src/api/client.js';
-import { ServiceApi } from '../../../src/api/service.js';
 import { applyPlan } from '../../../src/apply/apply.js';
 import { readLiveState } from '../../../src/live/read.js';
 import { withOwnerMark } from '../../../src/model/ownership.js';
 import { ruleFingerprint } from '../../../src/model/rule-fingerprint.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
-import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { useEmulatorApi } from '../../helpers/emulator.js';
 
 let CLIENT = 10042;
-let emulator: TestEmulator;
-let http: ApiClient;
-let api: ServiceApi;
+const shared = useEmulatorApi();
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
-  api = new ServiceApi(http);
-});
-afterAll(async () => {
-  await http.close();
-  await emulator.close();
-});
 
 function desired(rule: Record<string, unknown>) {
   const loaded = loadPolicyTexts([{ file: 'p.yaml', text: stringify({ version: 1, client: CLIENT, application: 7, rules: [{ name: 'r', ...rule }] }) }]);
@@ -43,7 +30,7 @@ function desired(rule: Record<string, unknown>) {
 function seedOwned(before: Record<string, unknown>, stored: Record<string, unknown> & { type: string }) {
   const [rule] = desired(before).rules;
   if (!rule) throw new Error('no rule');
-  return emulator.control.seedHint({
+  return shared.emulator().control.seedHint({
     clientid: CLIENT, action: [{ point: ['instance'], type: 'equal', value: '7' }], variativity_disabled: true,
     comment: withOwnerMark(undefined, { owner: 'rampart', fingerprint: ruleFingerprint(rule), name: 'r' }),
     ...stored,
@@ -52,15 +39,15 @@ function seedOwned(before: Record<string, unknown>, stored: Record<string, unkno
 
 async function applyDeclared(rule: Record<string, unknown>) {
   const want = desired(rule);
-  const plan = buildPlan(want, await readLiveState(api, [CLIENT]));
+  const plan = buildPlan(want, await readLiveState(shared.api(), [CLIENT]));
   expect(plan.changes.map((change) => change.action)).toEqual(['update']);
-  const report = await applyPlan(plan, { api, settleTimeoutMs: 0 });
+  const report = await applyPlan(plan, { api: shared.api(), settleTimeoutMs: 0 });
   expect(report.failed, JSON.stringify(report.results)).toBe(0);
   // The next plan is empty: the update left the declared values in place.
-  expect(buildPlan(want, await readLiveState(api, [CLIENT])).changes).toEqual([]);
+  expect(buildPlan(want, await readLiveState(shared.api(), [CLIENT])).changes).toEqual([]);
 }
 
-const stored = (id: number) => emulator.control.state().hints.find((hint) => hint.record.id === id)?.record;
+const stored = (id: number) => shared.emulator().control.state().hints.find((hint) => hint.record.id === id)?.record;
 
 describe('an update in place', () => {
   // An account per case, so one case's rule is never another's undeclared one.

@@ -6,10 +6,8 @@
  * declared; export → YAML → declares what is listed; a plan over the live state is
  * empty; each updatable field changes in place; each identity field replaces.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ApiClient } from '../../../src/api/client.js';
-import { ServiceApi } from '../../../src/api/service.js';
 import { applyPlan } from '../../../src/apply/apply.js';
 import { hintCreateRequest } from '../../../src/apply/classes/rule-requests.js';
 import { buildExport } from '../../../src/export/build.js';
@@ -21,23 +19,12 @@ import { loadPolicyTexts } from '../../../src/policy/validate.js';
 import type { FieldValue } from '../../../src/rules/field.js';
 import type { RuleKind } from '../../../src/rules/kind.js';
 import { RULE_KINDS } from '../../../src/rules/registry.js';
-import { startTestEmulator, TEST_TOKEN, type TestEmulator } from '../../helpers/emulator.js';
+import { useEmulatorApi } from '../../helpers/emulator.js';
 import { otherValue } from '../../helpers/other-value.js';
 
-let emulator: TestEmulator;
-let http: ApiClient;
-let api: ServiceApi;
+const shared = useEmulatorApi();
 let client = 30000;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  http = new ApiClient({ baseUrl: emulator.url, credentials: { token: TEST_TOKEN } });
-  api = new ServiceApi(http);
-});
-afterAll(async () => {
-  await http.close();
-  await emulator.close();
-});
 
 /** Rules of one example as a policy file of its own account, so cases never meet. */
 function compile(account: number, rules: readonly Record<string, unknown>[]): readonly DesiredRule[] {
@@ -48,7 +35,7 @@ function compile(account: number, rules: readonly Record<string, unknown>[]): re
 }
 
 async function live(account: number): Promise<LiveState> {
-  return readLiveState(api, [account]);
+  return readLiveState(shared.api(), [account]);
 }
 
 const state = (account: number, rules: readonly DesiredRule[]) => ({ clients: [account], rules, ipEntries: [] });
@@ -56,7 +43,7 @@ const state = (account: number, rules: readonly DesiredRule[]) => ({ clients: [a
 /** A regex rule of the account made by another tool (never Rampart's to delete): its `regex_id`. */
 async function regexTarget(account: number, regex: string): Promise<number> {
   const [target] = compile(account, [{ name: 'target', type: 'regex', regex, attack: 'scanner', point: [['get', 'q']] }]);
-  const created = await api.createHint(hintCreateRequest(target as DesiredRule, 'another-tool'));
+  const created = await shared.api().createHint(hintCreateRequest(target as DesiredRule, 'another-tool'));
   expect(created.regex_id, 'a regex rule gets a regex_id').toEqual(expect.any(Number));
   return created.regex_id as number;
 }
@@ -93,7 +80,7 @@ describe.each(cases)('$kind.yaml example $i', ({ kind, example }) => {
     const written = { name: `example-${kind.yaml}`, type: kind.yaml, ...(await prepared(example, account)) };
     const [desired] = compile(account, [written]);
     if (!desired) throw new Error('no rule compiled');
-    const created = await api.createHint(hintCreateRequest(desired, 'rampart', desired.source.name));
+    const created = await shared.api().createHint(hintCreateRequest(desired, 'rampart', desired.source.name));
     const listed = (await live(account)).rules.find((rule) => rule.id === created.id) as LiveRule;
     expect(listed, 'listed').toBeDefined();
     expect(satisfies(listed, desired), 'listed as declared').toBe(true);
@@ -113,7 +100,7 @@ describe.each(cases)('$kind.yaml example $i', ({ kind, example }) => {
       const written = { name: `example-${kind.yaml}`, type: kind.yaml, ...(await prepared(example, account)) };
       const [before] = compile(account, [written]);
       if (!before) throw new Error('no rule compiled');
-      const first = await applyPlan(buildPlan(state(account, [before]), await live(account)), { api, settleTimeoutMs: 0 });
+      const first = await applyPlan(buildPlan(state(account, [before]), await live(account)), { api: shared.api(), settleTimeoutMs: 0 });
       expect(first.failed, JSON.stringify(first.results)).toBe(0);
       const current = (before.fields as Readonly<Record<string, FieldValue | undefined>>)[field.name];
       const changed = field.name === 'regex_id' ? await regexTarget(account, '.*other.*') : otherValue(field, current);
@@ -125,7 +112,7 @@ describe.each(cases)('$kind.yaml example $i', ({ kind, example }) => {
       } else {
         expect(plan.changes.map((c) => [c.action, c.kind === 'rule' && c.action === 'delete' ? c.reason : ''])).toEqual([['create', ''], ['delete', 'replaced']]);
       }
-      const report = await applyPlan(plan, { api, settleTimeoutMs: 0 });
+      const report = await applyPlan(plan, { api: shared.api(), settleTimeoutMs: 0 });
       expect(report.failed, JSON.stringify(report.results)).toBe(0);
       expect(buildPlan(state(account, [after]), await live(account)).changes).toEqual([]);
     });
