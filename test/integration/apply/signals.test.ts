@@ -150,7 +150,10 @@ describe('an apply stopped while it waits for the listings', () => {
     harness.emulator.control.setConfig({ latencyMs: 0, listingLagMs: 3000 });
     const run = harness.start('apply', policies.dir, ['--settle-timeout', '20s', '--format', 'json']);
     await waitForCalls('POST /v4/ip_rules', 9);
-    await sleep(200); // now polling the lagging listings
+    // Polling the lagging listings: a listing started after the last write ended (not a sleep, which a loaded machine outlasts).
+    const calls = () => harness.emulator.control.calls();
+    const lastWriteEnded = Math.max(...calls().filter((c) => WRITE_ROUTES.includes(c.route)).map((c) => c.time));
+    await eventually(() => calls().some((c) => !WRITE_ROUTES.includes(c.route) && startedAt(c) > lastWriteEnded), 'a settle listing after the writes', 15_000, 10);
     const signalledAt = Date.now();
     run.kill('SIGTERM');
     const stopped = await run.result;
