@@ -3,6 +3,7 @@
  * the sample `policies/` to edit. Each directory is removed by `cleanup()`.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -66,4 +67,17 @@ export function yaml(strings: TemplateStringsArray, ...values: unknown[]): strin
   const lines = text.replace(/^\n/, '').split('\n');
   const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
   return lines.map((l) => l.slice(indent)).join('\n');
+}
+
+/** Policy directories a test makes, each removed after that test. */
+export function usePolicyDirs(): { make(files?: Record<string, string>): Promise<PolicyDir>; sample(): Promise<PolicyDir> } {
+  const made: PolicyDir[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((dir) => dir.cleanup()));
+  });
+  const kept = (dir: PolicyDir): PolicyDir => (made.push(dir), dir);
+  return {
+    make: async (files = {}) => kept(await policyDir(files)),
+    sample: async () => kept(await samplePolicyDir()),
+  };
 }

@@ -13,16 +13,12 @@ import { snapshotForeign, verifyConvergence } from '../../bench/soak/verify.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const source = { file: 'p.yaml', line: 1, col: 1, name: 'r' };
+/** What both short soaks share: the built CLI, killed in three iterations of ten, at most 1.5 s into one. */
+const SHORT_SOAK = { cli: join(ROOT, 'dist', 'cli.js'), killChance: 0.3, maxKillDelayMs: 1500 };
 
 describe('soak (short)', () => {
   it('converges exactly after random edits, faults and SIGKILLs', async () => {
-    const result = await runSoak({
-      durationMs: 18_000,
-      seed: 20_260_101,
-      cli: join(ROOT, 'dist', 'cli.js'),
-      killChance: 0.3,
-      maxKillDelayMs: 1500,
-    });
+    const result = await runSoak({ ...SHORT_SOAK, durationMs: 18_000, seed: 20_260_101 });
     expect(result.verdict.problems).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.iterations).toBeGreaterThanOrEqual(3);
@@ -36,11 +32,9 @@ describe('soak (short)', () => {
 
   it('converges exactly on the groups IP-list API too', async () => {
     const result = await runSoak({
+      ...SHORT_SOAK,
       durationMs: 12_000,
       seed: 20_261_206,
-      cli: join(ROOT, 'dist', 'cli.js'),
-      killChance: 0.3,
-      maxKillDelayMs: 1500,
       ipApi: 'groups',
     });
     expect(result.verdict.problems).toEqual([]);

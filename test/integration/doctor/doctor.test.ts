@@ -3,10 +3,10 @@
  * for each client they name; a right the token lacks (a 403 on one route) is
  * named on that read's line, with its code; nothing is written.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { TEST_TOKEN, useTestEmulator } from '../../helpers/emulator.js';
-import { policyDir, type PolicyDir } from '../../helpers/policies.js';
+import { usePolicyDirs } from '../../helpers/policies.js';
 
 const POLICY = `version: 1
 client: 10042
@@ -19,14 +19,10 @@ rules:
 `;
 
 const emulator = useTestEmulator();
-let policies: PolicyDir | undefined;
-afterEach(async () => {
-  await policies?.cleanup();
-  policies = undefined;
-});
+const dirs = usePolicyDirs();
 
 async function doctor(url: string, args: string[] = [], token = TEST_TOKEN) {
-  policies = await policyDir({ 'shop.yaml': POLICY });
+  const policies = await dirs.make({ 'shop.yaml': POLICY });
   return runCliInProcess(['doctor', '--policies', 'policies', '--api-url', url, '--log-level', 'warn', ...args], { cwd: policies.root, env: { RAMPART_API_TOKEN: token } });
 }
 
@@ -72,7 +68,7 @@ describe('rampart doctor', () => {
 
   it('reports invalid policies as validate does, in the chosen format, and calls nothing', async () => {
     const emu = await emulator.start();
-    policies = await policyDir({ 'shop.yaml': 'version: 1\nclient: not-a-number\n' });
+    const policies = await dirs.make({ 'shop.yaml': 'version: 1\nclient: not-a-number\n' });
     const result = await runCliInProcess(['doctor', '--policies', 'policies', '--api-url', emu.url, '--format', 'json'], { cwd: policies.root });
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ valid: false, diagnostics: expect.arrayContaining([expect.objectContaining({ file: 'policies/shop.yaml', line: 2, code: 'invalid-id' })]) as unknown });

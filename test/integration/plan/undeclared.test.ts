@@ -3,10 +3,10 @@
  * applied: before its changes it says how many objects of the owner these
  * policies do not declare and would delete, and the ways out.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { useTestEmulator } from '../../helpers/emulator.js';
-import { policyDir, samplePolicyDir, type PolicyDir } from '../../helpers/policies.js';
+import { usePolicyDirs, type PolicyDir } from '../../helpers/policies.js';
 
 const SCRATCH = `version: 1
 client: 10042
@@ -19,10 +19,7 @@ rules:
 `;
 
 const emulator = useTestEmulator();
-const dirs: PolicyDir[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => dir.cleanup()));
-});
+const dirs = usePolicyDirs();
 
 async function run(dir: PolicyDir, url: string, args: string[]) {
   return runCliInProcess([...args, '--policies', 'policies', '--api-url', url, '--log-level', 'warn'], { cwd: dir.root });
@@ -31,9 +28,8 @@ async function run(dir: PolicyDir, url: string, args: string[]) {
 describe('a plan that deletes what another directory declares', () => {
   it('says before the changes how many objects of the owner it would delete, and how to plan without deleting them', async () => {
     const { url } = await emulator.start();
-    const real = await samplePolicyDir();
-    const scratch = await policyDir({ 'scratch.yaml': SCRATCH });
-    dirs.push(real, scratch);
+    const real = await dirs.sample();
+    const scratch = await dirs.make({ 'scratch.yaml': SCRATCH });
     expect((await run(real, url, ['apply', '--auto-approve'])).code).toBe(0);
 
     const text = await run(scratch, url, ['plan']);

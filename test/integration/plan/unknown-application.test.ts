@@ -4,10 +4,10 @@
  * (`POST /v1/objects/pool`); a token that may not list them gets a warning
  * and the plan goes on.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../helpers/cli-in-process.js';
 import { useTestEmulator } from '../../helpers/emulator.js';
-import { policyDir, type PolicyDir } from '../../helpers/policies.js';
+import { usePolicyDirs } from '../../helpers/policies.js';
 
 const policy = (application: string) => `version: 1
 client: 10042
@@ -20,14 +20,10 @@ rules:
 `;
 
 const emulator = useTestEmulator();
-let policies: PolicyDir | undefined;
-afterEach(async () => {
-  await policies?.cleanup();
-  policies = undefined;
-});
+const dirs = usePolicyDirs();
 
 async function plan(url: string, application: string) {
-  policies = await policyDir({ 'shop.yaml': policy(application) });
+  const policies = await dirs.make({ 'shop.yaml': policy(application) });
   return runCliInProcess(['plan', '--policies', 'policies', '--api-url', url], { cwd: policies.root });
 }
 
