@@ -173,6 +173,16 @@ export function ruleKey(rule: Rule): string {
 }
 
 /**
+ * Keeps `key`, the text another rule of the same identity already holds, as
+ * `rule`'s key. The diff joins each listed rule to its declaration by key; a
+ * listed rule that then held its own copy of the text kept a second 13.5 MB
+ * at 100k rules for as long as the plan lived.
+ */
+export function shareRuleKey(rule: Rule, key: string): void {
+  ruleKeys.set(rule, key);
+}
+
+/**
  * Everything the rule says: its identity, every field (updatable ones too) and
  * its comment. Two rules with the same content key need no write at all. Not
  * kept: its one caller in a cycle (the fingerprint) keeps its own short hash,

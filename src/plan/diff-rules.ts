@@ -1,6 +1,6 @@
 import { groupByAction, mapAction, onAction } from '../model/by-action.js';
 import type { RuleChange, DeleteRule, CreateRule } from '../model/rule-change.js';
-import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
+import { changedFields, fieldValues, identityDiffers, kindOf, ruleKey, shareRuleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
 import type { Conflict } from './adoption.js';
 import { compareSources, isPlaceholder, ownerSuffix, type Note } from './notes.js';
@@ -22,6 +22,8 @@ export interface RuleDiff {
 }
 
 interface Bucket {
+  /** The identity's text as the first rule of it made it: the rules joined to it share that copy. */
+  readonly key: string;
   desired: DesiredRule[];
   owned: LiveRule[];
   foreign: LiveRule[];
@@ -45,7 +47,7 @@ export function differences(want: Rule, live: Rule): string[] {
  */
 export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string, updates: RuleUpdates = 'update'): RuleDiff {
   const buckets = new Map<string, Bucket>();
-  const bucket = (key: string): Bucket => getOrMake(buckets, key, (): Bucket => ({ desired: [], owned: [], foreign: [] }));
+  const bucket = (key: string): Bucket => getOrMake(buckets, key, (): Bucket => ({ key, desired: [], owned: [], foreign: [] }));
   for (let i = 0; i < desired.length; i++) {
     const rule = desired[i] as DesiredRule;
     const b = bucket(ruleKey(rule));
@@ -55,6 +57,7 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
   for (let i = 0; i < live.length; i++) {
     const rule = live[i] as LiveRule;
     const b = bucket(ruleKey(rule));
+    shareRuleKey(rule, b.key);
     if (rule.owner === owner) {
       // The mass-delete guard's base: what a plan could delete. Counters and adopted default controls never are.
       if (!undeletable(rule)) owned++;
