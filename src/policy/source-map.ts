@@ -92,6 +92,9 @@ export class SourceMap {
     return { file, line, col, name: name ?? pathLabel(path) };
   }
 
+  /** Finds the position of every source this map made that finds it only when read (DeferredSourceMap). */
+  locateSources(): void {}
+
   keyAt(path: Path): Position {
     let spots = this.root;
     for (let i = 0; i < path.length - 1 && spots; i++) {
@@ -146,6 +149,8 @@ export interface SpotsOffsets {
 export class DeferredSourceMap extends SourceMap {
   /** The parent path of the last source made: the values of one IP-list entry come one after another and share it. */
   private lastParent: Path | undefined;
+  /** The sources made and not yet located. */
+  private made: DeferredSource[] = [];
 
   constructor(locate: Locate, rootAt: number, private readonly tape: SpotsOffsets) {
     super(locate, rootAt);
@@ -160,10 +165,24 @@ export class DeferredSourceMap extends SourceMap {
     return offset >= 0 ? this.position(offset) : this.at(path);
   }
 
-  /** A source whose line and column (and name, when it is the path's) are found when first read. */
+  /** A source whose line and column are found by `locateSources` (or when first read), its name when first read if it is the path's. */
   override source(file: string, path: Path, name?: string, atKey = false): Source {
-    if (path.length === 0) return new DeferredSource(file, name, this, path, undefined, atKey);
-    return new DeferredSource(file, name, this, this.parentOf(path), path[path.length - 1], atKey);
+    const source = path.length === 0
+      ? new DeferredSource(file, name, this, path, undefined, atKey)
+      : new DeferredSource(file, name, this, this.parentOf(path), path[path.length - 1], atKey);
+    this.made.push(source);
+    return source;
+  }
+
+  /**
+   * Locates every source made so far, once the file is compiled: the sources
+   * then hold two integers each and no longer the file's tape, which held
+   * about a byte per byte of policy text for as long as the declarations
+   * lived (18 MB at 100k rules + 100k IP values, the daemon's between cycles).
+   */
+  override locateSources(): void {
+    for (const source of this.made) source.locate();
+    this.made = [];
   }
 
   /** `path` without its last part, shared with the source made before when that had the same parent. */
@@ -174,8 +193,13 @@ export class DeferredSourceMap extends SourceMap {
   }
 }
 
+/** `DeferredSource`'s line before it is located: of the value, or of the key naming it. */
+const UNLOCATED_VALUE = -1;
+const UNLOCATED_KEY = -2;
+
 /**
- * A declaration's source whose line and column are computed the first time
+ * A declaration's source whose line and column are computed when its file is
+ * compiled (`DeferredSourceMap.locateSources`) or, before that, the first time
  * either is read. A class, so the getters live once on the prototype: defining
  * two accessors on each of 60,000 objects took 130 to 180 ms of a load, this
  * takes about 15. `line` and `col` are therefore not own properties: a spread
@@ -184,7 +208,8 @@ export class DeferredSourceMap extends SourceMap {
  * (test/setup/sources.ts).
  */
 export class DeferredSource implements Source {
-  readonly #map: SourceMap;
+  /** Until located: the map of its file, and through it the file's tape. */
+  #map: SourceMap | undefined;
   /**
    * The path as its parent and last part: the values of one IP-list entry share
    * the parent, so 60,000 sources hold no path array each (about 5 MB a daemon
@@ -193,8 +218,9 @@ export class DeferredSource implements Source {
   readonly #parent: Path;
   /** Undefined for the document itself (an empty path). */
   readonly #last: string | number | undefined;
-  readonly #atKey: boolean;
-  #position: Position | undefined;
+  /** UNLOCATED_VALUE or UNLOCATED_KEY until located; two small integers, no position object. */
+  #line: number;
+  #col = 0;
   /** Undefined until read when the name is the path's label: 50,000 IP values need no label string each. */
   #name: string | undefined;
 
@@ -203,7 +229,7 @@ export class DeferredSource implements Source {
     this.#map = map;
     this.#parent = parent;
     this.#last = last;
-    this.#atKey = atKey;
+    this.#line = atKey ? UNLOCATED_KEY : UNLOCATED_VALUE;
   }
 
   get name(): string {
@@ -211,11 +237,13 @@ export class DeferredSource implements Source {
   }
 
   get line(): number {
-    return this.#located().line;
+    this.locate();
+    return this.#line;
   }
 
   get col(): number {
-    return this.#located().col;
+    this.locate();
+    return this.#col;
   }
 
   /** What JSON, logs and the tests see: the plain source. */
@@ -223,8 +251,14 @@ export class DeferredSource implements Source {
     return { file: this.file, line: this.line, col: this.col, name: this.name };
   }
 
-  #located(): Position {
-    return (this.#position ??= this.#atKey ? this.#map.keyAt(this.#path()) : this.#map.at(this.#path()));
+  /** Finds the line and column, and lets go of the map. */
+  locate(): void {
+    const map = this.#map;
+    if (!map) return;
+    const { line, col } = this.#line === UNLOCATED_KEY ? map.keyAt(this.#path()) : map.at(this.#path());
+    this.#line = line;
+    this.#col = col;
+    this.#map = undefined;
   }
 
   #path(): Path {
