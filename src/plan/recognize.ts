@@ -13,7 +13,7 @@
 import { planClass } from './classes/index.js';
 import { ipFingerprint } from '../model/ip-fingerprint.js';
 import { ruleFingerprint } from '../model/rule-fingerprint.js';
-import type { DesiredIpEntry, LiveIpEntry } from '../model/ip.js';
+import { plainIpEntry, type DesiredIpEntry, type LiveIpEntry } from '../model/ip.js';
 import { describeRewrites } from '../model/rewrites.js';
 import { ipRewrites } from '../model/ip-rewrites.js';
 import { ruleRewrites } from '../model/rule-rewrites.js';
@@ -103,7 +103,7 @@ export function recognizeIpEntries(desired: readonly DesiredIpEntry[], live: rea
       pools: want.pools, expiresAt: want.expiresAt, objectSize: stored.objectSize, owner, fingerprint: stored.fingerprint,
       ...(want.reason !== undefined ? { reason: want.reason } : {}),
     });
-    const rewrites = ipRewrites({ ...want, value }, stored);
+    const rewrites = ipRewrites({ ...plainIpEntry(want), value }, stored);
     if (rewrites.length > 0) notes.add(want.client, want.source, stored.id, `${value}: ${describeRewrites(rewrites)}`);
   }
   return { live: live.map((entry) => replaced.get(entry) ?? entry), notes: notes.done() };

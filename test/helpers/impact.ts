@@ -7,7 +7,7 @@ import type { ListedHit } from '../../src/hits/read.js';
 import { evaluateChanges, type ImpactInput } from '../../src/impact/evaluate.js';
 import { RequestIndex } from '../../src/impact/requests.js';
 import type { Change } from '../../src/model/change.js';
-import type { LiveIpEntry } from '../../src/model/ip.js';
+import { plainIpEntry, type LiveIpEntry } from '../../src/model/ip.js';
 import type { DesiredRule, LiveRule } from '../../src/model/rule.js';
 import type { DesiredState, LiveState } from '../../src/model/state.js';
 import type { Impact } from '../../src/plan/model.js';
@@ -29,10 +29,7 @@ export function liveOf(body: string): LiveState {
     const { source: _source, ...plain } = rule as DesiredRule & Record<string, unknown>;
     return { ...plain, id: 100 + i, owner: 'rampart', name: rule.source.name } as LiveRule;
   });
-  const ipEntries = state.ipEntries.map((entry, i): LiveIpEntry => {
-    const { source: _source, ...plain } = entry;
-    return { ...plain, id: 500 + i, objectSize: 1, owner: 'rampart' };
-  });
+  const ipEntries = state.ipEntries.map((entry, i): LiveIpEntry => ({ ...plainIpEntry(entry), id: 500 + i, objectSize: 1, owner: 'rampart' }));
   return { clients: [CLIENT], rules, ipEntries };
 }
 

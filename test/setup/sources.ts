@@ -1,10 +1,11 @@
 /**
  * A declaration's source may be a DeferredSource (src/policy/source-map.ts),
- * whose line and column are getters on its class: the tests compare sources by
- * their plain form, so an expected `{ file, line, col, name }` and a loaded
- * source are equal when those four are, as they were when every source was a
- * plain object. Known by its class name: a test may load the module from
- * dist/ as well as from src/.
+ * whose line and column are getters on its class, and a declared IP value a
+ * DeclaredIpValue (src/policy/classes/declared-ip-value.ts), whose shared
+ * members are: the tests compare both by their plain form, so an expected
+ * `{ file, line, col, name }` and a loaded source are equal when those four
+ * are, as they were when each was a plain object. Known by their class names:
+ * a test may load the modules from dist/ as well as from src/.
  */
 import { expect } from 'vitest';
 
@@ -12,8 +13,10 @@ interface Plain {
   toJSON(): unknown;
 }
 
+const GETTER_CLASSES = new Set(['DeferredSource', 'DeclaredIpValue']);
+
 function isDeferredSource(value: unknown): value is Plain {
-  return typeof value === 'object' && value !== null && value.constructor?.name === 'DeferredSource';
+  return typeof value === 'object' && value !== null && GETTER_CLASSES.has(value.constructor?.name ?? '');
 }
 
 expect.addEqualityTesters([

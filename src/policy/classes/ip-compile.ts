@@ -11,6 +11,7 @@ import { OWNER_MARK_PATTERN, type IpEntrySpec, type PolicyDocument } from '../do
 import { formatSeconds, parseExpiry } from '../expiry.js';
 import { isRecord } from '../schema-messages.js';
 import type { Path } from '../source-map.js';
+import { DeclaredIpValue, type IpDeclaration } from './declared-ip-value.js';
 import { checkCountry, checkDatacenter, checkProxy, type ValueCheck } from '../sources.js';
 
 
@@ -51,12 +52,11 @@ function compileEntry(entry: IpEntrySpec, list: PolicyListName, path: Path, ctx:
     report.error('invalid-expiry', expiry.message, [...path, 'expires']);
     ok = false;
   }
-  const values: { value: string; at: Path }[] = [];
+  const values: string[] = [];
   (entry[kind] ?? []).forEach((raw, i) => {
-    const at: Path = [...path, kind, i];
-    const value = checkValue(kind, raw, at, ctx);
+    const value = checkValue(kind, raw, [...path, kind, i], ctx);
     if (value === undefined) ok = false;
-    else values.push({ value, at });
+    else values.push(value);
   });
   if (!ok || !expiry.ok) return [];
   ctx.expiries.push(expiry.seconds);
@@ -74,12 +74,11 @@ function compileEntry(entry: IpEntrySpec, list: PolicyListName, path: Path, ctx:
   if (expiry.seconds !== NEVER_EXPIRES && readsAsNever(expiry.seconds, ctx.now)) {
     report.warning('far-expiry', `expires ${formatSeconds(expiry.seconds)} is more than 50 years ahead: it is kept as never (the service's clients write "forever" as a far date), so write never`, [...path, 'expires']);
   }
-  const expiresAt = modelExpiry(expiry.seconds, ctx.now);
-  // One literal per shape, with no spread: every member then sits in the object itself (a spread put the
-  // members after it in a separate array, 2 MB at 50,000 values).
-  return values.map(({ value, at }): DesiredIpEntry => reason === undefined
-    ? { client, list: listName, ruleType, value, pools, expiresAt, source: report.source(at) }
-    : { client, list: listName, ruleType, value, pools, expiresAt, reason, source: report.source(at) });
+  const declaration: IpDeclaration = {
+    client, list: listName, ruleType, pools, expiresAt: modelExpiry(expiry.seconds, ctx.now), reason, file: ctx.file, path: [...path, kind],
+  };
+  // Every value is valid here, so its index is the one it is written at.
+  return values.map((value, i) => new DeclaredIpValue(value, declaration, i, report.position([...path, kind, i])));
 }
 
 function checkValue(kind: IpValueKey, raw: string, at: Path, ctx: DocumentContext): string | undefined {
