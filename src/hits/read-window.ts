@@ -12,6 +12,7 @@
 import { HIT_PAGE_LIMIT, type ServiceApi } from '../api/service.js';
 import { ApiProtocolError } from '../errors.js';
 import { checkedHit, HIT_OFFSET_CAP, HIT_ROUTE, HitListingCapError, standardHitFilter, type HitRead, type ListedHit } from './read.js';
+import { SecondIds } from './second-ids.js';
 
 /**
  * The most hits one window read hands over: the impact keeps about 60 bytes
@@ -44,12 +45,13 @@ export async function readHitWindow(
   let to = read.window.to;
   // The ids handed over at the oldest second seen: the next slice reads that second again.
   let second = Number.POSITIVE_INFINITY;
-  const atSecond = new Set<string>();
+  const atSecond = new SecondIds();
   for (;;) {
     const full = { ...standardHitFilter({ from: read.window.from, to }, read), ...filter };
     const seenBefore = atSecond;
-    // One slice's ids (at most the cap's worth): a repeat inside a slice is none that slicing explains.
-    const inSlice = new Set<string>();
+    // A repeat inside a slice is none that slicing explains. Newest first (checked below), a hit listed
+    // twice is listed twice within one second: the ids of the current second are all it takes to see it.
+    const inSecond = new SecondIds();
     let previous = Number.POSITIVE_INFINITY;
     let listed = 0;
     for (let offset = 0; ; offset += HIT_PAGE_LIMIT) {
@@ -60,21 +62,20 @@ export async function readHitWindow(
       if (page.length > HIT_PAGE_LIMIT) throw stop(`a page held ${page.length} hits, more than the ${HIT_PAGE_LIMIT} asked for`);
       for (const record of page) {
         const hit = checkedHit(record);
-        const id = `${hit.id[0]}/${hit.id[1]}`;
         if (!(hit.time >= read.window.from && hit.time <= to)) {
-          throw stop(`hit ${id} is of ${when(hit.time)}, outside the window asked for (${when(read.window.from)} to ${when(to)})`);
+          throw stop(`hit ${idOf(hit)} is of ${when(hit.time)}, outside the window asked for (${when(read.window.from)} to ${when(to)})`);
         }
-        if (hit.time > previous) throw stop(`hit ${id} of ${when(hit.time)} came after one of ${when(previous)}: the listing is not newest first, which its slicing relies on`);
+        if (hit.time > previous) throw stop(`hit ${idOf(hit)} of ${when(hit.time)} came after one of ${when(previous)}: the listing is not newest first, which its slicing relies on`);
+        if (hit.time !== previous) inSecond.clear();
         previous = hit.time;
-        if (inSlice.has(id)) throw stop(`hit ${id} was listed twice in one time slice`);
-        inSlice.add(id);
-        if (hit.time === to && seenBefore.has(id)) continue;
+        if (!inSecond.add(hit.id)) throw stop(`hit ${idOf(hit)} was listed twice in one time slice`);
+        if (hit.time === to && seenBefore.has(hit.id)) continue;
         if (hit.time !== second) {
           second = hit.time;
-          // Emptied, not replaced (a set per second was one per hit): past `to`, this slice no longer asks `seenBefore`, the same set.
+          // Emptied, not replaced: past `to`, this slice no longer asks `seenBefore`, the same table.
           atSecond.clear();
         }
-        atSecond.add(id);
+        atSecond.add(hit.id);
         if (++handed > maxHits) throw stop(`the window holds more than ${maxHits.toLocaleString('en-US')} hits, the most one read keeps: narrow --impact-window`);
         each(hit);
       }
@@ -91,6 +92,11 @@ export class HitListingStoppedError extends ApiProtocolError {
   constructor(readonly client: number, readonly why: string) {
     super(`${HIT_ROUTE} of client ${client} was stopped: ${why}`, { route: HIT_ROUTE });
   }
+}
+
+/** A hit as the messages name it, `index/id`: made only for a message. */
+function idOf(hit: ListedHit): string {
+  return `${hit.id[0]}/${hit.id[1]}`;
 }
 
 /** A second of the window as a reader names it. */
