@@ -14,6 +14,7 @@ import type { ReadContext } from './classes/class.js';
 import { liveClass } from './classes/index.js';
 import type { ListingKey, ListingSizes } from './listing-key.js';
 import { Interner } from '../model/interner.js';
+import { HeapGrowth } from '../heap-growth.js';
 
 export interface ReadLiveOptions {
   readonly signal?: AbortSignal;
@@ -25,6 +26,8 @@ export interface ReadLiveOptions {
   readonly onListed?: (key: ListingKey, objects: number) => void;
   /** Where the policies declare each client: a refusal names the file:line to fix. */
   readonly clientSources?: readonly ClientSource[];
+  /** Asked after each page: the read's garbage is collected as it grows (heap-growth.ts). */
+  readonly heap?: HeapGrowth;
 }
 
 export async function readLiveState(api: ServiceApi, clients: readonly number[], options: ReadLiveOptions = {}): Promise<LiveState> {
@@ -32,7 +35,13 @@ export async function readLiveState(api: ServiceApi, clients: readonly number[],
   const onOuterAbort = () => abort.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const signal = abort.signal;
-  const schedule = createLimiter(options.concurrency ?? 8);
+  const limit = createLimiter(options.concurrency ?? 8);
+  const heap = options.heap ?? new HeapGrowth();
+  const schedule: typeof limit = async (call) => {
+    const page = await limit(call);
+    heap.check();
+    return page;
+  };
   const changedAt = new Map<number, number>();
   const context: ReadContext = {
     api, signal, schedule, intern: new Interner(),

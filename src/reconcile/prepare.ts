@@ -20,7 +20,7 @@ import { useIpApiOf } from './ip-api.js';
 import { readExportRecords } from './export-records.js';
 import type { DesiredState, LiveState } from '../model/state.js';
 import type { RunSettings } from './settings.js';
-import { collectGarbage } from '../garbage-collector.js';
+import { HeapGrowth } from '../heap-growth.js';
 import { buildPlan } from '../plan/plan.js';
 import { targetPlan } from '../plan/target.js';
 import type { Plan } from '../plan/model.js';
@@ -103,17 +103,6 @@ export function emptyPolicies(dir: string, exists: boolean, desired: DesiredStat
   return `policy directory ${dir} ${what}; nothing is planned and nothing is deleted (pass --allow-empty if that is intended)`;
 }
 
-/**
- * A heap this large once the read is done gets one full collection before
- * the plan. The read leaves its pages' objects dead in the old generation,
- * and the plan would grow the heap on top of them until V8 next collects.
- * At 50k rules + 50k IP values (115 to 186 MB in use after the read) the
- * collection lowers a cold plan's peak from 277 to 300 MB to 250 to 261 MB,
- * for about 100 ms; at 10k + 50k (74 to 84 MB) it saved 4 MB for 80 ms, so a
- * smaller heap is left to V8.
- */
-const COLLECT_ABOVE_BYTES = 128 * 2 ** 20;
-
 /** How often a rerun reads the listing again while creates of a killed run are unconfirmed. */
 const UNCONFIRMED_POLL_MS = 2_000;
 
@@ -121,8 +110,12 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   const { settings, policy } = options;
   useIpApiOf(options.api, policy.desired);
   const loaded = performance.now();
+  // Paces full collections over the read and before the plan: the read leaves its pages' garbage in the
+  // old generation, and the plan would grow the heap on top of it (heap-growth.ts).
+  const heap = new HeapGrowth();
   const read = (signal = options.signal) => readLiveState(options.api, policy.desired.clients, {
     signal,
+    heap,
     concurrency: settings.concurrency,
     expected: expectedListingSizes(policy.desired, options.lastListed),
     ...(options.onListed ? { onListed: options.onListed } : {}),
@@ -156,7 +149,7 @@ export async function prepare(options: PrepareOptions): Promise<Prepared> {
   }
   const exported = await readExportRecords(options.policies, policy.files);
   const readDone = performance.now();
-  if (process.memoryUsage().heapUsed >= COLLECT_ABOVE_BYTES) collectGarbage(1);
+  heap.check();
   const full = buildPlan(policy.desired, live, {
     exported,
     owner: settings.owner,
