@@ -25,7 +25,7 @@
 import { type EventType, FAILSAFE_SCHEMA, load, type State, Type } from 'js-yaml';
 import { ownCopy } from '../model/own-copy.js';
 import { declinesText } from './clean-declines.js';
-import { DeferredSourceMap, type Locate, type SourceMap } from './source-map.js';
+import { TapeSourceMap, type Locate, type SourceMap } from './source-map.js';
 import { MAX_TAPE_OFFSET, SpotsTapeWriter, TapeReader } from './spots-tape.js';
 import { MAX_DEPTH, MAX_NODES } from './yaml.js';
 
@@ -195,7 +195,7 @@ function readReported(text: string): CleanYaml | undefined {
     // js-yaml has read a `---` marker before the document's node opens.
     const walk = new Walk(text, report);
     walk.document(document);
-    return { data, map: new DeferredSourceMap(lineLocator(text), contentStart(text, report.opened[document] as number), new TapeReader(walk.tape.done())) };
+    return { data, map: new TapeSourceMap(lineLocator(text), contentStart(text, report.opened[document] as number), new TapeReader(walk.tape.done())) };
   } catch (error) {
     if (error instanceof Declined) return undefined;
     throw error;

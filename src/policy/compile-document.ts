@@ -74,7 +74,7 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     intern: new Interner(),
   };
   const objects = objectsByClass<'desired'>((kind) => policyClass(kind).compile(doc, ctx));
-  const compiled: CompiledDocument = {
+  return {
     file,
     objects,
     diagnostics: [...parsed.diagnostics, ...schema.diagnostics, ...report.diagnostics],
@@ -84,9 +84,6 @@ export function compileDocument(parsed: ParsedPolicy, now: number): CompiledDocu
     now,
     expiries,
   };
-  // The declarations outlive the document: their sources let go of its map now.
-  map.locateSources();
-  return compiled;
 }
 
 function validId(value: unknown): value is number {

@@ -92,9 +92,6 @@ export class SourceMap {
     return { file, line, col, name: name ?? pathLabel(path) };
   }
 
-  /** Finds the position of every source this map made that finds it only when read (DeferredSourceMap). */
-  locateSources(): void {}
-
   keyAt(path: Path): Position {
     let spots = this.root;
     for (let i = 0; i < path.length - 1 && spots; i++) {
@@ -139,19 +136,12 @@ export interface SpotsOffsets {
 
 /**
  * The map of a file read on the clean path (clean-yaml.ts): positions are
- * read from its tape in place (spots-tape.ts), and its sources find their
- * line and column (and name, when it is the path's) the first time one is
- * read. A file without a diagnostic needs positions only for the plan lines
- * of objects it creates or changes, and a no-op plan shows none; a file with
- * a warning on every rule asks for hundreds, and building its spots to answer
- * them held some 3.5 KB a warning (issue 49).
+ * read from its tape in place (spots-tape.ts). A file with a warning on every
+ * rule asks for hundreds, and building its spots to answer them held some
+ * 3.5 KB a warning (issue 49). Its sources are plain, their positions found as
+ * they are made: the tape is then no longer needed once the file is compiled.
  */
-export class DeferredSourceMap extends SourceMap {
-  /** The parent path of the last source made: the values of one IP-list entry come one after another and share it. */
-  private lastParent: Path | undefined;
-  /** The sources made and not yet located. */
-  private made: DeferredSource[] = [];
-
+export class TapeSourceMap extends SourceMap {
   constructor(locate: Locate, rootAt: number, private readonly tape: SpotsOffsets) {
     super(locate, rootAt);
   }
@@ -163,105 +153,5 @@ export class DeferredSourceMap extends SourceMap {
   override keyAt(path: Path): Position {
     const offset = this.tape.keyAt(path);
     return offset >= 0 ? this.position(offset) : this.at(path);
-  }
-
-  /** A source whose line and column are found by `locateSources` (or when first read), its name when first read if it is the path's. */
-  override source(file: string, path: Path, name?: string, atKey = false): Source {
-    const source = path.length === 0
-      ? new DeferredSource(file, name, this, path, undefined, atKey)
-      : new DeferredSource(file, name, this, this.parentOf(path), path[path.length - 1], atKey);
-    this.made.push(source);
-    return source;
-  }
-
-  /**
-   * Locates every source made so far, once the file is compiled: the sources
-   * then hold two integers each and no longer the file's tape, which held
-   * about a byte per byte of policy text for as long as the declarations
-   * lived (18 MB at 100k rules + 100k IP values, the daemon's between cycles).
-   */
-  override locateSources(): void {
-    for (const source of this.made) source.locate();
-    this.made = [];
-  }
-
-  /** `path` without its last part, shared with the source made before when that had the same parent. */
-  private parentOf(path: Path): Path {
-    const last = this.lastParent;
-    if (last && last.length === path.length - 1 && last.every((part, i) => part === path[i])) return last;
-    return (this.lastParent = path.slice(0, -1));
-  }
-}
-
-/** `DeferredSource`'s line before it is located: of the value, or of the key naming it. */
-const UNLOCATED_VALUE = -1;
-const UNLOCATED_KEY = -2;
-
-/**
- * A declaration's source whose line and column are computed when its file is
- * compiled (`DeferredSourceMap.locateSources`) or, before that, the first time
- * either is read. A class, so the getters live once on the prototype: defining
- * two accessors on each of 60,000 objects took 130 to 180 ms of a load, this
- * takes about 15. `line` and `col` are therefore not own properties: a spread
- * would drop them (Rampart's code never spreads a source), JSON gets the plain
- * form from `toJSON`, and the tests compare sources by that form
- * (test/setup/sources.ts).
- */
-export class DeferredSource implements Source {
-  /** Until located: the map of its file, and through it the file's tape. */
-  #map: SourceMap | undefined;
-  /**
-   * The path as its parent and last part: the values of one IP-list entry share
-   * the parent, so 60,000 sources hold no path array each (about 5 MB a daemon
-   * kept between cycles at 10k rules + 50k IP values).
-   */
-  readonly #parent: Path;
-  /** Undefined for the document itself (an empty path). */
-  readonly #last: string | number | undefined;
-  /** UNLOCATED_VALUE or UNLOCATED_KEY until located; two small integers, no position object. */
-  #line: number;
-  #col = 0;
-  /** Undefined until read when the name is the path's label: 50,000 IP values need no label string each. */
-  #name: string | undefined;
-
-  constructor(readonly file: string, name: string | undefined, map: SourceMap, parent: Path, last: string | number | undefined, atKey: boolean) {
-    this.#name = name;
-    this.#map = map;
-    this.#parent = parent;
-    this.#last = last;
-    this.#line = atKey ? UNLOCATED_KEY : UNLOCATED_VALUE;
-  }
-
-  get name(): string {
-    return (this.#name ??= pathLabel(this.#path()));
-  }
-
-  get line(): number {
-    this.locate();
-    return this.#line;
-  }
-
-  get col(): number {
-    this.locate();
-    return this.#col;
-  }
-
-  /** What JSON, logs and the tests see: the plain source. */
-  toJSON(): Source {
-    return { file: this.file, line: this.line, col: this.col, name: this.name };
-  }
-
-  /** Finds the line and column, and lets go of the map. */
-  locate(): void {
-    const map = this.#map;
-    if (!map) return;
-    const { line, col } = this.#line === UNLOCATED_KEY ? map.keyAt(this.#path()) : map.at(this.#path());
-    this.#line = line;
-    this.#col = col;
-    this.#map = undefined;
-  }
-
-  #path(): Path {
-    return this.#last === undefined ? this.#parent : [...this.#parent, this.#last];
   }
 }

@@ -69,24 +69,9 @@ function ipApiConflicts(naming: readonly CompiledDocument[]): Diagnostic[] {
   }));
 }
 
-/**
- * Where a document names its account (and, for `application:`, which
- * application). Reads the position when asked for, not here: a file read on
- * the clean path builds its positions only then (spots-tape.ts), and only an
- * error about the account needs it.
- */
+/** Where a document names its account (and, for `application:`, which application). */
 function clientSource<E extends object>(client: number, file: string, at: { readonly line: number; readonly col: number }, extra?: E): ClientSource & E {
-  return {
-    client,
-    ...(extra ?? ({} as E)),
-    file,
-    get line() {
-      return at.line;
-    },
-    get col() {
-      return at.col;
-    },
-  };
+  return { client, ...(extra ?? ({} as E)), file, line: at.line, col: at.col };
 }
 
 /** Parse + validate in-memory texts (the pure entry point for tests and tools). */
