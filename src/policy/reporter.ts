@@ -12,11 +12,16 @@ export class Reporter {
   ) {}
 
   error(code: string, message: string, path: Path, options: { atKey?: boolean } = {}): void {
-    this.add('error', code, message, path, options.atKey ?? false);
+    this.report('error', code, message, path, options.atKey ?? false);
   }
 
   warning(code: string, message: string, path: Path, options: { atKey?: boolean } = {}): void {
-    this.add('warning', code, message, path, options.atKey ?? false);
+    this.report('warning', code, message, path, options.atKey ?? false);
+  }
+
+  /** A diagnostic made by the check itself (one that writes its message when read). */
+  add(diagnostic: Diagnostic): void {
+    this.diagnostics.push(diagnostic);
   }
 
   position(path: Path, atKey = false): { line: number; col: number } {
@@ -28,7 +33,7 @@ export class Reporter {
     return this.map.source(this.file, path, name, options.atKey ?? false);
   }
 
-  private add(severity: Severity, code: string, message: string, path: Path, atKey: boolean): void {
+  private report(severity: Severity, code: string, message: string, path: Path, atKey: boolean): void {
     const { line, col } = this.position(path, atKey);
     this.diagnostics.push({ file: this.file, line, col, severity, code, message });
   }

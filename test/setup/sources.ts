@@ -1,10 +1,12 @@
 /**
  * A declared IP value is a DeclaredIpValue
  * (src/policy/classes/declared-ip-value.ts), whose members other than its
- * value are getters on its class: the tests compare it by its plain form, so
- * an expected `{ client, list, ..., source }` and a loaded value are equal
- * when those are, as they were when each value was a plain object. Known by
- * its class name: a test may load the module from dist/ as well as from src/.
+ * value are getters on its class, and a `path-chain` warning a
+ * PathChainWarning (src/policy/classes/path-chain.ts), whose message is: the
+ * tests compare both by their plain form, so an expected `{ client, list,
+ * ..., source }` and a loaded value are equal when those are, as they were
+ * when each was a plain object. Known by their class names: a test may load
+ * the modules from dist/ as well as from src/.
  */
 import { expect } from 'vitest';
 
@@ -12,7 +14,7 @@ interface Plain {
   toJSON(): unknown;
 }
 
-const GETTER_CLASSES = new Set(['DeclaredIpValue']);
+const GETTER_CLASSES = new Set(['DeclaredIpValue', 'PathChainWarning']);
 
 function hasGetterMembers(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && GETTER_CLASSES.has(value.constructor?.name ?? '');

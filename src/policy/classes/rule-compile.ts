@@ -15,6 +15,7 @@ import { checkPoint } from '../points.js';
 import { didYouMean } from '../../grammar/suggest.js';
 import { regexProblem, REGEX_DIALECT } from '../../grammar/regex.js';
 import { urlScope, type UrlCondition } from '../url-scope.js';
+import { warnOnLoosePathChain } from './path-chain.js';
 import { isRecord } from '../schema-messages.js';
 import type { Path } from '../source-map.js';
 
@@ -229,25 +230,4 @@ function expandUrl(spec: ConditionSpec, at: Path, report: DocumentContext['repor
   }
   for (const warning of scope.warnings) report.warning('url-pattern', warning, [...at, 'url']);
   return scope.conditions;
-}
-
-/**
- * `[path, i]` conditions the service would never match as their author
- * likely meant: the last segment of a path is `action_name`, not `[path, n]`,
- * so `[path, 0] equal login` alone matches `/login/x` but not `/login`. Said
- * when a chain of `[path, i]` equals is followed by neither `[path, n]`,
- * `action_name` nor `action_ext`.
- */
-function warnOnLoosePathChain(specs: readonly ConditionSpec[], conditions: readonly Condition[], path: Path, report: DocumentContext['report']): void {
-  const equals = conditions.filter((c) => c.point[0] === 'path' && c.type === 'equal').map((c) => Number(c.point[1]));
-  if (equals.length === 0) return;
-  const last = Math.max(...equals);
-  const closed = conditions.some((c) => (c.point[0] === 'path' && Number(c.point[1]) === last + 1) || c.point[0] === 'action_name' || c.point[0] === 'action_ext');
-  if (closed) return;
-  const index = specs.findIndex((spec) => spec.url === undefined && Array.isArray(spec.point) && spec.point[0] === 'path' && Number(spec.point[1]) === last);
-  if (index < 0) return;
-  const segments = [...equals].sort((a, b) => a - b).map((i) => conditions.find((c) => c.point[0] === 'path' && Number(c.point[1]) === i)?.value ?? '*');
-  const url = `/${segments.join('/')}`;
-  report.warning('path-chain', `[path, ${last}] equal ${JSON.stringify(segments[segments.length - 1])} does not match ${url}: the service reads the last segment as action_name. ` +
-    `For ${url} itself write url: ${url}; for everything under it, url: ${url}/** (which says so)`, [...path, index]);
 }
