@@ -191,6 +191,8 @@ function undeletable(rule: LiveRule): boolean {
  */
 function pairReplacements(changes: readonly RuleChange[]): RuleChange[] {
   const of = groupByAction(changes);
+  // Only a named rule no longer declared can be an old version: without one, no create's slot is worth building.
+  if (!of('delete').some((change) => change.reason === 'not-declared' && change.rule.name !== undefined)) return [...changes];
   const creates = new Map<string, CreateRule[]>();
   const slot = (client: number, application: string, name: string) => JSON.stringify([client, application, name]);
   for (const change of of('create')) {
