@@ -91,7 +91,12 @@ export type PlanRuleChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | 
 
 export function toPlanRule(rule: Rule): PlanRule {
   const fields: Record<string, FieldValue> = {};
-  for (const [name, value] of Object.entries(fieldValues(rule))) if (value !== undefined) fields[name] = value;
+  const values = fieldValues(rule);
+  // Own keys of a plain object, without an array of entries per rule encoded.
+  for (const name in values) {
+    const value = values[name];
+    if (value !== undefined) fields[name] = value;
+  }
   return {
     type: rule.kind,
     api_type: apiTypeOfRule(rule),
