@@ -90,7 +90,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     const want = s.desired;
     if (!want) {
       remove(s.owned, 'not-declared');
-    } else if (s.owned?.some((e) => sameIpAttributes(e, want))) {
+    } else if (s.owned && holdsSame(s.owned, want)) {
       pending.push(s);
     } else if (s.foreign) {
       unchanged++;
@@ -153,6 +153,12 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
 
   const changes: IpChange[] = [...groupCreates(creates), ...batchDeletes(heldBy(live, owner, doomed), doomed, fate)];
   return { changes, unchanged, notes, owned };
+}
+
+/** Whether one of the owned copies has the declaration's attributes (a loop: no closure per slot). */
+function holdsSame(owned: readonly LiveIpEntry[], want: DesiredIpEntry): boolean {
+  for (let i = 0; i < owned.length; i++) if (sameIpAttributes(owned[i] as LiveIpEntry, want)) return true;
+  return false;
 }
 
 /** The exact copy to keep among several: see step 2 of `diffIp`. */
