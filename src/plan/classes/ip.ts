@@ -25,14 +25,16 @@ const TO_PLAN: ByAction<IpChange, PlanIpChange> = {
   create(change) {
     const sources = planSources(change.entries);
     const { file, line, col, name } = firstSourceOf(sources);
-    const head = {
+    // Members added in the document's order, optional ones only when present (no spread, no variant per combination).
+    const create: Record<string, unknown> = {
       action: 'create', kind: 'ip', client: change.client, application: poolsApplication(change.pools), file, line, col, name, force: change.force,
-    } as const;
-    const replaces = change.replaces && change.replaces.length > 0 ? [...change.replaces] : undefined;
-    const before = change.before && change.before.length > 0 ? change.before.map(toPlanIpBefore) : undefined;
-    const object = toPlanIpObject(change, valueList(change.entries));
-    if (replaces === undefined) return before === undefined ? { ...head, object, sources } : { ...head, before, object, sources };
-    return before === undefined ? { ...head, replaces, object, sources } : { ...head, replaces, before, object, sources };
+    };
+    if (change.replaces && change.replaces.length > 0) create.replaces = [...change.replaces];
+    if (change.before && change.before.length > 0) create.before = change.before.map(toPlanIpBefore);
+    create.object = toPlanIpObject(change, valueList(change.entries));
+    create.sources = sources;
+    // Sound: the members are PlanCreateIp's, each set above.
+    return create as unknown as PlanIpChange;
   },
   adopt(change) {
     const sources = planSources(change.entries);
@@ -135,7 +137,12 @@ export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveI
   guarded: (change) => onAction(change, GUARDED),
   undeclared: (change) => onAction(change, {
     create: () => NO_OBJECTS, adopt: () => NO_OBJECTS,
-    delete: (c) => c.objects.filter((o) => o.reason === 'not-declared').flatMap((o) => o.entries.map((e) => ({ id: o.id, value: e.value }))),
+    delete: (c) => {
+      // One list, no list per object: a batched delete can hold tens of thousands.
+      const undeclared: UndeclaredObject[] = [];
+      for (const o of c.objects) if (o.reason === 'not-declared') for (const e of o.entries) undeclared.push({ id: o.id, value: e.value });
+      return undeclared;
+    },
   }),
   // A create or adoption is one call; a delete one call per list of its client's batch.
   calls: (changes, { ipApi }) => {
