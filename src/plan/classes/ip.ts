@@ -117,6 +117,20 @@ function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entrie
 
 const NO_OBJECTS: readonly UndeclaredObject[] = [];
 
+// Tables made once, not per change asked (see rules.ts).
+
+const SORT_TAIL: ByAction<IpChange, string> = {
+  create: (c) => c.list,
+  adopt: (c) => String(c.from[0] ?? 0).padStart(16, '0'),
+  delete: () => '0'.padStart(16, '0'),
+};
+
+const FIRST_SOURCE: ByAction<IpChange, Source | undefined> = { create: (c) => firstOf(c.entries), adopt: () => undefined, delete: () => undefined };
+
+const TAKES_OVER: ByAction<IpChange, readonly number[]> = { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE };
+
+const DELETED_IDS: ByAction<IpChange, readonly number[]> = { create: () => NONE, adopt: () => NONE, delete: (c) => c.objects.map((o) => o.id) };
+
 // No keyed diff: recognition and adoption diff the rules and the IP entries together (diff.ts).
 export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
   digest: IP_DIGEST,
@@ -125,12 +139,8 @@ export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveI
   objectLabel: ({ id, value }) => `${value ?? '?'} #${id}`,
 
   client: (change) => change.client,
-  sortTail: (change) => onAction(change, {
-    create: (c) => c.list,
-    adopt: (c) => String(c.from[0] ?? 0).padStart(16, '0'),
-    delete: () => '0'.padStart(16, '0'),
-  }),
-  firstSource: (change) => onAction(change, { create: (c) => firstOf(c.entries), adopt: () => undefined, delete: () => undefined }),
+  sortTail: (change) => onAction(change, SORT_TAIL),
+  firstSource: (change) => onAction(change, FIRST_SOURCE),
   toPlanChange: (change) => onAction(change, TO_PLAN),
 
   counts: (change) => onAction(change, COUNTS),
@@ -150,9 +160,9 @@ export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveI
     return changes.reduce((sum, change) => sum + onAction(change, calls), 0);
   },
   describe: (change) => onAction(change, DESCRIBE),
-  takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE }),
+  takesOver: (change) => onAction(change, TAKES_OVER),
   deletesFirst: () => NONE,
-  deletedIds: (change) => onAction(change, { create: () => NONE, adopt: () => NONE, delete: (c) => c.objects.map((o) => o.id) }),
+  deletedIds: (change) => onAction(change, DELETED_IDS),
   declaredBy: (change, declared) => onAction<IpChange, IpChange | undefined>(change, {
     create: (c) => withEntries(c, c.entries.filter((e) => declared(e.source))),
     adopt: (c) => withEntries(c, c.entries.filter((e) => declared(e.source))),
