@@ -16,7 +16,9 @@ export function changeCounts(change: Change): ObjectCounts {
 export function addCounts<T extends ObjectCounts>(into: T, changes: readonly Change[]): T {
   const out: Record<string, number> = { ...into } as Record<string, number>;
   for (const change of changes) {
-    for (const [action, n] of Object.entries(changeCounts(change))) out[action] = (out[action] ?? 0) + n;
+    // A plain object's own keys, without the array of entries `Object.entries` makes for each change.
+    const counts = changeCounts(change) as Record<string, number>;
+    for (const action in counts) out[action] = (out[action] ?? 0) + (counts[action] as number);
   }
   return out as T;
 }

@@ -1,4 +1,4 @@
-import type { IpChange, DeletedIpObject, CreateIp } from '../model/ip-change.js';
+import type { IpChange, DeletedIpObject, CreateIp, IpAttributesBefore } from '../model/ip-change.js';
 import { ipGroupKey, ipSlotKey, type DesiredIpEntry, type IpEntry, type LiveIpEntry } from '../model/ip.js';
 import { appendTo } from './append.js';
 import { ipSlots, type IpSlot } from './ip-slots.js';
@@ -90,7 +90,7 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
     const want = s.desired;
     if (!want) {
       remove(s.owned, 'not-declared');
-    } else if (s.owned?.some((e) => sameIpAttributes(e, want))) {
+    } else if (s.owned && holdsSame(s.owned, want)) {
       pending.push(s);
     } else if (s.foreign) {
       unchanged++;
@@ -155,6 +155,12 @@ export function diffIp(desired: readonly DesiredIpEntry[], live: readonly LiveIp
   return { changes, unchanged, notes, owned };
 }
 
+/** Whether one of the owned copies has the declaration's attributes (a loop: no closure per slot). */
+function holdsSame(owned: readonly LiveIpEntry[], want: DesiredIpEntry): boolean {
+  for (let i = 0; i < owned.length; i++) if (sameIpAttributes(owned[i] as LiveIpEntry, want)) return true;
+  return false;
+}
+
 /** The exact copy to keep among several: see step 2 of `diffIp`. */
 function bestCopy(owned: readonly LiveIpEntry[], want: DesiredIpEntry, doomed: ReadonlySet<number>): LiveIpEntry {
   const rank = (e: LiveIpEntry): number[] => [isPlaceholder(e) ? 1 : 0, doomed.has(e.id) ? 1 : 0, -e.objectSize, e.id];
@@ -187,28 +193,49 @@ function groupCreates(pending: readonly PendingCreate[]): CreateIp[] {
   return out;
 }
 
-/** The create of one group of values (sorted by value). */
+/**
+ * The create of one group of values (sorted by value). Built field by field,
+ * in the order the type lists them: a plan makes one per value moved or added
+ * (tens of thousands), where spreads and a map per create cost more than the
+ * diff around them.
+ */
 function createOf(group: readonly PendingCreate[]): CreateIp {
-  const first = (group[0] as PendingCreate).entry;
-  const base: CreateIp = {
-    action: 'create', kind: 'ip', client: first.client, list: first.list, ruleType: first.ruleType,
-    pools: first.pools, expiresAt: first.expiresAt,
-    ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
-    entries: group.map((p) => p.entry),
-    force: group[0]?.force ?? false,
-  };
-  if (!group.some((p) => p.from.length > 0)) return base;
+  const head = group[0] as PendingCreate;
+  const first = head.entry;
+  const entries: DesiredIpEntry[] = new Array<DesiredIpEntry>(group.length);
+  let from: readonly LiveIpEntry[] = head.from;
+  for (let i = 0; i < group.length; i++) {
+    const p = group[i] as PendingCreate;
+    entries[i] = p.entry;
+    if (i > 0 && p.from.length > 0) from = from.length === 0 ? p.from : [...from, ...p.from];
+  }
+  const { client, list, ruleType, pools, expiresAt } = first;
+  const reason = first.reason !== undefined && first.reason !== '' ? first.reason : undefined;
+  const force = head.force;
+  if (from.length === 0) {
+    return reason === undefined
+      ? { action: 'create', kind: 'ip', client, list, ruleType, pools, expiresAt, entries, force }
+      : { action: 'create', kind: 'ip', client, list, ruleType, pools, expiresAt, reason, entries, force };
+  }
   // What each object the values move out of said before, for the plan's old → new.
-  const previous = new Map(group.flatMap((p) => p.from).map((e) => [e.id, e]));
+  const { replaces, before } = movedFrom(from);
+  return reason === undefined
+    ? { action: 'create', kind: 'ip', client, list, ruleType, pools, expiresAt, entries, force, replaces, before }
+    : { action: 'create', kind: 'ip', client, list, ruleType, pools, expiresAt, reason, entries, force, replaces, before };
+}
+
+/** The objects values move out of, by id (one each, the last value's copy for an id held twice), and what each held. */
+function movedFrom(from: readonly LiveIpEntry[]): { replaces: number[]; before: IpAttributesBefore[] } {
+  const only = from[0] as LiveIpEntry;
+  if (from.length === 1) return { replaces: [only.id], before: [attributesBefore(only)] };
+  const previous = new Map<number, LiveIpEntry>();
+  for (const e of from) previous.set(e.id, e);
   const replaces = [...previous.keys()].sort((a, b) => a - b);
-  return {
-    ...base,
-    replaces,
-    before: replaces.map((id) => {
-      const e = previous.get(id) as LiveIpEntry;
-      return { id, expiresAt: e.expiresAt, ...(e.reason !== undefined && e.reason !== '' ? { reason: e.reason } : {}) };
-    }),
-  };
+  return { replaces, before: replaces.map((id) => attributesBefore(previous.get(id) as LiveIpEntry)) };
+}
+
+function attributesBefore(e: LiveIpEntry): IpAttributesBefore {
+  return e.reason !== undefined && e.reason !== '' ? { id: e.id, expiresAt: e.expiresAt, reason: e.reason } : { id: e.id, expiresAt: e.expiresAt };
 }
 
 /** The owned live values of each object in `ids`, by id: only objects being deleted are looked at. */
@@ -224,22 +251,31 @@ function heldBy(live: readonly LiveIpEntry[], owner: string, ids: ReadonlySet<nu
 
 /** One batched delete per client holding every doomed object id once. */
 function batchDeletes(
-  objects: ReadonlyMap<number, readonly LiveIpEntry[]>,
+  objects: ReadonlyMap<number, LiveIpEntry[]>,
   doomed: ReadonlySet<number>,
   fate: ReadonlyMap<LiveIpEntry, Fate>,
 ): IpChange[] {
   const byClient = new Map<number, DeletedIpObject[]>();
-  for (const id of [...doomed].sort((a, b) => a - b)) {
+  // A typed array sorts numbers as numbers, natively: ids are integers.
+  const ids = Float64Array.from(doomed).sort();
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
     if (isPlaceholder({ id })) continue;
-    const held = [...(objects.get(id) ?? NO_ENTRIES)].sort((a, b) => compareStrings(a.value, b.value));
-    const first = held[0];
-    if (!first) continue;
-    const entries = held.filter((e) => fate.get(e)?.kind !== 'moved');
-    const moved = held.filter((e) => fate.get(e)?.kind === 'moved');
-    const undeclared = held.some((e) => {
+    // `heldBy` made these lists for this loop alone: sorted in place.
+    const held = objects.get(id);
+    if (!held || held.length === 0) continue;
+    if (held.length > 1) held.sort(byValue);
+    const first = held[0] as LiveIpEntry;
+    const entries: LiveIpEntry[] = [];
+    const moved: LiveIpEntry[] = [];
+    let undeclared = false;
+    for (let j = 0; j < held.length; j++) {
+      const e = held[j] as LiveIpEntry;
       const f = fate.get(e);
-      return f?.kind === 'remove' && f.reason === 'not-declared';
-    });
+      if (f?.kind === 'moved') moved.push(e);
+      else entries.push(e);
+      if (f?.kind === 'remove' && f.reason === 'not-declared') undeclared = true;
+    }
     const object: DeletedIpObject = {
       id, reason: undeclared ? 'not-declared' : 'duplicate', entries, moved,
       size: Math.max(first.objectSize, held.length),
@@ -250,3 +286,5 @@ function batchDeletes(
   }
   return [...byClient.entries()].map(([client, objs]) => ({ action: 'delete', kind: 'ip', client, objects: objs }));
 }
+
+const byValue = (a: LiveIpEntry, b: LiveIpEntry): number => compareStrings(a.value, b.value);

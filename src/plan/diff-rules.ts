@@ -29,6 +29,9 @@ interface Bucket {
   foreign: LiveRule[];
 }
 
+/** Every bucket's sides start as this list: frozen, so a push onto it would throw, not fill every bucket. */
+const NO_RULES = Object.freeze([]) as never[];
+
 /** How a change to an updatable field or the comment is made. */
 export type RuleUpdates = 'update' | 'replace';
 
@@ -47,7 +50,8 @@ export function differences(want: Rule, live: Rule): string[] {
  */
 export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRule[], owner: string, updates: RuleUpdates = 'update'): RuleDiff {
   const buckets = new Map<string, Bucket>();
-  const bucket = (key: string): Bucket => getOrMake(buckets, key, (): Bucket => ({ key, desired: [], owned: [], foreign: [] }));
+  // Buckets start with the shared empty list: `added` replaces it by a list of one, and most sides stay empty.
+  const bucket = (key: string): Bucket => getOrMake(buckets, key, (): Bucket => ({ key, desired: NO_RULES, owned: NO_RULES, foreign: NO_RULES }));
   for (let i = 0; i < desired.length; i++) {
     const rule = desired[i] as DesiredRule;
     const b = bucket(ruleKey(rule));
@@ -81,22 +85,26 @@ export function diffRules(desired: readonly DesiredRule[], live: readonly LiveRu
   };
 
   for (const b of buckets.values()) {
+    // Most sides hold one rule or none: only longer ones are sorted or filtered (a call and a list each, per bucket).
     // Listed rules first: one of them is kept rather than a placeholder standing for it.
-    b.owned.sort((x, y) => Number(isPlaceholder(x)) - Number(isPlaceholder(y)) || x.id - y.id);
-    b.foreign.sort((x, y) => x.id - y.id);
+    if (b.owned.length > 1) b.owned.sort((x, y) => Number(isPlaceholder(x)) - Number(isPlaceholder(y)) || x.id - y.id);
+    if (b.foreign.length > 1) b.foreign.sort((x, y) => x.id - y.id);
     // Two declarations of one rule are a validation error upstream; be safe anyway.
-    const want = b.desired.sort((x, y) => compareSources(x.source, y.source))[0];
+    if (b.desired.length > 1) b.desired.sort((x, y) => compareSources(x.source, y.source));
+    const want = b.desired[0];
     if (!want) {
       drop(b.owned, 'not-declared');
       continue;
     }
     // An identity field the declaration writes and a live rule holds otherwise makes that rule another one.
-    const other = b.owned.filter((r) => identityDiffers(want, r));
-    if (other.length > 0) {
-      drop(other, 'not-declared');
-      b.owned = b.owned.filter((r) => !other.includes(r));
+    if (b.owned.length > 0) {
+      const other = b.owned.filter((r) => identityDiffers(want, r));
+      if (other.length > 0) {
+        drop(other, 'not-declared');
+        b.owned = b.owned.filter((r) => !other.includes(r));
+      }
     }
-    b.foreign = b.foreign.filter((r) => !identityDiffers(want, r));
+    if (b.foreign.length > 0) b.foreign = b.foreign.filter((r) => !identityDiffers(want, r));
     const exact = b.owned.find((r) => differences(want, r).length === 0);
     if (exact) {
       unchanged++;
@@ -194,6 +202,8 @@ function undeletable(rule: LiveRule): boolean {
  */
 function pairReplacements(changes: readonly RuleChange[]): RuleChange[] {
   const of = groupByAction(changes);
+  // Only a named rule no longer declared can be an old version: without one, no create's slot is worth building.
+  if (!of('delete').some((change) => change.reason === 'not-declared' && change.rule.name !== undefined)) return [...changes];
   const creates = new Map<string, CreateRule[]>();
   const slot = (client: number, application: string, name: string) => JSON.stringify([client, application, name]);
   for (const change of of('create')) {

@@ -11,6 +11,8 @@
  * length, so no sequence of values hashes like another.
  */
 
+import { sortedKeys } from './sorted-keys.js';
+
 const C1 = 0x239b961b;
 const C2 = 0xab0e9789;
 const C3 = 0x38b34ae5;
@@ -214,10 +216,9 @@ export class Hash128 {
 
   private members(record: Record<string, unknown>): void {
     this.word(OBJECT);
-    const keys = Object.keys(record);
-    // Built objects mostly come in one order; sorted already, they skip the sort.
-    if (!isSorted(keys)) keys.sort();
-    for (const key of keys) {
+    const keys = sortedKeys(Object.keys(record));
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
       const member = record[key];
       if (member === undefined) continue;
       this.string(key);
@@ -225,11 +226,6 @@ export class Hash128 {
     }
     this.word(END);
   }
-}
-
-function isSorted(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
-  return true;
 }
 
 function littleEndianHex(w: number): string {

@@ -68,7 +68,8 @@ export function ipSlots(desired: readonly DesiredIpEntry[], live: readonly LiveI
   const index = new IpIndex<IpSlot>();
   const slots: IpSlot[] = [];
   const newSlot = (): IpSlot => {
-    const s: IpSlot = {};
+    // Every member present from the start: one shape for all slots, whichever side comes first.
+    const s: IpSlot = { desired: undefined, owned: undefined, foreign: undefined, chosen: undefined };
     slots.push(s);
     return s;
   };

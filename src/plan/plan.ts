@@ -2,6 +2,7 @@ import type { Change } from '../model/change.js';
 import { DEFAULT_IP_API, type IpApiName } from '../model/ip-list-apis.js';
 import type { Conflict, UnmanagedMatch } from './adoption.js';
 import type { ExportedObject } from '../model/exported.js';
+import type { Source } from '../model/source.js';
 import { DEFAULT_OWNER } from '../model/ownership.js';
 import { kindOf, type LiveRule } from '../model/rule.js';
 import { compareStrings } from '../model/compare.js';
@@ -123,19 +124,63 @@ export function apiCalls(changes: readonly Change[], ipApi: IpApiName = DEFAULT_
 
 const ACTION_ORDER = { create: 0, update: 1, adopt: 1, delete: 2 } as const;
 
-function sortKey(change: Change): string {
+/** Widths of the sort key's client and class order: the key orders numbers as text. */
+const CLIENT_DIGITS = 12;
+const CLIENT_LIMIT = 10 ** CLIENT_DIGITS;
+
+interface SortEntry {
+  readonly change: Change;
+  /**
+   * `${action}|${client}|${order}|` as one number, where each part has its
+   * width in the key (a client of 0 to 12 digits, an order of one digit):
+   * then comparing it, then the tail, orders as comparing the keys' text.
+   */
+  readonly rank: number | undefined;
+  readonly tail: string;
+  /** The whole key's text, made only when a change has no rank, or is compared with one that has none. */
+  key: string | undefined;
+  tie: string;
+  readonly first: Source | undefined;
+}
+
+function sortEntry(change: Change): SortEntry {
   const objectClass = planClassOf(change);
-  const client = String(objectClass.client(change)).padStart(12, '0');
-  return `${ACTION_ORDER[change.action]}|${client}|${objectClass.order}|${objectClass.sortTail(change)}`;
+  const action = ACTION_ORDER[change.action];
+  const client = objectClass.client(change);
+  const { order } = objectClass;
+  const ranked = Number.isInteger(client) && client >= 0 && client < CLIENT_LIMIT && Number.isInteger(order) && order >= 0 && order <= 9;
+  return {
+    change,
+    rank: ranked ? (action * CLIENT_LIMIT + client) * 10 + order : undefined,
+    tail: objectClass.sortTail(change),
+    key: undefined,
+    tie: '',
+    first: objectClass.firstSource(change),
+  };
+}
+
+function keyOf(entry: SortEntry): string {
+  if (entry.key === undefined) {
+    const objectClass = planClassOf(entry.change);
+    const client = String(objectClass.client(entry.change)).padStart(CLIENT_DIGITS, '0');
+    entry.key = `${ACTION_ORDER[entry.change.action]}|${client}|${objectClass.order}|${entry.tail}`;
+  }
+  return entry.key;
+}
+
+function compareEntries(a: SortEntry, b: SortEntry): number {
+  if (a.rank !== undefined && b.rank !== undefined) {
+    if (a.rank !== b.rank) return a.rank - b.rank;
+    return compareStrings(a.tail, b.tail);
+  }
+  return compareStrings(keyOf(a), keyOf(b));
 }
 
 function sortChanges(changes: readonly Change[]): Change[] {
   // Keys and first sources computed once per change, not once per comparison.
-  const keyed = changes.map((change) => ({
-    change, key: sortKey(change), tie: '', first: planClassOf(change).firstSource(change),
-  }));
-  keyed.sort((a, b) => {
-    const byKey = compareStrings(a.key, b.key);
+  const entries = changes.map(sortEntry);
+  entries.sort((a, b) => {
+    const byKey = compareEntries(a, b);
     if (byKey !== 0) return byKey;
     if (a.first && b.first) {
       const bySource = compareSources(a.first, b.first);
@@ -146,7 +191,7 @@ function sortChanges(changes: readonly Change[]): Change[] {
     b.tie ||= canonicalJson(b.change);
     return compareStrings(a.tie, b.tie);
   });
-  return keyed.map((k) => k.change);
+  return entries.map((k) => k.change);
 }
 
 function toPlanKept(rule: LiveRule): PlanKept {

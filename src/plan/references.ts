@@ -9,7 +9,7 @@
  * with the id its create answers. A rule that pointed at the replaced one is
  * no longer declared and goes.
  */
-import { referencesOfRule, ruleKey, withReferenceResolved, type DesiredRule, type LiveRule } from '../model/rule.js';
+import { kindOf, referencesOfRule, ruleKey, withReferenceResolved, type DesiredRule, type LiveRule } from '../model/rule.js';
 
 /** The instance conditions: one declared rule expands to one rule per application. */
 function applicationOf(rule: DesiredRule | LiveRule): string {
@@ -22,7 +22,13 @@ function referenceId(rule: LiveRule, idField: string): number | undefined {
 }
 
 export function hasReferences(desired: readonly DesiredRule[]): boolean {
-  return desired.some((rule) => referencesOfRule(rule).length > 0);
+  // Asked once per plan of every declared rule: a kind with no reference field is not asked rule by rule.
+  const referring = new Map<string, boolean>();
+  return desired.some((rule) => {
+    let may = referring.get(rule.kind);
+    if (may === undefined) referring.set(rule.kind, (may = kindOf(rule).fields.some((field) => field.ref !== undefined)));
+    return may && referencesOfRule(rule).length > 0;
+  });
 }
 
 export function resolveReferences(desired: readonly DesiredRule[], live: readonly LiveRule[]): DesiredRule[] {

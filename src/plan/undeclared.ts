@@ -36,7 +36,8 @@ export function undeclaredOf(changes: readonly Change[], files: ReadonlyMap<stri
     if (!hasUndeclared(objectClass)) continue;
     for (const object of objectClass.undeclared(change)) {
       count += 1;
-      const file = files.get(key(change.kind, objectClass.client(change), object.id, object.value));
+      // Without an export record no key is looked up (a plan deleting 20k values built 20k keys for an empty map).
+      const file = files.size === 0 ? undefined : files.get(key(change.kind, objectClass.client(change), object.id, object.value));
       if (file === undefined) unknown += 1;
       else known.add(file);
       if (object.name !== undefined) names.add(object.name);

@@ -95,14 +95,11 @@ export type PlanIpChange = PlanCreateIp | PlanDeleteIp | PlanAdoptIp;
 export function toPlanIpObject(
   first: Pick<IpEntry, 'list' | 'ruleType' | 'pools' | 'expiresAt' | 'reason'>,
   values: readonly string[]): PlanIpObject {
-  return {
-    list: first.list,
-    rule_type: first.ruleType,
-    pools: first.pools,
-    expires_at: first.expiresAt,
-    ...(first.reason !== undefined && first.reason !== '' ? { reason: first.reason } : {}),
-    values,
-  };
+  // Two literals, not a spread of an optional member: a plan makes one per IP object it writes or deletes.
+  const { list, ruleType: rule_type, pools, expiresAt: expires_at, reason } = first;
+  return reason !== undefined && reason !== ''
+    ? { list, rule_type, pools, expires_at, reason, values }
+    : { list, rule_type, pools, expires_at, values };
 }
 
 export function poolsApplication(pools: readonly number[]): Application {

@@ -9,41 +9,57 @@ import type { ObjectCounts } from '../counts.js';
 import type { Source } from '../../model/source.js';
 import { compareSources } from '../notes.js';
 import { ipWriteKey } from '../../model/ip-fingerprint.js';
-import { unionApplication, poolsApplication, toPlanIpObject } from './ip-document.js';
+import { poolsApplication, toPlanIpObject } from './ip-document.js';
+import { applicationOf } from '../application.js';
+import type { Application } from '../change-document.js';
 import type { PlanDeleteIp, PlanIpBefore, PlanIpChange, PlanSource } from './ip-document.js';
 import type { BuiltInPlanClass, GuardedDeletes, UndeclaredObject } from './class.js';
 
-/** What a create or an adoption writes, as the plan carries it. */
-function written(change: CreateIp | AdoptIp) {
-  const sources = planSources(change.entries);
-  const first = sources[0] ?? { file: '', line: 0, col: 0, name: '' };
-  return {
-    head: { kind: 'ip', client: change.client, application: poolsApplication(change.pools) } as const,
-    source: { file: first.file, line: first.line, col: first.col, name: first.name },
-    tail: {
-      ...(change.before && change.before.length > 0 ? { before: change.before.map(toPlanIpBefore) } : {}),
-      object: toPlanIpObject(change, change.entries.map((e) => e.value)),
-      sources,
-    },
-  };
-}
-
-/** Each action's part of the class, one cell per action (model/by-action.ts). */
+/**
+ * Each action's part of the class, one cell per action (model/by-action.ts).
+ * A create and an adoption are written out member by member, in the
+ * document's order: a plan encodes one per value moved or added (tens of
+ * thousands), and spreads of parts cost more than the members.
+ */
 const TO_PLAN: ByAction<IpChange, PlanIpChange> = {
   create(change) {
-    const { head, source, tail } = written(change);
-    return {
-      action: 'create', ...head, ...source, force: change.force,
-      ...(change.replaces && change.replaces.length > 0 ? { replaces: [...change.replaces] } : {}),
-      ...tail,
+    const sources = planSources(change.entries);
+    const { file, line, col, name } = firstSourceOf(sources);
+    // Members added in the document's order, optional ones only when present (no spread, no variant per combination).
+    const create: Record<string, unknown> = {
+      action: 'create', kind: 'ip', client: change.client, application: poolsApplication(change.pools), file, line, col, name, force: change.force,
     };
+    if (change.replaces && change.replaces.length > 0) create.replaces = [...change.replaces];
+    if (change.before && change.before.length > 0) create.before = change.before.map(toPlanIpBefore);
+    create.object = toPlanIpObject(change, valueList(change.entries));
+    create.sources = sources;
+    // Sound: the members are PlanCreateIp's, each set above.
+    return create as unknown as PlanIpChange;
   },
   adopt(change) {
-    const { head, source, tail } = written(change);
-    return { action: 'adopt', ...head, ids: [...change.from], ...source, fields: [...change.fields], ...tail };
+    const sources = planSources(change.entries);
+    const { file, line, col, name } = firstSourceOf(sources);
+    const head = {
+      action: 'adopt', kind: 'ip', client: change.client, application: poolsApplication(change.pools), ids: [...change.from], file, line, col, name,
+      fields: [...change.fields],
+    } as const;
+    const object = toPlanIpObject(change, valueList(change.entries));
+    return change.before && change.before.length > 0
+      ? { ...head, before: change.before.map(toPlanIpBefore), object, sources }
+      : { ...head, object, sources };
   },
   delete: (change) => deleteChange(change),
 };
+
+const NO_SOURCE = { file: '', line: 0, col: 0, name: '' } as const;
+
+const firstSourceOf = (sources: readonly PlanSource[]): Pick<PlanSource, 'file' | 'line' | 'col' | 'name'> => sources[0] ?? NO_SOURCE;
+
+function valueList(entries: readonly IpEntry[]): string[] {
+  const values = new Array<string>(entries.length);
+  for (let i = 0; i < entries.length; i++) values[i] = (entries[i] as IpEntry).value;
+  return values;
+}
 
 /** The calls a change makes on an IP-list API: a create one per object it writes, a delete one per list. */
 function callsOn(ipApi: IpApiName): ByAction<IpChange, number> {
@@ -101,6 +117,20 @@ function withEntries<C extends CreateIp | AdoptIp>(change: C, entries: C['entrie
 
 const NO_OBJECTS: readonly UndeclaredObject[] = [];
 
+// Tables made once, not per change asked (see rules.ts).
+
+const SORT_TAIL: ByAction<IpChange, string> = {
+  create: (c) => c.list,
+  adopt: (c) => String(c.from[0] ?? 0).padStart(16, '0'),
+  delete: () => '0'.padStart(16, '0'),
+};
+
+const FIRST_SOURCE: ByAction<IpChange, Source | undefined> = { create: (c) => firstOf(c.entries), adopt: () => undefined, delete: () => undefined };
+
+const TAKES_OVER: ByAction<IpChange, readonly number[]> = { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE };
+
+const DELETED_IDS: ByAction<IpChange, readonly number[]> = { create: () => NONE, adopt: () => NONE, delete: (c) => c.objects.map((o) => o.id) };
+
 // No keyed diff: recognition and adoption diff the rules and the IP entries together (diff.ts).
 export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveIpEntry> = {
   digest: IP_DIGEST,
@@ -109,19 +139,20 @@ export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveI
   objectLabel: ({ id, value }) => `${value ?? '?'} #${id}`,
 
   client: (change) => change.client,
-  sortTail: (change) => onAction(change, {
-    create: (c) => c.list,
-    adopt: (c) => String(c.from[0] ?? 0).padStart(16, '0'),
-    delete: () => '0'.padStart(16, '0'),
-  }),
-  firstSource: (change) => onAction(change, { create: (c) => firstOf(c.entries), adopt: () => undefined, delete: () => undefined }),
+  sortTail: (change) => onAction(change, SORT_TAIL),
+  firstSource: (change) => onAction(change, FIRST_SOURCE),
   toPlanChange: (change) => onAction(change, TO_PLAN),
 
   counts: (change) => onAction(change, COUNTS),
   guarded: (change) => onAction(change, GUARDED),
   undeclared: (change) => onAction(change, {
     create: () => NO_OBJECTS, adopt: () => NO_OBJECTS,
-    delete: (c) => c.objects.filter((o) => o.reason === 'not-declared').flatMap((o) => o.entries.map((e) => ({ id: o.id, value: e.value }))),
+    delete: (c) => {
+      // One list, no list per object: a batched delete can hold tens of thousands.
+      const undeclared: UndeclaredObject[] = [];
+      for (const o of c.objects) if (o.reason === 'not-declared') for (const e of o.entries) undeclared.push({ id: o.id, value: e.value });
+      return undeclared;
+    },
   }),
   // A create or adoption is one call; a delete one call per list of its client's batch.
   calls: (changes, { ipApi }) => {
@@ -129,9 +160,9 @@ export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveI
     return changes.reduce((sum, change) => sum + onAction(change, calls), 0);
   },
   describe: (change) => onAction(change, DESCRIBE),
-  takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, adopt: (c) => c.from, delete: () => NONE }),
+  takesOver: (change) => onAction(change, TAKES_OVER),
   deletesFirst: () => NONE,
-  deletedIds: (change) => onAction(change, { create: () => NONE, adopt: () => NONE, delete: (c) => c.objects.map((o) => o.id) }),
+  deletedIds: (change) => onAction(change, DELETED_IDS),
   declaredBy: (change, declared) => onAction<IpChange, IpChange | undefined>(change, {
     create: (c) => withEntries(c, c.entries.filter((e) => declared(e.source))),
     adopt: (c) => withEntries(c, c.entries.filter((e) => declared(e.source))),
@@ -159,38 +190,65 @@ export const IP_ENTRIES: BuiltInPlanClass<IpChange, PlanIpChange, IpEntry, LiveI
 };
 
 function deleteChange(c: DeleteIp): PlanDeleteIp {
-  const all = c.objects.flatMap((o) => [...o.entries, ...o.moved]);
   return {
-    action: 'delete', kind: 'ip', client: c.client, application: unionApplication(all),
+    action: 'delete', kind: 'ip', client: c.client, application: deletedApplication(c),
     ids: c.objects.map((o) => o.id),
     objects: c.objects.map((o) => {
       const first = o.entries[0] ?? o.moved[0];
       if (!first) throw new InternalError(`IP object ${o.id} to delete holds no value`);
-      return {
-        id: o.id, reason: o.reason, application: poolsApplication(first.pools), size: o.size,
-        object: toPlanIpObject(first, o.entries.map((e) => e.value)),
-        ...(o.moved.length > 0 ? { moved: o.moved.map((e) => e.value) } : {}),
-      };
+      const object = toPlanIpObject(first, valueList(o.entries));
+      const application = poolsApplication(first.pools);
+      return o.moved.length > 0
+        ? { id: o.id, reason: o.reason, application, size: o.size, object, moved: valueList(o.moved) }
+        : { id: o.id, reason: o.reason, application, size: o.size, object };
     }),
   };
 }
 
-/** The policy lines that declared the values of one IP change, each with its values. */
+/**
+ * `unionApplication` of every value the objects held (moved ones too), from
+ * the distinct pools: the same application, without a list of every value
+ * of a batch that can delete tens of thousands.
+ */
+function deletedApplication(c: DeleteIp): Application {
+  const pools = new Set<number>();
+  for (const o of c.objects) {
+    for (const e of o.entries) for (const pool of e.pools) pools.add(pool);
+    for (const e of o.moved) for (const pool of e.pools) pools.add(pool);
+  }
+  // `applicationOf` sorts and dedupes the ids it is given: the distinct ones, in any order, name the same.
+  return applicationOf([...pools]);
+}
+
+/**
+ * The policy lines that declared the values of one IP change, each with its
+ * values. Grouped by file, then line, no key text made per value: a create
+ * of countries can carry thousands, each from its own line.
+ */
 function planSources(entries: CreateIp['entries']): PlanSource[] {
   const [only] = entries;
   // Most creates carry one value (every ip_range value is a create of its own).
   if (only && entries.length === 1) {
     return [{ file: only.source.file, line: only.source.line, col: only.source.col, name: only.source.name, values: [only.value] }];
   }
-  const bySource = new Map<string, { source: Source; values: string[] }>();
+  const groups: { source: Source; values: string[] }[] = [];
+  const byFile = new Map<string, Map<number, { source: Source; values: string[] }[]>>();
   for (const e of entries) {
-    // A path holds no NUL and the name comes last: one key per declaring line.
-    const key = `${e.source.file}\u0000${e.source.line}\u0000${e.source.col}\u0000${e.source.name}`;
-    const s = bySource.get(key);
-    if (s) s.values.push(e.value);
-    else bySource.set(key, { source: e.source, values: [e.value] });
+    const { source } = e;
+    let byLine = byFile.get(source.file);
+    if (byLine === undefined) byFile.set(source.file, (byLine = new Map()));
+    let onLine = byLine.get(source.line);
+    if (onLine === undefined) byLine.set(source.line, (onLine = []));
+    const group = onLine.find((g) => g.source.col === source.col && g.source.name === source.name);
+    if (group) {
+      group.values.push(e.value);
+    } else {
+      const made = { source, values: [e.value] };
+      onLine.push(made);
+      groups.push(made);
+    }
   }
-  return [...bySource.values()]
+  return groups
     .sort((a, b) => compareSources(a.source, b.source))
     .map(({ source, values }) => ({ file: source.file, line: source.line, col: source.col, name: source.name, values }));
 }

@@ -91,7 +91,12 @@ export type PlanRuleChange = PlanCreateRule | PlanUpdateRule | PlanDeleteRule | 
 
 export function toPlanRule(rule: Rule): PlanRule {
   const fields: Record<string, FieldValue> = {};
-  for (const [name, value] of Object.entries(fieldValues(rule))) if (value !== undefined) fields[name] = value;
+  const values = fieldValues(rule);
+  // Own keys of a plain object, without an array of entries per rule encoded.
+  for (const name in values) {
+    const value = values[name];
+    if (value !== undefined) fields[name] = value;
+  }
   return {
     type: rule.kind,
     api_type: apiTypeOfRule(rule),
@@ -104,9 +109,14 @@ export function toPlanRule(rule: Rule): PlanRule {
 
 /** From the rule's `[instance] equal "N"` conditions; none means account-wide. */
 export function ruleApplication(rule: Rule): Application {
-  const ids = rule.conditions
-    .filter((c) => c.point.length === 1 && c.point[0] === 'instance' && c.value !== null)
-    .map((c) => Number(c.value))
-    .filter((n) => Number.isInteger(n));
+  // One loop, no intermediate lists: asked for every rule change a plan encodes or pairs.
+  const ids: number[] = [];
+  const { conditions } = rule;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i] as Rule['conditions'][number];
+    if (c.point.length !== 1 || c.point[0] !== 'instance' || c.value === null) continue;
+    const n = Number(c.value);
+    if (Number.isInteger(n)) ids.push(n);
+  }
   return applicationOf(ids);
 }

@@ -6,7 +6,8 @@ import { nestedKeys } from '../changed-keys.js';
 import { ruleWriteKey } from '../../model/rule-fingerprint.js';
 import { ruleApplication, toPlanRule } from './rule-document.js';
 import type { PlanRuleChange } from './rule-document.js';
-import type { BuiltInPlanClass, UndeclaredObject } from './class.js';
+import type { BuiltInPlanClass, GuardedDeletes, UndeclaredObject } from './class.js';
+import type { Source } from '../../model/source.js';
 import { RULE_DIGEST } from './rule-digest.js';
 import type { LiveRule, Rule } from '../../model/rule.js';
 
@@ -80,6 +81,40 @@ const NONE: readonly number[] = [];
 
 const NO_OBJECTS: readonly UndeclaredObject[] = [];
 
+/*
+ * The tables below are made once: a table written inline in a method was a
+ * new object and four closures per change asked (the plan asks every change
+ * for its order, calls, counts and guarded deletes).
+ */
+
+const FIRST_SOURCE: ByAction<RuleChange, Source | undefined> = {
+  create: (c) => c.rule.source, update: () => undefined, adopt: () => undefined, delete: () => undefined,
+};
+
+const NOTHING_GUARDED: GuardedDeletes = { count: 0, moves: 0 };
+const ONE_GUARDED: GuardedDeletes = { count: 1, moves: 0 };
+
+const GUARDED: ByAction<RuleChange, GuardedDeletes> = {
+  create: () => NOTHING_GUARDED, update: () => NOTHING_GUARDED, adopt: () => NOTHING_GUARDED,
+  delete: (c) => (c.reason === 'not-declared' ? ONE_GUARDED : NOTHING_GUARDED),
+};
+
+const UNDECLARED: ByAction<RuleChange, readonly UndeclaredObject[]> = {
+  create: () => NO_OBJECTS, update: () => NO_OBJECTS, adopt: () => NO_OBJECTS,
+  delete: (c) => (c.reason === 'not-declared' ? [{ id: c.rule.id, ...(c.rule.name !== undefined ? { name: c.rule.name } : {}) }] : NO_OBJECTS),
+};
+
+/** Deletes that go in the client's batched calls. */
+const BATCHED: ByAction<RuleChange, number> = { create: () => 0, update: () => 0, adopt: () => 0, delete: () => 1 };
+
+const TAKES_OVER: ByAction<RuleChange, readonly number[]> = { create: (c) => c.replaces ?? NONE, update: () => NONE, adopt: () => NONE, delete: () => NONE };
+
+const DELETES_FIRST: ByAction<RuleChange, readonly number[]> = {
+  create: (c) => (c.deleteFirst ? c.replaces ?? NONE : NONE), update: () => NONE, adopt: () => NONE, delete: () => NONE,
+};
+
+const DELETED_IDS: ByAction<RuleChange, readonly number[]> = { create: () => NONE, update: () => NONE, adopt: () => NONE, delete: (c) => [c.rule.id] };
+
 // No keyed diff: recognition and adoption diff the rules and the IP entries together (diff.ts).
 export const RULES: BuiltInPlanClass<RuleChange, PlanRuleChange, Rule, LiveRule> = {
   digest: RULE_DIGEST,
@@ -92,29 +127,26 @@ export const RULES: BuiltInPlanClass<RuleChange, PlanRuleChange, Rule, LiveRule>
     const id = onAction(change, TOUCHED);
     return id === undefined ? '' : padId(id);
   },
-  firstSource: (change) => onAction(change, { create: (c) => c.rule.source, update: () => undefined, adopt: () => undefined, delete: () => undefined }),
+  firstSource: (change) => onAction(change, FIRST_SOURCE),
   toPlanChange: (change) => onAction(change, TO_PLAN),
 
   counts: (change) => onAction(change, COUNTS),
-  guarded: (change) => ({ count: onAction(change, { create: () => 0, update: () => 0, adopt: () => 0, delete: (c) => (c.reason === 'not-declared' ? 1 : 0) }), moves: 0 }),
-  undeclared: (change) => onAction(change, {
-    create: () => NO_OBJECTS, update: () => NO_OBJECTS, adopt: () => NO_OBJECTS,
-    delete: (c) => (c.reason === 'not-declared' ? [{ id: c.rule.id, ...(c.rule.name !== undefined ? { name: c.rule.name } : {}) }] : NO_OBJECTS),
-  }),
+  guarded: (change) => onAction(change, GUARDED),
+  undeclared: (change) => onAction(change, UNDECLARED),
   calls(changes) {
     const deletesByClient = new Map<number, number>();
     let calls = 0;
     for (const change of changes) {
       calls += onAction(change, OWN_CALLS);
-      if (RULES.deletedIds(change).length > 0) deletesByClient.set(change.rule.client, (deletesByClient.get(change.rule.client) ?? 0) + 1);
+      if (onAction(change, BATCHED) > 0) deletesByClient.set(change.rule.client, (deletesByClient.get(change.rule.client) ?? 0) + 1);
     }
     for (const n of deletesByClient.values()) calls += Math.ceil(n / RULE_DELETE_BATCH);
     return calls;
   },
   describe: (change) => onAction(change, DESCRIBE),
-  takesOver: (change) => onAction(change, { create: (c) => c.replaces ?? NONE, update: () => NONE, adopt: () => NONE, delete: () => NONE }),
-  deletesFirst: (change) => onAction(change, { create: (c) => (c.deleteFirst ? c.replaces ?? NONE : NONE), update: () => NONE, adopt: () => NONE, delete: () => NONE }),
-  deletedIds: (change) => onAction(change, { create: () => NONE, update: () => NONE, adopt: () => NONE, delete: (c) => [c.rule.id] }),
+  takesOver: (change) => onAction(change, TAKES_OVER),
+  deletesFirst: (change) => onAction(change, DELETES_FIRST),
+  deletedIds: (change) => onAction(change, DELETED_IDS),
   declaredBy: (change, declared) => onAction<RuleChange, RuleChange | undefined>(change, {
     create: (c) => (declared(c.rule.source) ? c : undefined),
     update: (c) => (declared(c.rule.source) ? c : undefined),
