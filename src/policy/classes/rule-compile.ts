@@ -80,7 +80,8 @@ function compileRule(rule: RuleSpec, path: Path, ctx: DocumentContext): DesiredR
   for (const field of kind.fields) {
     // A field left out is the service's: not part of the declaration (unless leaving it out says something).
     const value = written[field.name] === undefined ? field.absentIs : field.canonical(written[field.name]);
-    if (value !== undefined) fields[field.name] = value;
+    // Text values one copy per document: `attack: any` or `mode: block` repeat on thousands of rules.
+    if (value !== undefined) fields[field.name] = typeof value === 'string' ? ctx.intern.string(value) : value;
   }
   if (rule.comment !== undefined && OWNER_MARK_PATTERN.test(rule.comment)) {
     report.error('reserved-mark', 'comment must not contain "[managed-by:": Rampart writes that mark itself', [...path, 'comment']);
