@@ -19,7 +19,7 @@ import { ipRewrites } from '../model/ip-rewrites.js';
 import { ruleRewrites } from '../model/rule-rewrites.js';
 import { fieldValues, kindOf, ruleKey, type DesiredRule, type LiveRule, type Rule } from '../model/rule.js';
 import { sameValue } from '../rules/field.js';
-import { appendTo } from './append.js';
+import { addOneOrMore, someHeld, type OneOrMore } from './append.js';
 import { IpIndex } from './ip-slots.js';
 import { sameIpAttributes } from './diff-ip.js';
 import type { Note } from './notes.js';
@@ -38,9 +38,9 @@ export function recognizeRules(desired: readonly DesiredRule[], live: readonly L
   if (marked.length === 0) return { live, notes: [] };
   // A marked rule listed exactly as declared is its own declaration: found by identity, then compared field by field
   // (what `ruleContentKey` holds, without building that text for every rule of both sides).
-  const byIdentity = new Map<string, DesiredRule[]>();
-  for (const rule of desired) appendTo(byIdentity, ruleKey(rule), rule);
-  const candidates = marked.filter((rule) => !byIdentity.get(ruleKey(rule))?.some((want) => sameContent(want, rule)));
+  const byIdentity = new Map<string, OneOrMore<DesiredRule>>();
+  for (const rule of desired) addOneOrMore(byIdentity, ruleKey(rule), rule);
+  const candidates = marked.filter((rule) => !someHeld(byIdentity.get(ruleKey(rule)), (want) => sameContent(want, rule)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map(desired.map((rule) => [ruleFingerprint(rule), rule]));
   const replaced = new Map<LiveRule, LiveRule>();
@@ -77,15 +77,16 @@ export function recognizeIpEntries(desired: readonly DesiredIpEntry[], live: rea
   const marked = live.filter((e) => e.owner === owner && e.fingerprint !== undefined);
   if (marked.length === 0) return { live, notes: [] };
   // Declarations by identity; a marked value declared with the same expiry and reason is its own declaration.
-  // Each list is made holding its first entry: an empty one grows to room for 17 at the first push (8 MB at 50k values).
-  const declared = new IpIndex<DesiredIpEntry[]>();
+  // An identity holds its one declaration, a list only from a second (append.ts).
+  const declared = new IpIndex<OneOrMore<DesiredIpEntry>>();
   for (let i = 0; i < desired.length; i++) {
     const entry = desired[i] as DesiredIpEntry;
-    const list = declared.get(entry);
-    if (list) list.push(entry);
-    else declared.set(entry, [entry]);
+    const held = declared.get(entry);
+    if (held === undefined) declared.set(entry, entry);
+    else if (Array.isArray(held)) held.push(entry);
+    else declared.set(entry, [held, entry]);
   }
-  const candidates = marked.filter((e) => !declared.get(e)?.some((want) => sameIpAttributes(want, e)));
+  const candidates = marked.filter((e) => !someHeld(declared.get(e), (want) => sameIpAttributes(want, e)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map<string, DesiredIpEntry>();
   for (const entry of desired) {
