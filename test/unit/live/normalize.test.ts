@@ -24,7 +24,7 @@ describe('regroupPoints', () => {
 });
 
 describe('liveRuleFromHint', () => {
-  it('shares what the rules of one read repeat: conditions, points, owner, comment and field values', () => {
+  it('shares what the rules of one read repeat: conditions, points, owner, comment and fields', () => {
     const intern = new Interner();
     const hint = (id: number, path: string) => ({
       id, clientid: 10042, type: 'vpatch', attack_type: 'sqli', point: ['header', 'host'], comment: 'shared [managed-by:rampart]',
@@ -38,6 +38,7 @@ describe('liveRuleFromHint', () => {
     expect(a.point[0]).toBe(b.point[0]);
     expect([a.owner, a.comment]).toEqual(['rampart', 'shared']);
     expect(a.comment).toBe(b.comment);
+    expect(a.fields).toBe(b.fields);
     // A read of its own shares nothing with this one.
     expect(instance(liveRuleFromHint(hint(3, 'c'))!)).not.toBe(instance(a));
     expect(instance(liveRuleFromHint(hint(3, 'c'))!)).toEqual(instance(a));
