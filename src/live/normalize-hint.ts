@@ -42,7 +42,8 @@ export function liveRuleFromHint(hint: ApiHint, intern: Interner = new Interner(
     id: hint.id,
     client: hint.clientid,
     kind: kind.yaml,
-    fields,
+    // Equal to those of one of the last rules of its kind often (a mode, `attack: any`): shared, as they are never written.
+    fields: intern.recent(kind, fields),
     conditions,
     point: kind.point === 'none' ? NO_POINT : intern.pointList(regroupPoints(hint.point ?? [])),
     regexId: typeof hint.regex_id === 'number' ? hint.regex_id : undefined,

@@ -27,6 +27,8 @@ export class Interner {
   private readonly pointLists: PointListLevel = new Map();
   /** Conditions by their (shared) point, type and value. */
   private readonly conditions = new Map<Point, Map<string, Map<string | null, Condition>>>();
+  /** The records `recent` kept last in each group, newest first. */
+  private readonly recents = new Map<unknown, object[]>();
 
   string<T extends string | undefined>(value: T): T {
     if (value === undefined) return value;
@@ -93,4 +95,37 @@ export class Interner {
     byValue.set(condition.value, shared);
     return shared;
   }
+
+  /**
+   * One of the few records last kept in `group` (any key: a list's name, a
+   * rule kind) whose own members are the same values (`===`), or `record`,
+   * now kept. For records a listing repeats in runs (an IP object's
+   * attributes, a rule's fields); kept by value in a map, the unique ones (a
+   * regex per rule) would each hold a map level for the whole read.
+   */
+  recent<T extends object>(group: unknown, record: T): T {
+    const kept = getOrMake(this.recents, group, () => []);
+    for (let i = 0; i < kept.length; i++) {
+      const known = kept[i] as T;
+      if (sameMembers(known, record)) return known;
+    }
+    if (kept.length === RECENT_PER_GROUP) kept.pop();
+    kept.unshift(record);
+    return record;
+  }
+}
+
+/** Records `recent` compares a new one with, per group. */
+const RECENT_PER_GROUP = 4;
+
+function sameMembers(a: object, b: object): boolean {
+  const x = a as Readonly<Record<string, unknown>>;
+  const y = b as Readonly<Record<string, unknown>>;
+  let count = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(y, key) || x[key] !== y[key]) return false;
+    count++;
+  }
+  for (const _key in y) count--;
+  return count === 0;
 }

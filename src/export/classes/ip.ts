@@ -8,7 +8,7 @@ import type { Node } from 'yaml';
 import { ALL_APPLICATIONS_POOL } from '../../model/application.js';
 import { compareStrings } from '../../model/compare.js';
 import {
-  ipKey, IP_LISTS, IP_RULE_TYPES, IP_VALUE_KEYS, LIST_LABELS, NEVER_EXPIRES, POLICY_LIST_NAMES, POLICY_LISTS, poolsOverlap,
+  ipKey, IP_LISTS, IP_RULE_TYPES, IP_VALUE_KEYS, LIST_LABELS, NEVER_EXPIRES, POLICY_LIST_NAMES, POLICY_LISTS, plainIpEntry, poolsOverlap,
   type DesiredIpEntry, type IpRuleType, type LiveIpEntry,
 } from '../../model/ip.js';
 import { cidrRange } from '../../policy/address.js';
@@ -89,7 +89,8 @@ export const IP_EXPORT: ExportClass<LiveIpEntry, DesiredIpEntry, 'ipValues'> = {
 
   readsBack(desired) {
     const declared = new Set(desired.map(ipIdentity));
-    return (entry) => declared.has(ipIdentity({ ...entry, reason: cleanText(entry.reason) }));
+    // The plain entry, not a spread: a listed value's attributes are getters (listed-ip-value.ts).
+    return (entry) => declared.has(ipIdentity({ ...plainIpEntry(entry), reason: cleanText(entry.reason) }));
   },
   lostDetail: 'the policy format cannot express this entry exactly (e.g. its reason or a fractional expiry)',
 };

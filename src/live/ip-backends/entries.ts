@@ -1,13 +1,15 @@
 /**
  * A listed IP-list object, from either IP-list API, as the model's entries:
- * one LiveIpEntry per value it holds, with the owner mark read from its
- * reason. Each backend names its own fields; this is where they meet.
+ * one LiveIpEntry per value it holds (listed-ip-value.ts), with the owner
+ * mark read from its reason. Each backend names its own fields; this is
+ * where they meet.
  */
 import { canonicalCidr } from '../../model/cidr.js';
 import { ALL_APPLICATIONS_POOL } from '../../model/application.js';
 import { Interner } from '../../model/interner.js';
 import { type IpListName, type IpRuleType, type LiveIpEntry, modelExpiry } from '../../model/ip.js';
 import { readOwnerMark } from '../../model/ownership.js';
+import { type ListedIpAttributes, ListedIpValue } from './listed-ip-value.js';
 
 /** An object as both APIs list it, in the model's names. */
 export interface ListedIpObject {
@@ -31,21 +33,11 @@ export function liveEntriesOf(object: ListedIpObject, intern: Interner = new Int
   const { fingerprint } = mark;
   const pools = poolsOf(object.pools, intern);
   const expiresAt = modelExpiry(object.expiredAt, Date.now() / 1000);
-  // Every member written, `undefined` where the object has none: one shape, its members in the object
-  // itself (as in normalize-hint.ts).
-  return values.map((value): LiveIpEntry => ({
-    id: object.id,
-    client: object.client,
-    list: object.list,
-    ruleType: object.ruleType,
-    value,
-    pools,
-    expiresAt,
-    objectSize: values.length,
-    reason,
-    owner,
-    fingerprint,
-  }));
+  // Equal to the last object's nearly always: one shared by the values of both (pools, reason and owner are interned).
+  const attributes: ListedIpAttributes = intern.recent(object.list, {
+    client: object.client, list: object.list, ruleType: object.ruleType, pools, expiresAt, objectSize: values.length, reason, owner,
+  });
+  return values.map((value) => new ListedIpValue(object.id, value, fingerprint, attributes));
 }
 
 /** Sorted, each once, `[0]` (all applications) when none; nearly every object names one application. */

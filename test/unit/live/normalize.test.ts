@@ -4,7 +4,7 @@ import { Interner } from '../../../src/model/interner.js';
 import { liveEntriesFromIpRule } from '../../../src/live/ip-backends/v4-records.js';
 import { regroupPoints } from '../../../src/grammar/points.js';
 import { parseCidr, cidrsOverlap } from '../../../src/model/cidr.js';
-import { NEVER_EXPIRES } from '../../../src/model/ip.js';
+import { NEVER_EXPIRES, plainIpEntry, type LiveIpEntry } from '../../../src/model/ip.js';
 import type { DesiredState } from '../../../src/model/state.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { loadPolicyTexts } from '../../../src/policy/validate.js';
@@ -24,7 +24,7 @@ describe('regroupPoints', () => {
 });
 
 describe('liveRuleFromHint', () => {
-  it('shares what the rules of one read repeat: conditions, points, owner, comment and field values', () => {
+  it('shares what the rules of one read repeat: conditions, points, owner, comment and fields', () => {
     const intern = new Interner();
     const hint = (id: number, path: string) => ({
       id, clientid: 10042, type: 'vpatch', attack_type: 'sqli', point: ['header', 'host'], comment: 'shared [managed-by:rampart]',
@@ -38,6 +38,7 @@ describe('liveRuleFromHint', () => {
     expect(a.point[0]).toBe(b.point[0]);
     expect([a.owner, a.comment]).toEqual(['rampart', 'shared']);
     expect(a.comment).toBe(b.comment);
+    expect(a.fields).toBe(b.fields);
     // A read of its own shares nothing with this one.
     expect(instance(liveRuleFromHint(hint(3, 'c'))!)).not.toBe(instance(a));
     expect(instance(liveRuleFromHint(hint(3, 'c'))!)).toEqual(instance(a));
@@ -134,6 +135,22 @@ describe('liveEntriesFromIpRule', () => {
     expect(entries.map((entry) => [entry.value, entry.objectSize, entry.pools])).toEqual([
       ['VPN', 2, [7, 8]], ['PUB', 2, [7, 8]],
     ]);
+  });
+
+  it('shares what the objects of one read repeat, and keeps the plain form in JSON and a plain copy', () => {
+    const intern = new Interner();
+    const listed = (id: number, subnet: string, expired_at: number) => liveEntriesFromIpRule({
+      id, clientid: 1, list: 'black', rule_type: 'ip_range', subnet, pools: [7], expired_at, reason: `scanner [managed-by:rampart fp:f${id}]`,
+    }, intern)[0] as LiveIpEntry;
+    const [a, b, later] = [listed(1, '198.51.100.1', 2_000_000_000), listed(2, '198.51.100.2', 2_000_000_000), listed(3, '198.51.100.3', 2_000_000_001)];
+    expect(Object.keys(a)).toEqual(['id', 'value', 'fingerprint']);
+    expect(a.pools).toBe(b.pools);
+    expect([b.fingerprint, later.expiresAt]).toEqual(['f2', 2_000_000_001]);
+    expect(JSON.stringify(b)).toBe(JSON.stringify({
+      id: 2, client: 1, list: 'black', ruleType: 'ip_range', value: '198.51.100.2/32', pools: [7], expiresAt: 2_000_000_000, objectSize: 1,
+      reason: 'scanner', owner: 'rampart', fingerprint: 'f2',
+    }));
+    expect({ ...plainIpEntry(b) }).toEqual({ client: 1, list: 'black', ruleType: 'ip_range', value: '198.51.100.2/32', pools: [7], expiresAt: 2_000_000_000, reason: 'scanner' });
   });
 
   it('reads the singular field when source_values is absent', () => {

@@ -35,6 +35,17 @@ describe('Interner', () => {
     expect(intern.condition({ point: ['header', 'HOST'], type: 'absent', value: null })).toBe(absent);
   });
 
+  it('shares a record with one of the last few kept in its group whose members are the same values', () => {
+    const intern = new Interner();
+    const block = intern.recent('mode', { mode: 'block', reason: undefined });
+    intern.recent('mode', { mode: 'monitoring', reason: undefined });
+    expect(intern.recent('mode', { mode: 'block', reason: undefined })).toBe(block);
+    expect(intern.recent('mode', { mode: 'block' })).not.toBe(block);
+    expect(intern.recent('mode', { mode: 'block', reason: undefined, extra: 1 })).not.toBe(block);
+    expect(intern.recent('other', { mode: 'block', reason: undefined })).not.toBe(block);
+    expect(intern.recent('mode', { pools: [0] })).not.toBe(intern.recent('mode', { pools: [0] }));
+  });
+
   it('shares one-application pools with the lists of the same numbers', () => {
     const intern = new Interner();
     expect(intern.pool(7)).toEqual([7]);
