@@ -1,8 +1,9 @@
 /**
- * V8's garbage collector on demand, for the two places that know better than
+ * V8's garbage collector on demand, for the places that know better than
  * its heuristics when a heap is mostly garbage: a plan between its read and
- * its diff (reconcile/prepare.ts), and the daemon going idle
- * (daemon/release-memory.ts). Node exposes no collection API without
+ * its diff (reconcile/prepare.ts), the daemon going idle
+ * (daemon/release-memory.ts), and a window read of hits between its pages
+ * (hits/read-window.ts). Node exposes no collection API without
  * `--expose-gc`, so the flag is set at run time and `gc` fetched from a fresh
  * context (what Jest's leak detector does).
  */
@@ -34,5 +35,16 @@ export function collectGarbage(times = 2): boolean {
   const collect = garbageCollector();
   if (!collect) return false;
   for (let i = 0; i < times; i++) collect();
+  return true;
+}
+
+/**
+ * One minor collection (the young generation only): a few milliseconds at
+ * most, in proportion to what is still alive there. Whether it collected.
+ */
+export function collectYoungGarbage(): boolean {
+  const collect = garbageCollector();
+  if (!collect) return false;
+  collect({ type: 'minor' });
   return true;
 }

@@ -172,12 +172,16 @@ class Context {
    */
   private flaggedAt(rule: Rule, requests: ClientRequests, hitCounts: (hit: EvidenceHit) => boolean): RequestRef[] {
     const point = pointKeyOf(rule.point);
+    const counts = (hit: EvidenceHit) => hit.pointKey === point && hitCounts(hit);
     const found: RequestRef[] = [];
     for (const place of requests.candidates(rule.conditions)) {
       this.stop.step();
       if (!scopeMatches(rule.conditions, place)) continue;
-      for (const request of requests.at(place)) {
-        if (this.stepped(requests.hits(request).some((hit) => hit.pointKey === point && hitCounts(hit)))) found.push(request);
+      // Indexed, with one test for all: a `for...of` and a closure per request were garbage for each (tally.ts).
+      const at = requests.at(place);
+      for (let i = 0; i < at.length; i++) {
+        const request = at[i] as RequestRef;
+        if (this.stepped(requests.hits(request).some(counts))) found.push(request);
       }
     }
     return ascending(found);

@@ -75,7 +75,10 @@ export class FilteringModes {
       const will = mostSpecific(afterRules, place);
       const governed = (transition.before !== undefined && was?.rule === transition.before) || (transition.after !== undefined && will?.rule === transition.after);
       if (!governed) continue;
-      for (const request of requests.at(place)) {
+      // Indexed: a mode change may govern every request, and a `for...of` made garbage for each (tally.ts).
+      const at = requests.at(place);
+      for (let i = 0; i < at.length; i++) {
+        const request = at[i] as RequestRef;
         this.stop.step();
         // A side no mode rule governs is the node's own mode, which the API does not show: what the service recorded
         // there is the only evidence of it (a first mode rule, or the last one deleted).

@@ -12,6 +12,7 @@ import type { ServiceApi } from '../api/service.js';
 import type { HitWindow } from '../hits/read.js';
 import { HIT_WINDOW_MAX, readHitWindow } from '../hits/read-window.js';
 import type { Change } from '../model/change.js';
+import { collectGarbage } from '../garbage-collector.js';
 import { hasImpactSide, impactClassOf } from './classes/index.js';
 import { RequestIndex } from './requests.js';
 import { planClassOf } from '../plan/classes/index.js';
@@ -50,7 +51,19 @@ export function hitsWanted(changes: readonly Change[]): Map<number, HitsWanted> 
   return new Map([...wanted].map(([client, w]) => [client, { ...(w.applications ? { applications: w.applications } : {}), experimental: w.experimental }]));
 }
 
+/**
+ * How much the heap may grow over the read before it ends with a full
+ * collection. The old generation holds garbage the young one cannot free
+ * (JSON.parse makes its short values, 3 per hit, there; the tables only
+ * adding needed), and V8 lets the evaluation grow the heap on top of it: at
+ * 100k hits the heap ends the read 17 to 20 MB larger, and a collection
+ * frees 21 MB in 25 to 30 ms, lowering the peak by about 10 MB. A smaller
+ * read is left to V8.
+ */
+const COLLECT_AFTER_GROWTH_BYTES = 8 * 2 ** 20;
+
 export async function readImpactHits(api: ServiceApi, changes: readonly Change[], window: HitWindow, signal?: AbortSignal): Promise<ImpactHits> {
+  const heapBefore = process.memoryUsage().heapUsed;
   const wanted = [...hitsWanted(changes)].sort((a, b) => a[0] - b[0]);
   // Payloads only where a regex change will test them: they are most of a hit's size.
   const values = wanted.some(([, w]) => w.experimental);
@@ -79,5 +92,6 @@ export async function readImpactHits(api: ServiceApi, changes: readonly Change[]
       }
     }
   }
+  if (process.memoryUsage().heapUsed - heapBefore >= COLLECT_AFTER_GROWTH_BYTES) collectGarbage(1);
   return { seen, experimental, listings, ...(failures.length > 0 ? { incomplete: `the hits listing failed for ${failures.join('; ')}` } : {}) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage } from '../../src/garbage-collector.js';
+import { collectGarbage, collectYoungGarbage } from '../../src/garbage-collector.js';
 
 describe('collectGarbage', () => {
   it('collects what nothing holds any more, without --expose-gc', () => {
@@ -12,5 +12,19 @@ describe('collectGarbage', () => {
     collectGarbage();
     expect(garbage).toBeUndefined();
     expect(used() - before).toBeLessThan(5 * 2 ** 20);
+  });
+});
+
+describe('collectYoungGarbage', () => {
+  it('collects the young generation\'s garbage, without --expose-gc', () => {
+    const used = () => process.memoryUsage().heapUsed;
+    collectGarbage();
+    const before = used();
+    let garbage: unknown[] | undefined = Array.from({ length: 20_000 }, (_, i) => ({ i }));
+    expect(used()).toBeGreaterThan(before);
+    garbage = undefined;
+    expect(collectYoungGarbage()).toBe(true);
+    expect(garbage).toBeUndefined();
+    expect(used() - before).toBeLessThan(256 * 1024);
   });
 });
