@@ -23,6 +23,14 @@ describe('files generated from the registry', () => {
     expect(validatorSource({ type: 'object', properties: { a: { type: 'string' } } })).not.toMatch(/evaluated\d*\.props/);
   });
 
+  it('counts the failures of an `if` branch without making an error object for each (an ajv upgrade that changes their shape fails here)', () => {
+    const schema = { type: 'object', allOf: [{ if: { properties: { type: { const: 'a' } } }, then: { required: ['x'] } }] };
+    const source = validatorSource(schema);
+    expect(source).toMatch(/if\("a" !== data\.type\)\{errors\+\+;\}/);
+    expect(source).not.toMatch(/ = \{\};if\(vErrors === null\)/);
+    expect(readFileSync(VALIDATOR_FILE, 'utf8')).not.toMatch(/ = \{\};if\(vErrors === null\)/);
+  });
+
   it('the rule-kind tables of docs/policy-reference.md are current', () => {
     const text = readFileSync(join(ROOT, 'docs', 'policy-reference.md'), 'utf8');
     expect(generatedBlock(text), 'run npm run generate').toBe(`\n\n${ruleKindReference()}\n`);
