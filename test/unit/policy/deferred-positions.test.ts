@@ -1,9 +1,8 @@
 /**
- * A file read on the clean path builds its positions' spots only when one is
- * read, from what its one js-yaml pass recorded (clean-yaml.ts,
- * spots-tape.ts), and is never parsed again, not even for a diagnostic; a
- * file that pass declines is read once by the full parse. Every position
- * stays the full parse's.
+ * A file read on the clean path finds its positions on the tape its one
+ * js-yaml pass recorded (clean-yaml.ts, spots-tape.ts), and is never parsed
+ * again, not even for a diagnostic; a file that pass declines is read once by
+ * the full parse. Every position stays the full parse's.
  */
 import { describe, expect, it } from 'vitest';
 import { policyText } from '../../../bench/validate.js';
@@ -26,7 +25,7 @@ describe('positions of clean files', () => {
     };
   };
 
-  it('are found only when read, and without the full parse', () => {
+  it('are found without the full parse', () => {
     const { options, fullParses } = counting();
     const result = loadPolicyTexts([0, 1, 2].map((i) => ({ file: `app-${i}.yaml`, text: policyText(i) })), options);
     expect(result.diagnostics).toEqual([]);
@@ -57,7 +56,7 @@ describe('positions of clean files', () => {
   });
 });
 
-describe('a deferred source', () => {
+describe('a declaration\'s source', () => {
   const load = () => loadPolicyTexts([{ file: 'app-0.yaml', text: policyText(0) }], { now: new Date('2030-01-01T00:00:00Z') });
 
   it('compares and serializes as the plain source, its position included', () => {
