@@ -4,10 +4,12 @@
  * the old generation, and V8 lets the old generation reach two to four times
  * what is live before it collects on its own: at 10k rules + 50k IP values
  * the read left 30 MB in use for 15 MB live, and the plan grew on top of it.
- * Asked at each step (a file compiled, a page read), this collects once the
- * heap in use has grown by half since the last collection, and by at least
- * `MIN_STEP_BYTES`: geometric, so the collections' work stays proportional
- * to what the phase keeps (issue 49).
+ * Asked at each step of a phase (a page read, the plan about to start), this
+ * collects once the heap in use has grown by half since the last collection,
+ * and by at least `MIN_STEP_BYTES`: geometric, so the collections' work stays
+ * proportional to what the phase keeps (issue 49). Not asked by a load: a
+ * collection there promotes the file in progress, and pacing its files cost
+ * 0.5 to 1 s and a higher peak.
  */
 import { getHeapStatistics } from 'node:v8';
 import { garbageCollector } from './garbage-collector.js';
