@@ -15,8 +15,14 @@ export function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  */
 export type OneOrMore<V> = V | V[];
 
+/** What holds values by key: a Map, or an index keyed by something other than one value (ip-slots.ts). */
+interface Holder<K, V> {
+  get(key: K): V | undefined;
+  set(key: K, value: V): unknown;
+}
+
 /** Adds `value` under `key`, a list made only for the second. */
-export function addOneOrMore<K, V>(map: Map<K, OneOrMore<V>>, key: K, value: V): void {
+export function addOneOrMore<K, V>(map: Holder<K, OneOrMore<V>>, key: K, value: V): void {
   const held = map.get(key);
   if (held === undefined) map.set(key, value);
   else if (Array.isArray(held)) held.push(value);

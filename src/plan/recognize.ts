@@ -79,13 +79,7 @@ export function recognizeIpEntries(desired: readonly DesiredIpEntry[], live: rea
   // Declarations by identity; a marked value declared with the same expiry and reason is its own declaration.
   // An identity holds its one declaration, a list only from a second (append.ts).
   const declared = new IpIndex<OneOrMore<DesiredIpEntry>>();
-  for (let i = 0; i < desired.length; i++) {
-    const entry = desired[i] as DesiredIpEntry;
-    const held = declared.get(entry);
-    if (held === undefined) declared.set(entry, entry);
-    else if (Array.isArray(held)) held.push(entry);
-    else declared.set(entry, [held, entry]);
-  }
+  for (let i = 0; i < desired.length; i++) addOneOrMore(declared, desired[i] as DesiredIpEntry, desired[i] as DesiredIpEntry);
   const candidates = marked.filter((e) => !someHeld(declared.get(e), (want) => sameIpAttributes(want, e)));
   if (candidates.length === 0) return { live, notes: [] };
   const byFingerprint = new Map<string, DesiredIpEntry>();
