@@ -187,6 +187,8 @@ describe('the two deployments size Rampart alike', () => {
     expect(sizing[0]?.nodeOptions).toMatch(/--max-old-space-size=\d+/);
     // One V8 worker thread: each of Node's default four kept its own malloc arena (docs/operations-daemon.md).
     expect(sizing[0]?.nodeOptions).toMatch(/--v8-pool-size=1\b/);
+    // The young generation bounded as on Node.js 20 and 22: Node.js 24, the image's, grows it four times larger.
+    expect(sizing[0]?.nodeOptions).toMatch(/--max-semi-space-size=16\b/);
     // A fixed trim threshold: glibc's moving one kept a cycle's freed memory resident.
     expect(sizing[0]?.mallocTrim).toMatch(/^\d+$/);
     expect(sizing[1]).toEqual(sizing[0]);

@@ -36,8 +36,11 @@ describe('the bench against its baseline', () => {
   });
 
   it('keeps one baseline per machine class and mode; an update replaces only its own', () => {
-    const klass = machineClass({ cpu: 'AMD EPYC', cores: 2, platform: 'linux x64' });
-    expect(klass).toBe('linux x64, 2 cores, AMD EPYC');
+    const klass = machineClass({ cpu: 'AMD EPYC', cores: 2, platform: 'linux x64', node: 'v20.20.2' });
+    expect(klass).toBe('linux x64, 2 cores, AMD EPYC, Node 20');
+    // Another Node.js line is another class: V8 alone moves the figures between lines.
+    expect(machineClass({ cpu: 'AMD EPYC', cores: 2, platform: 'linux x64', node: 'v24.22.3' })).not.toBe(klass);
+    expect(machineClass({ cpu: 'AMD EPYC', cores: 2, platform: 'linux x64', node: 'v20.1.0' })).toBe(klass);
     const next = updated({ [klass]: { quick: base, full: base } }, klass, 'quick', { ...base, date: '2026-12-07' });
     expect(next[klass]?.quick?.date).toBe('2026-12-07');
     expect(next[klass]?.full?.date).toBe('2026-12-06');
