@@ -26,8 +26,12 @@ export interface GoalRow {
   readonly met: boolean;
 }
 
-/** At most this many times the floor measured in the same run. */
-const FLOOR_RATIO = 1.2;
+/**
+ * At most this many times the floor measured in the same run, by the latency
+ * per call: with none, the plan's own work is all there is to hide behind
+ * (issue 49).
+ */
+const FLOOR_RATIO: Readonly<Record<0 | 50, number>> = { 0: 1.4, 50: 1.2 };
 /** Peak RSS of a cold no-op plan with no heap cap, by account size. */
 const PLAN_RSS_MB = { '10k+50k': 150, '50k+50k': 250, '100k+100k': 450 } as const;
 /** diff + plan over 100k objects, the plan document's checksum included. */
@@ -46,16 +50,16 @@ export function goalRows(r: GoalInputs): GoalRow[] {
   const rows: GoalRow[] = [];
   const plan = (rules: number, ipValues: number, latencyMs: number) =>
     r.noopPlans.find((p) => p.rules === rules && p.ipValues === ipValues && p.latencyMs === latencyMs && p.ipApi !== 'groups');
-  for (const latencyMs of [0, 50]) {
+  for (const latencyMs of [0, 50] as const) {
     const p = plan(10_000, 50_000, latencyMs);
     if (!p) continue;
     const ratio = p.cold.totalMs / p.floor.totalMs;
     const spread = p.ratios.length > 1 ? ` (the median of ${p.ratios.length} runs: ${p.ratios.map((x) => x.toFixed(2)).join(', ')})` : '';
     rows.push({
-      goal: `cold no-op plan, 10k + 50k, ${latencyMs} ms per call: ≤ ${FLOOR_RATIO}× floor`,
+      goal: `cold no-op plan, 10k + 50k, ${latencyMs} ms per call: ≤ ${FLOOR_RATIO[latencyMs]}× floor`,
       figure: `${s(p.cold.totalMs)} against ${s(p.floor.totalMs)}: ${ratio.toFixed(2)}×${spread}; ` +
         `${(p.cold.totalMs / p.validatingFloor.totalMs).toFixed(2)}× a floor that also validates (${s(p.validatingFloor.totalMs)})`,
-      met: ratio <= FLOOR_RATIO,
+      met: ratio <= FLOOR_RATIO[latencyMs],
     });
   }
   for (const [size, rules, ipValues] of [['10k+50k', 10_000, 50_000], ['50k+50k', 50_000, 50_000], ['100k+100k', 100_000, 100_000]] as const) {
