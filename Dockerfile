@@ -12,8 +12,9 @@
 # Rampart starts no child processes, so no init is needed to reap zombies.
 # `docker run --init` (tini) works too. See docs/operations.md.
 
-# Node.js 24, the active LTS (22 works too: --build-arg NODE_IMAGE=node:22-bookworm-slim).
-ARG NODE_IMAGE=node:24-bookworm-slim
+# Node.js 26, the active LTS since 2026-10-28 (24 and 22, in maintenance, work too:
+# --build-arg NODE_IMAGE=node:24-bookworm-slim).
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # 1. Build: all dependencies (TypeScript), compile src/ to dist/.
 FROM ${NODE_IMAGE} AS build

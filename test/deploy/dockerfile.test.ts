@@ -19,9 +19,9 @@ for (const line of lines) {
 const final = stages.at(-1) ?? [];
 
 describe('Dockerfile', () => {
-  it('is multi-stage on a current Node.js LTS base (24)', () => {
+  it('is multi-stage on a current Node.js LTS base (26)', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(text).toMatch(/^ARG NODE_IMAGE=node:24-(bookworm-slim|slim|alpine)$/m);
+    expect(text).toMatch(/^ARG NODE_IMAGE=node:26-(bookworm-slim|slim|alpine)$/m);
     for (const stage of stages) expect(stage[0]).toMatch(/^FROM \$\{NODE_IMAGE\} AS \w+/);
   });
 

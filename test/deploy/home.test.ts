@@ -77,19 +77,19 @@ describe('the project has one home', () => {
 });
 
 describe('the runtime is a current Node.js LTS', () => {
-  it('engines: 22 and 24 LTS, and still the 20.19 of the development machines', () => {
+  it('engines: the 22, 24 and 26 LTS lines, and still the 20.19 of the development machines', () => {
     expect(pkg.engines.node).toBe('^20.19.0 || ^22.11.0 || >=24.0.0');
   });
 
-  it('the action, the GitLab example and the image use Node.js 24', () => {
-    expect(read('action.yml')).toMatch(/node-version: '24'/);
+  it('the action, the GitLab example and the image use Node.js 26, the active LTS', () => {
+    expect(read('action.yml')).toMatch(/node-version: '26'/);
     expect(read('action.yml')).not.toMatch(/node-version: '?20/);
     const ci = read('docs/ci.md');
-    expect(ci).toMatch(/image: node:24/);
+    expect(ci).toMatch(/image: node:26/);
     expect(ci).not.toMatch(/node:20|node-version: '20'/);
-    expect(read('Dockerfile')).toMatch(/^ARG NODE_IMAGE=node:24-/m);
+    expect(read('Dockerfile')).toMatch(/^ARG NODE_IMAGE=node:26-/m);
     for (const file of docs) {
-      for (const m of read(file).matchAll(/node-version: '?(\d+)|image: node:(\d+)/g)) expect(m[1] ?? m[2], file).toBe('24');
+      for (const m of read(file).matchAll(/node-version: '?(\d+)|image: node:(\d+)/g)) expect(m[1] ?? m[2], file).toBe('26');
     }
   });
 });

@@ -88,7 +88,8 @@ describe('a host that cannot be reached', () => {
     const host = await listen(createHttpsServer({ key: readFileSync(join(TLS, 'key.pem')), cert: readFileSync(join(TLS, 'cert.pem')) }, (_req, res) => res.end('{}')));
     const result = await plan(`https://${host}`);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`rampart: TLS handshake with ${host} failed during .+: self-signed certificate \\(DEPTH_ZERO_SELF_SIGNED_CERT\\); the certificate is not trusted here.*NODE_EXTRA_CA_CERTS \\[api_tls\\]`));
+    // Node's own words, then its code: Node.js 26 adds advice of its own (`--use-system-ca`) to them.
+    expect(result.stderr).toMatch(new RegExp(`rampart: TLS handshake with ${host} failed during .+: self-signed certificate[^\\n(]* \\(DEPTH_ZERO_SELF_SIGNED_CERT\\); the certificate is not trusted here.*NODE_EXTRA_CA_CERTS \\[api_tls\\]`));
     expect(result.logs.filter((line) => line.msg === 'retrying an API call')).toEqual([]);
     expectNoStack(result);
   });
