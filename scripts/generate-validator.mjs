@@ -20,9 +20,12 @@ export const VALIDATOR_FILE = join(ROOT, 'src', 'policy', 'schema-validator.gene
 /**
  * Every error collected (`allErrors`), with the failing schema node (`verbose`:
  * schema-messages.ts reads its `x-message`); `x-message` is our own annotation.
+ * A referenced schema of 32 keywords or more is compiled as a function of its
+ * own (`inlineRefs`): inlined, each rule kind's shape made the rule's function
+ * too large for V8 to optimize (src/rules/schema.ts).
  */
 const AJV_OPTIONS = {
-  allErrors: true, verbose: true, strict: true, strictRequired: false, strictTuples: false, allowUnionTypes: true,
+  allErrors: true, verbose: true, strict: true, strictRequired: false, strictTuples: false, allowUnionTypes: true, inlineRefs: 32,
   code: { source: true, esm: true },
 };
 

@@ -4,7 +4,7 @@
  * `npm run generate` writes it to schemas/policy.schema.json for editors; a
  * test fails when that file is stale.
  */
-import { filteringModeSchema, ruleSchema } from '../rules/schema.js';
+import { filteringModeSchema, ruleKindSchemas, ruleSchema } from '../rules/schema.js';
 
 /** Where the schema is published: what an exported file's `yaml-language-server` modeline names, on any machine. */
 export const POLICY_SCHEMA_URL = 'https://raw.githubusercontent.com/rampart-dev/rampart/main/schemas/policy.schema.json';
@@ -408,6 +408,7 @@ export function buildPolicySchema(): Record<string, unknown> {
       ]
     },
     "rule": ruleSchema(),
+    ...ruleKindSchemas(),
     "filteringMode": filteringModeSchema()
   }
 };

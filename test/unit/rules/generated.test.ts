@@ -31,6 +31,15 @@ describe('files generated from the registry', () => {
     expect(readFileSync(VALIDATOR_FILE, 'utf8')).not.toMatch(/ = \{\};if\(vErrors === null\)/);
   });
 
+  it('compiles each rule kind into a function of its own, small enough for V8 to optimize', () => {
+    // Inlined, the 26 kinds made the rule's function 717 KB of source, which V8 only ever interpreted (2.6 µs a rule, not 0.6).
+    const source = readFileSync(VALIDATOR_FILE, 'utf8');
+    const starts = [...source.matchAll(/function validate\d+\(/g)].map((match) => match.index);
+    const sizes = starts.map((at, i) => (starts[i + 1] ?? source.length) - at);
+    expect(starts.length).toBeGreaterThan(26);
+    expect(Math.max(...sizes)).toBeLessThan(128 * 1024);
+  });
+
   it('the rule-kind tables of docs/policy-reference.md are current', () => {
     const text = readFileSync(join(ROOT, 'docs', 'policy-reference.md'), 'utf8');
     expect(generatedBlock(text), 'run npm run generate').toBe(`\n\n${ruleKindReference()}\n`);
