@@ -50,6 +50,8 @@ for (const c of '~nNtTfF0123456789+-.') CORE_SCALAR_STARTS[c.charCodeAt(0)] = 1;
 function coreScalar(text: string): ((text: string) => unknown) | undefined {
   // Most plain scalars of a policy are strings, and their first character rules out all eight patterns (the empty one is null).
   if (text.length > 0 && CORE_SCALAR_STARTS[text.charCodeAt(0)] !== 1) return undefined;
+  // None holds two dots, which every IPv4 address does: they start with a digit, and would try all eight.
+  if (text.indexOf('.') !== text.lastIndexOf('.')) return undefined;
   return CORE_SCALARS.find(([test]) => test.test(text))?.[1];
 }
 
