@@ -65,7 +65,8 @@ function noopPlan(sample: Sample): number {
   return performance.now() - started;
 }
 
-const RUNS_END_TO_END = 3;
+/** Cold plans per kind, fresh processes each (three with their floors): one in a `--quick` run, which stays under a minute. */
+const RUNS_END_TO_END = { full: 3, quick: 1 } as const;
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
@@ -80,20 +81,22 @@ export interface KindFigures {
   readonly vpatchPlanMs: number;
   readonly controlsPlanMs: number;
   readonly planRatio: number;
+  /** Cold plans per kind the medians are of. */
+  readonly planRuns: number;
 }
 
 /** The same no-op plan as the scale rows, over `RULES` rules of one kind; the cold plan's milliseconds, median of a few. */
-async function endToEnd(emulator: BenchEmulator, policies: string, ruleKinds: 'vpatch' | 'abuse-control'): Promise<number> {
+async function endToEnd(emulator: BenchEmulator, policies: string, ruleKinds: 'vpatch' | 'abuse-control', count: number): Promise<number> {
   const runs: number[] = [];
-  for (let run = 0; run < RUNS_END_TO_END; run++) runs.push((await benchNoopPlan(emulator, { rules: RULES, ipValues: 0, ruleKinds }, policies)).cold.totalMs);
+  for (let run = 0; run < count; run++) runs.push((await benchNoopPlan(emulator, { rules: RULES, ipValues: 0, ruleKinds }, policies)).cold.totalMs);
   return median(runs);
 }
 
-export async function benchKinds(emulator: BenchEmulator, policies: string): Promise<KindFigures> {
+export async function benchKinds(emulator: BenchEmulator, policies: string, mode: 'full' | 'quick' = 'full'): Promise<KindFigures> {
   const inProcess = benchKindsInProcess();
-  const vpatchPlanMs = await endToEnd(emulator, policies, 'vpatch');
-  const controlsPlanMs = await endToEnd(emulator, policies, 'abuse-control');
-  return { ...inProcess, vpatchPlanMs, controlsPlanMs, planRatio: Math.round((controlsPlanMs / vpatchPlanMs) * 100) / 100 };
+  const vpatchPlanMs = await endToEnd(emulator, policies, 'vpatch', RUNS_END_TO_END[mode]);
+  const controlsPlanMs = await endToEnd(emulator, policies, 'abuse-control', RUNS_END_TO_END[mode]);
+  return { ...inProcess, vpatchPlanMs, controlsPlanMs, planRatio: Math.round((controlsPlanMs / vpatchPlanMs) * 100) / 100, planRuns: RUNS_END_TO_END[mode] };
 }
 
 function benchKindsInProcess(): Pick<KindFigures, 'rules' | 'vpatchMs' | 'controlsMs' | 'ratio'> {

@@ -155,7 +155,7 @@ async function main(): Promise<Results> {
     progress(`plan --impact: ${quick ? '10k' : '100k'} hits, 1,000 changes`);
     results.impact = await benchImpact(emulator, policies, quick ? 10_000 : undefined);
     progress('no-op plan: 1,000 abuse controls beside 1,000 vpatch rules');
-    results.kinds = await benchKinds(emulator, policies);
+    results.kinds = await benchKinds(emulator, policies, quick ? 'quick' : 'full');
     progress('daemon: start, idle memory, edit-to-first-call');
     results.daemon = await benchDaemon(emulator, { cli, policies, rules: 300, edits: quick ? 2 : 5 });
     if (!quick) {
@@ -243,7 +243,7 @@ function render(r: Results): string {
   if (r.kinds) {
     const x = r.kinds;
     rows.push([`no-op plan, ${k(x.rules)} abuse controls vs ${k(x.rules)} vpatch`, `${s(x.controlsPlanMs)} vs ${s(x.vpatchPlanMs)} (${x.planRatio}×)`,
-      `fresh process, emulator read (median of 3 cold plans); in process without the read: ${x.controlsMs} vs ${x.vpatchMs} ms (${x.ratio}×)`]);
+      `fresh process, emulator read (${x.planRuns > 1 ? `median of ${x.planRuns} cold plans` : 'one cold plan'}); in process without the read: ${x.controlsMs} vs ${x.vpatchMs} ms (${x.ratio}×)`]);
   }
   if (r.impact) {
     const x = r.impact;
