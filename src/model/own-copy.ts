@@ -13,6 +13,10 @@ const VIEW_MIN_LENGTH = 13;
 
 /** `text` as a string of its own (the same string when it is short). */
 export function ownCopy(text: string): string {
+  const length = text.length;
+  if (length < VIEW_MIN_LENGTH) return text;
+  // Two halves shorter than a view are copies, joined (a fingerprint's 16 digits): half the time of the round trip below.
+  if (length < 2 * VIEW_MIN_LENGTH) return text.slice(0, length >> 1) + text.slice(length >> 1);
   // A round trip through JSON is the cheapest copy V8 does not turn back into a view (0.4 µs for a short string).
-  return text.length < VIEW_MIN_LENGTH ? text : (JSON.parse(JSON.stringify(text)) as string);
+  return JSON.parse(JSON.stringify(text)) as string;
 }
