@@ -16,8 +16,17 @@ export function ipConflicts(entries: readonly DesiredIpEntry[]): Diagnostic[] {
   // The same value of one client and type: most values are declared once, so a list is made only for a second.
   const declared = new Map<number, Map<string, Map<string, DesiredIpEntry | DesiredIpEntry[]>>>();
   const repeated: DesiredIpEntry[][] = [];
-  for (const entry of entries) {
-    const values = nested(nested(declared, entry.client), entry.ruleType);
+  // Values come in runs of one client and type (an entry's values, a file's lists): their map is looked up once a run.
+  let values = new Map<string, DesiredIpEntry | DesiredIpEntry[]>();
+  let client: number | undefined;
+  let ruleType: string | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as DesiredIpEntry;
+    if (entry.client !== client || entry.ruleType !== ruleType) {
+      client = entry.client;
+      ruleType = entry.ruleType;
+      values = nested(nested(declared, client), ruleType);
+    }
     const known = values.get(entry.value);
     if (known === undefined) {
       values.set(entry.value, entry);
