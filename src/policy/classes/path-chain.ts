@@ -20,9 +20,14 @@ import type { Path } from '../source-map.js';
 const CODE = 'path-chain';
 
 export function warnOnLoosePathChain(specs: readonly ConditionSpec[], conditions: readonly Condition[], path: Path, report: DocumentContext['report']): void {
+  // Most rules have no `[path, i]` equal: found out in one loop that makes nothing, as every rule of a load is asked.
+  let last = -1;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i] as Condition;
+    if (c.point[0] === 'path' && c.type === 'equal') last = Math.max(last, Number(c.point[1]));
+  }
+  if (last < 0) return;
   const equals = conditions.filter((c) => c.point[0] === 'path' && c.type === 'equal').map((c) => Number(c.point[1]));
-  if (equals.length === 0) return;
-  const last = Math.max(...equals);
   const closed = conditions.some((c) => (c.point[0] === 'path' && Number(c.point[1]) === last + 1) || c.point[0] === 'action_name' || c.point[0] === 'action_ext');
   if (closed) return;
   const index = specs.findIndex((spec) => spec.url === undefined && Array.isArray(spec.point) && spec.point[0] === 'path' && Number(spec.point[1]) === last);
