@@ -34,6 +34,7 @@ const CASES: Case[] = [
   { file: 'invalid-id-application-list.yaml', code: 'invalid-id', line: 3, col: 14, message: 'a list of distinct ids' },
   { file: 'wrong-version.yaml', code: 'invalid-value', line: 1, col: 10, message: 'version must be 1, got 2' },
   { file: 'wrong-type-rules.yaml', code: 'wrong-type', line: 5, col: 3, message: 'rules must be a list, got a mapping' },
+  { file: 'wrong-type-rule.yaml', code: 'wrong-type', line: 5, col: 5, message: 'rules[0] must be a mapping, got "block-admin"' },
   { file: 'wrong-type-condition-value.yaml', code: 'wrong-type', line: 9, col: 35, message: 'rules[0].when[0].equal must be a string, got 7 (quote it)' },
   { file: 'invalid-mode.yaml', code: 'invalid-value', line: 4, col: 7, message: 'mode must be one of default, off, monitoring, safe_blocking, block, got "blocking"' },
   { file: 'not-allowed.yaml', code: 'not-allowed', line: 8, col: 5, message: '"point" is not allowed in a mode rule' },
