@@ -143,7 +143,7 @@ describe('liveEntriesFromIpRule', () => {
       id, clientid: 1, list: 'black', rule_type: 'ip_range', subnet, pools: [7], expired_at, reason: `scanner [managed-by:rampart fp:f${id}]`,
     }, intern)[0] as LiveIpEntry;
     const [a, b, later] = [listed(1, '198.51.100.1', 2_000_000_000), listed(2, '198.51.100.2', 2_000_000_000), listed(3, '198.51.100.3', 2_000_000_001)];
-    expect(Object.keys(a)).toEqual(['id', 'value', 'fingerprint']);
+    expect(Object.keys(a).sort()).toEqual(['fingerprint', 'id', 'value']);
     expect(a.pools).toBe(b.pools);
     expect([b.fingerprint, later.expiresAt]).toEqual(['f2', 2_000_000_001]);
     expect(JSON.stringify(b)).toBe(JSON.stringify({
